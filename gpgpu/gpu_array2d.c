@@ -1,0 +1,1 @@
+/* gpu_array2d.c: being written */

@@ -1,0 +1,42 @@
+/* gpu_array2d.h — Lastra's GPUArray2D: one texture and the framebuffer that renders
+ * into it.  Elements are RGBA32F (four floats, the default) or RGBA32UI (four 32-bit
+ * unsigned ints, which hold two doubles packed with packDouble2x32: GPU_RGBA32UI). */
+#ifndef SWGL_GPU_ARRAY2D_H
+#define SWGL_GPU_ARRAY2D_H
+
+#include "gpu_error.h"
+
+typedef enum gpu_format { GPU_RGBA32F = 0, GPU_RGBA32UI = 1 } gpu_format;
+
+typedef struct gpu_array2d_desc {
+    int width, height;
+    gpu_format format;        /* 0: RGBA32F */
+    const char *label;        /* for messages; may be NULL */
+} gpu_array2d_desc;
+
+typedef struct gpu_array2d gpu_array2d;
+
+/* Sizes above GL_MAX_TEXTURE_SIZE are refused with GPU_ERR_TOO_LARGE. */
+gpu_status gpu_array2d_create(const gpu_array2d_desc *desc, gpu_array2d **out);
+void gpu_array2d_destroy(gpu_array2d *a);     /* NULL is fine */
+
+int gpu_array2d_width(const gpu_array2d *a);
+int gpu_array2d_height(const gpu_array2d *a);
+gpu_format gpu_array2d_format(const gpu_array2d *a);
+const char *gpu_array2d_label(const gpu_array2d *a);
+
+/* data: 4 values (float or uint32 by format) per element, row-major, row 0 first
+ * (row 0 is y = 0, the first row a pass sees in gl_FragCoord). */
+gpu_status gpu_array2d_upload(gpu_array2d *a, const void *data);
+gpu_status gpu_array2d_download(const gpu_array2d *a, void *data);
+/* The same for the sub-rectangle [x, x+w) x [y, y+h); data holds w*h elements. */
+gpu_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, const void *data);
+gpu_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data);
+/* Fills every element with one value (4 floats or 4 uint32). */
+gpu_status gpu_array2d_fill(gpu_array2d *a, const void *value);
+
+/* For the gpgpu layer itself. */
+unsigned gpu_array2d_texture(const gpu_array2d *a);
+unsigned gpu_array2d_framebuffer(const gpu_array2d *a);
+
+#endif

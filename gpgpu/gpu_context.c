@@ -1,0 +1,1 @@
+/* gpu_context.c: being written */

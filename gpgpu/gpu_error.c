@@ -1,0 +1,1 @@
+/* gpu_error.c: being written */

@@ -1,0 +1,1 @@
+/* gpu_mrt.c: being written */

@@ -1,0 +1,26 @@
+/* gpu_mrt.h — Lastra's MRTGPUArray2D: 1 to 8 arrays of one size written by one pass
+ * (multiple render targets).  Output k of the pass (layout(location = k)) goes to
+ * member k.  The members are ordinary arrays, readable by later passes. */
+#ifndef SWGL_GPU_MRT_H
+#define SWGL_GPU_MRT_H
+
+#include "gpu_array2d.h"
+
+#define GPU_MRT_MAX 8
+
+typedef struct gpu_mrt_desc {
+    int width, height;
+    int count;                       /* 1..8 (and at most GL_MAX_DRAW_BUFFERS) */
+    gpu_format format[GPU_MRT_MAX];  /* per member; 0: RGBA32F */
+    const char *label;
+} gpu_mrt_desc;
+
+typedef struct gpu_mrt gpu_mrt;
+
+gpu_status gpu_mrt_create(const gpu_mrt_desc *desc, gpu_mrt **out);
+void gpu_mrt_destroy(gpu_mrt *m);              /* NULL is fine; destroys the members */
+int gpu_mrt_count(const gpu_mrt *m);
+gpu_array2d *gpu_mrt_member(gpu_mrt *m, int k);
+unsigned gpu_mrt_framebuffer(const gpu_mrt *m);
+
+#endif

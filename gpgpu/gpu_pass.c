@@ -1,0 +1,1 @@
+/* gpu_pass.c: being written */

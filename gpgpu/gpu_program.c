@@ -1,0 +1,1 @@
+/* gpu_program.c: being written */

@@ -1,0 +1,1 @@
+/* gpu_reductor.c: being written */

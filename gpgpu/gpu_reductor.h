@@ -1,0 +1,21 @@
+/* gpu_reductor.h — Lastra's GPUreductor: min, max or sum of each channel of a float4
+ * array of any width and height >= 1, by repeated passes that each combine 2x2 blocks
+ * (ceil(w/2) x ceil(h/2) out of w x h) down to 1x1.  Its scratch arrays are its own and
+ * are reused across calls of the same input size. */
+#ifndef SWGL_GPU_REDUCTOR_H
+#define SWGL_GPU_REDUCTOR_H
+
+#include "gpu_array2d.h"
+
+typedef enum gpu_reduce_op { GPU_REDUCE_MIN = 0, GPU_REDUCE_MAX = 1, GPU_REDUCE_SUM = 2 } gpu_reduce_op;
+
+typedef struct gpu_reductor gpu_reductor;
+
+gpu_status gpu_reductor_create(gpu_reductor **out);
+void gpu_reductor_destroy(gpu_reductor *r);      /* NULL is fine */
+/* Reduces in (RGBA32F) and reads the 1x1 result back into result[4]. */
+gpu_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4]);
+/* Number of 2x2 passes the last run drew. */
+int gpu_reductor_passes(const gpu_reductor *r);
+
+#endif

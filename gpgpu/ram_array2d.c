@@ -1,0 +1,1 @@
+/* ram_array2d.c: being written */

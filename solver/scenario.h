@@ -1,0 +1,85 @@
+/* scenario.h — scenario files (INI, DESIGN.md "Scenario files"), built-in cases, and
+ * the fields they define, sampled on the scenario's grid.
+ *
+ * A value that defines a field is one of
+ *   a number            a constant                       bed = 0.0
+ *   a path ending .asc  an ESRI ASCII grid               bed = dem.asc  (relative to the file)
+ *   anything else       an expression in x, y (m)        bed = -(1 - cos(2*pi*x)/2)
+ * Expressions: numbers, x, y, pi, + - * / ^, unary -, ( ), comparisons < <= > >= == !=
+ * (1 or 0), && || !, c ? a : b, and sin cos tan exp log sqrt abs floor min max.
+ * x and y are the coordinates of the sample point measured from the grid's south-west
+ * corner (cell centres for the shallow-water schemes, grid points for sediment).
+ *
+ * Field arrays here are nx*ny, row-major, j = 0 the southern row (ESRI grids are
+ * flipped on reading: their first data row is the northern one).
+ */
+#ifndef SWGL_SCENARIO_H
+#define SWGL_SCENARIO_H
+
+#include <stddef.h>
+
+enum scheme_kind { SCHEME_ROE = 0, SCHEME_KP = 1, SCHEME_SEDIMENT = 2 };
+enum side { SIDE_WEST = 0, SIDE_EAST = 1, SIDE_SOUTH = 2, SIDE_NORTH = 3 };
+enum bc_kind { BC_WALL = 1, BC_FREE = 2 };   /* equal to swe.h's SWE_WALL, SWE_FREE */
+
+typedef struct scenario {
+    char source[512];        /* the file's path, or "case NAME" */
+    char dir[512];           /* folder against which relative grid paths resolve */
+    enum scheme_kind scheme;
+
+    /* [domain] */
+    int nx, ny;              /* after refinement by level */
+    double dx, dy;           /* after refinement by level */
+    int level;               /* domain.level: nx, ny times 2^level, dx, dy over 2^level */
+    double xll, yll;         /* south-west corner (from an .asc bed; else 0) */
+    double *bed;             /* nx*ny: bed elevation z_b, m (shallow water) */
+    unsigned char *active;   /* nx*ny: 1 computed, 0 inactive (domain.mask; default all 1) */
+
+    /* [initial] (shallow water) */
+    double *h;               /* nx*ny: depth, m, >= 0 (from eta - bed clipped at 0, or depth) */
+    double *qx, *qy;         /* nx*ny: m^2/s */
+
+    /* [boundary]: per side, the code of every ghost cell along it, west to east or
+     * south to north: BC_WALL or BC_FREE (length ny for west/east, nx for south/north) */
+    unsigned char *bc[4];
+
+    /* [run] */
+    double t_end;            /* s */
+    double cfl;              /* (0, 1] */
+    double g;                /* m/s^2 */
+    double h_dry;            /* m, run.h_dry, default 1e-5 */
+    int n_output_times;
+    double *output_times;    /* s, increasing, each in (0, t_end] */
+
+    /* [sediment] and [initial] height/sand (scheme = sediment) */
+    double *alpha, *beta;    /* nx*ny */
+    double cs, cm, layer;
+    double sed_dt;           /* 0: from the stability limit */
+    int sed_steps;           /* sediment.steps: number of steps (0: from t_end / dt) */
+    double *height, *sand;   /* nx*ny */
+    int inflow_side;         /* -1 none, else enum side */
+    double inflow_from, inflow_to;    /* m along the side */
+    double inflow_sand, inflow_mud;   /* m^2/s */
+    int sed_form;            /* 0 paper, 1 conservative (sediment.form) */
+} scenario;
+
+/* Loads a scenario file, applying overrides "section.key=value" after the file's own
+ * values (an override of an unknown key is an error too).  On failure returns -1 and
+ * writes into err one line naming the file, the line and the key, and what was
+ * expected, e.g.
+ *   "case.ini:12: [run] cfl = 1.5: expected a number in (0, 1]" */
+int scenario_load(scenario *sc, const char *path, const char *const *overrides,
+                  int n_overrides, char *err, size_t errlen);
+/* The same for a built-in case (data/cases/NAME.ini compiled in). */
+int scenario_load_case(scenario *sc, const char *name, const char *const *overrides,
+                       int n_overrides, char *err, size_t errlen);
+void scenario_free(scenario *sc);      /* tolerates a zeroed or half-loaded scenario */
+
+/* Built-in cases: their names (NULL-terminated list) and texts. */
+const char *const *scenario_case_names(void);
+const char *scenario_case_text(const char *name);   /* NULL if unknown */
+const char *scenario_case_summary(const char *name); /* first comment line of the case */
+
+const char *scheme_name(enum scheme_kind k);
+
+#endif
