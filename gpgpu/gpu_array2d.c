@@ -1,1 +1,156 @@
-/* gpu_array2d.c: being written */
+/* gpu_array2d.c — Lastra's GPUArray2D: a texture (RGBA32F or RGBA32UI, nearest
+ * sampling, no mipmaps) and a framebuffer object with that texture as its only colour
+ * attachment, so that the array can be both a pass input and a pass output. */
+#include "gpu_array2d.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl.h"
+#include "gpu_internal.h"
+
+struct gpu_array2d {
+    int width, height;
+    gpu_format format;
+    GLuint tex, fbo;
+    char label[64];
+};
+
+static GLenum internal_format(gpu_format f) { return f == GPU_RGBA32UI ? GL_RGBA32UI : GL_RGBA32F; }
+static GLenum pixel_format(gpu_format f) { return f == GPU_RGBA32UI ? GL_RGBA_INTEGER : GL_RGBA; }
+static GLenum pixel_type(gpu_format f) { return f == GPU_RGBA32UI ? GL_UNSIGNED_INT : GL_FLOAT; }
+
+const char *gpu_framebuffer_status_name(unsigned s)
+{
+    switch (s) {
+    case GL_FRAMEBUFFER_UNDEFINED: return "GL_FRAMEBUFFER_UNDEFINED";
+    case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT: return "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT";
+    case GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: return "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT";
+    case GL_FRAMEBUFFER_UNSUPPORTED: return "GL_FRAMEBUFFER_UNSUPPORTED";
+    case GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: return "GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE";
+    default: return "incomplete";
+    }
+}
+
+gpu_status gpu_array2d_create(const gpu_array2d_desc *d, gpu_array2d **out)
+{
+    *out = NULL;
+    const char *label = d && d->label ? d->label : "array";
+    if (!d || d->width < 1 || d->height < 1)
+        return gpu_fail(GPU_ERR_ARG, "array '%s': size %dx%d: width and height must be >= 1", label,
+                        d ? d->width : 0, d ? d->height : 0);
+    int max = gpu_internal_max_texture_size();
+    if (max > 0 && (d->width > max || d->height > max))
+        return gpu_fail(GPU_ERR_TOO_LARGE,
+                        "array '%s': size %dx%d exceeds GL_MAX_TEXTURE_SIZE = %d of this renderer",
+                        label, d->width, d->height, max);
+    gpu_array2d *a = calloc(1, sizeof *a);
+    if (!a) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    a->width = d->width;
+    a->height = d->height;
+    a->format = d->format;
+    snprintf(a->label, sizeof a->label, "%s", label);
+    glGetError();
+    glGenTextures(1, &a->tex);
+    glBindTexture(GL_TEXTURE_2D, a->tex);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glTexImage2D(GL_TEXTURE_2D, 0, (GLint)internal_format(a->format), a->width, a->height, 0,
+                 pixel_format(a->format), pixel_type(a->format), NULL);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    gpu_status st = gpu_check_gl("glTexImage2D");
+    if (st != GPU_OK) {
+        gpu_fail(st, "array '%s' (%dx%d): %s", a->label, a->width, a->height, gpu_last_error());
+        gpu_array2d_destroy(a);
+        return st;
+    }
+    glGenFramebuffers(1, &a->fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, a->tex, 0);
+    GLenum fs = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (fs != GL_FRAMEBUFFER_COMPLETE) {
+        gpu_array2d_destroy(a);
+        return gpu_fail(GPU_ERR_FRAMEBUFFER, "array '%s': framebuffer %s", label,
+                        gpu_framebuffer_status_name(fs));
+    }
+    *out = a;
+    return GPU_OK;
+}
+
+void gpu_array2d_destroy(gpu_array2d *a)
+{
+    if (!a) return;
+    if (a->fbo) glDeleteFramebuffers(1, &a->fbo);
+    if (a->tex) glDeleteTextures(1, &a->tex);
+    free(a);
+}
+
+int gpu_array2d_width(const gpu_array2d *a) { return a->width; }
+int gpu_array2d_height(const gpu_array2d *a) { return a->height; }
+gpu_format gpu_array2d_format(const gpu_array2d *a) { return a->format; }
+const char *gpu_array2d_label(const gpu_array2d *a) { return a->label; }
+unsigned gpu_array2d_texture(const gpu_array2d *a) { return a->tex; }
+unsigned gpu_array2d_framebuffer(const gpu_array2d *a) { return a->fbo; }
+
+static gpu_status check_rect(const gpu_array2d *a, int x, int y, int w, int h, const void *data,
+                             const char *what)
+{
+    if (!data) return gpu_fail(GPU_ERR_ARG, "%s of '%s': no data", what, a->label);
+    if (x < 0 || y < 0 || w < 1 || h < 1 || x + w > a->width || y + h > a->height)
+        return gpu_fail(GPU_ERR_ARG, "%s of '%s': rectangle (%d,%d) %dx%d is not inside %dx%d", what,
+                        a->label, x, y, w, h, a->width, a->height);
+    return GPU_OK;
+}
+
+gpu_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, const void *data)
+{
+    gpu_status st = check_rect(a, x, y, w, h, data, "upload");
+    if (st != GPU_OK) return st;
+    glGetError();
+    glBindTexture(GL_TEXTURE_2D, a->tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, x, y, w, h, pixel_format(a->format), pixel_type(a->format), data);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return gpu_check_gl("upload (glTexSubImage2D)");
+}
+
+gpu_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data)
+{
+    gpu_status st = check_rect(a, x, y, w, h, data, "download");
+    if (st != GPU_OK) return st;
+    glGetError();
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glReadPixels(x, y, w, h, pixel_format(a->format), pixel_type(a->format), data);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    return gpu_check_gl("download (glReadPixels)");
+}
+
+gpu_status gpu_array2d_upload(gpu_array2d *a, const void *data)
+{
+    return gpu_array2d_upload_rect(a, 0, 0, a->width, a->height, data);
+}
+
+gpu_status gpu_array2d_download(const gpu_array2d *a, void *data)
+{
+    return gpu_array2d_download_rect(a, 0, 0, a->width, a->height, data);
+}
+
+gpu_status gpu_array2d_fill(gpu_array2d *a, const void *value)
+{
+    glGetError();
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, a->fbo);
+    glDisable(GL_SCISSOR_TEST);
+    if (a->format == GPU_RGBA32UI) glClearBufferuiv(GL_COLOR, 0, value);
+    else glClearBufferfv(GL_COLOR, 0, value);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    return gpu_check_gl("fill (glClearBuffer)");
+}

@@ -1,1 +1,74 @@
-/* gpu_mrt.c: being written */
+/* gpu_mrt.c — Lastra's MRTGPUArray2D: one framebuffer with 1..8 colour attachments,
+ * each an ordinary gpu_array2d owned by the MRT. */
+#include "gpu_mrt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gl.h"
+#include "gpu_internal.h"
+
+struct gpu_mrt {
+    int count;
+    gpu_array2d *member[GPU_MRT_MAX];
+    GLuint fbo;
+};
+
+gpu_status gpu_mrt_create(const gpu_mrt_desc *d, gpu_mrt **out)
+{
+    *out = NULL;
+    const char *label = d && d->label ? d->label : "mrt";
+    int maxdb = gpu_internal_max_draw_buffers();
+    if (!d || d->count < 1 || d->count > GPU_MRT_MAX)
+        return gpu_fail(GPU_ERR_ARG, "MRT '%s': %d members asked for, 1..%d allowed", label,
+                        d ? d->count : 0, GPU_MRT_MAX);
+    if (maxdb > 0 && d->count > maxdb)
+        return gpu_fail(GPU_ERR_TOO_LARGE, "MRT '%s': %d members, but GL_MAX_DRAW_BUFFERS = %d", label,
+                        d->count, maxdb);
+    gpu_mrt *m = calloc(1, sizeof *m);
+    if (!m) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    m->count = d->count;
+    gpu_status st;
+    for (int k = 0; k < d->count; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s[%d]", label, k);
+        gpu_array2d_desc ad = {d->width, d->height, d->format[k], name};
+        if ((st = gpu_array2d_create(&ad, &m->member[k])) != GPU_OK) {
+            gpu_mrt_destroy(m);
+            return st;
+        }
+    }
+    GLenum bufs[GPU_MRT_MAX];
+    glGenFramebuffers(1, &m->fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, m->fbo);
+    for (int k = 0; k < m->count; k++) {
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)k, GL_TEXTURE_2D,
+                               gpu_array2d_texture(m->member[k]), 0);
+        bufs[k] = GL_COLOR_ATTACHMENT0 + (GLenum)k;
+    }
+    glDrawBuffers(m->count, bufs);
+    GLenum fs = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (fs != GL_FRAMEBUFFER_COMPLETE) {
+        gpu_mrt_destroy(m);
+        return gpu_fail(GPU_ERR_FRAMEBUFFER, "MRT '%s': framebuffer %s", label, gpu_framebuffer_status_name(fs));
+    }
+    if ((st = gpu_check_gl("MRT framebuffer")) != GPU_OK) {
+        gpu_mrt_destroy(m);
+        return st;
+    }
+    *out = m;
+    return GPU_OK;
+}
+
+void gpu_mrt_destroy(gpu_mrt *m)
+{
+    if (!m) return;
+    if (m->fbo) glDeleteFramebuffers(1, &m->fbo);
+    for (int k = 0; k < GPU_MRT_MAX; k++) gpu_array2d_destroy(m->member[k]);
+    free(m);
+}
+
+int gpu_mrt_count(const gpu_mrt *m) { return m->count; }
+gpu_array2d *gpu_mrt_member(gpu_mrt *m, int k) { return k >= 0 && k < m->count ? m->member[k] : NULL; }
+unsigned gpu_mrt_framebuffer(const gpu_mrt *m) { return m->fbo; }

@@ -1,1 +1,155 @@
-/* gpu_pass.c: being written */
+/* gpu_pass.c — bind a program's inputs by name and draw the full-screen quad into an
+ * array or an MRT.  Every draw sets all the GL state it depends on: framebuffer,
+ * viewport, program, texture units, vertex array; blending, depth and scissor off.
+ * With SWGL_GL_CHECK=1 in the environment (or in a build without NDEBUG) each draw
+ * also checks glGetError. */
+#include "gpu_pass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl.h"
+#include "gpu_internal.h"
+
+enum { U_FLOAT, U_INT, U_VEC2, U_VEC4 };
+
+void gpu_pass_begin(gpu_pass *p, gpu_program *prog)
+{
+    memset(p, 0, sizeof *p);
+    p->program = prog;
+    if (!prog) p->error = gpu_fail(GPU_ERR_ARG, "pass without a program");
+}
+
+void gpu_pass_array(gpu_pass *p, const char *name, const gpu_array2d *a)
+{
+    if (p->error) return;
+    if (!a) {
+        p->error = gpu_fail(GPU_ERR_ARG, "pass '%s': input '%s' is NULL", gpu_program_name(p->program), name);
+        return;
+    }
+    if (p->n_inputs == GPU_PASS_MAX_INPUTS) {
+        p->error = gpu_fail(GPU_ERR_ARG, "pass '%s': more than %d array inputs", gpu_program_name(p->program),
+                            GPU_PASS_MAX_INPUTS);
+        return;
+    }
+    p->inputs[p->n_inputs].name = name;
+    p->inputs[p->n_inputs++].array = a;
+}
+
+static void add_uniform(gpu_pass *p, const char *name, int kind, float x, float y, float z, float w, int i)
+{
+    if (p->error) return;
+    if (p->n_uniforms == GPU_PASS_MAX_UNIFORMS) {
+        p->error = gpu_fail(GPU_ERR_ARG, "pass '%s': more than %d uniforms", gpu_program_name(p->program),
+                            GPU_PASS_MAX_UNIFORMS);
+        return;
+    }
+    p->uniforms[p->n_uniforms].name = name;
+    p->uniforms[p->n_uniforms].kind = kind;
+    p->uniforms[p->n_uniforms].f[0] = x;
+    p->uniforms[p->n_uniforms].f[1] = y;
+    p->uniforms[p->n_uniforms].f[2] = z;
+    p->uniforms[p->n_uniforms].f[3] = w;
+    p->uniforms[p->n_uniforms++].i = i;
+}
+
+void gpu_pass_float(gpu_pass *p, const char *name, float v) { add_uniform(p, name, U_FLOAT, v, 0, 0, 0, 0); }
+void gpu_pass_int(gpu_pass *p, const char *name, int v) { add_uniform(p, name, U_INT, 0, 0, 0, 0, v); }
+void gpu_pass_vec2(gpu_pass *p, const char *name, float x, float y) { add_uniform(p, name, U_VEC2, x, y, 0, 0, 0); }
+void gpu_pass_vec4(gpu_pass *p, const char *name, float x, float y, float z, float w)
+{
+    add_uniform(p, name, U_VEC4, x, y, z, w, 0);
+}
+
+static int gl_check_enabled(void)
+{
+#ifndef NDEBUG
+    return 1;
+#else
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("SWGL_GL_CHECK");
+        on = e && *e && *e != '0';
+    }
+    return on;
+#endif
+}
+
+static gpu_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_array2d *const *outs,
+                       int nouts, const gpu_rect *rect)
+{
+    const char *pname = p->program ? gpu_program_name(p->program) : "?";
+    if (p->error) return p->error;
+    for (int i = 0; i < p->n_inputs; i++)
+        for (int k = 0; k < nouts; k++)
+            if (p->inputs[i].array == outs[k])
+                return gpu_fail(GPU_ERR_ALIAS,
+                                "pass '%s': input '%s' (array '%s') is also the pass's output: a pass "
+                                "never reads the array it writes (use a second array, ping-pong)",
+                                pname, p->inputs[i].name, gpu_array2d_label(outs[k]));
+    gpu_rect r = rect ? *rect : (gpu_rect){0, 0, width, height};
+    if (r.x < 0 || r.y < 0 || r.w < 1 || r.h < 1 || r.x + r.w > width || r.y + r.h > height)
+        return gpu_fail(GPU_ERR_ARG, "pass '%s': rectangle (%d,%d) %dx%d is not inside the %dx%d output",
+                        pname, r.x, r.y, r.w, r.h, width, height);
+
+    GLuint prog = gpu_program_handle(p->program);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+    glViewport(r.x, r.y, r.w, r.h);
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_CULL_FACE);
+    glUseProgram(prog);
+    for (int i = 0; i < p->n_inputs; i++) {
+        int loc = gpu_program_uniform(p->program, p->inputs[i].name);
+        if (loc < 0)
+            return gpu_fail(GPU_ERR_MISSING, "pass '%s' has no active sampler '%s'", pname, p->inputs[i].name);
+        glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+        glBindTexture(GL_TEXTURE_2D, gpu_array2d_texture(p->inputs[i].array));
+        glUniform1i(loc, i);
+    }
+    for (int i = 0; i < p->n_uniforms; i++) {
+        int loc = gpu_program_uniform(p->program, p->uniforms[i].name);
+        const float *f = p->uniforms[i].f;
+        if (loc < 0)
+            return gpu_fail(GPU_ERR_MISSING, "pass '%s' has no active uniform '%s'", pname, p->uniforms[i].name);
+        switch (p->uniforms[i].kind) {
+        case U_FLOAT: glUniform1f(loc, f[0]); break;
+        case U_INT: glUniform1i(loc, p->uniforms[i].i); break;
+        case U_VEC2: glUniform2f(loc, f[0], f[1]); break;
+        default: glUniform4f(loc, f[0], f[1], f[2], f[3]); break;
+        }
+    }
+    glBindVertexArray(gpu_internal_vao());
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glBindVertexArray(0);
+    for (int i = 0; i < p->n_inputs; i++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glUseProgram(0);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    if (gl_check_enabled()) {
+        gpu_status st = gpu_check_gl("draw");
+        if (st != GPU_OK) return gpu_fail(st, "pass '%s': %s", pname, gpu_last_error());
+    }
+    return GPU_OK;
+}
+
+gpu_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect)
+{
+    if (!out) return gpu_fail(GPU_ERR_ARG, "pass without an output");
+    return draw(p, gpu_array2d_framebuffer(out), gpu_array2d_width(out), gpu_array2d_height(out), &out, 1,
+                rect);
+}
+
+gpu_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect)
+{
+    gpu_array2d *outs[GPU_MRT_MAX];
+    if (!out) return gpu_fail(GPU_ERR_ARG, "pass without an output");
+    int n = gpu_mrt_count(out);
+    for (int k = 0; k < n; k++) outs[k] = gpu_mrt_member(out, k);
+    return draw(p, gpu_mrt_framebuffer(out), gpu_array2d_width(outs[0]), gpu_array2d_height(outs[0]), outs, n,
+                rect);
+}

@@ -1,1 +1,337 @@
-/* gpu_program.c: being written */
+/* gpu_program.c — fragment passes from GLSL files.
+ *
+ * The source handed to the driver is
+ *     #version 330 core            (first line of prelude.glsl)
+ *     <defines>                    (source string 0)
+ *     #line 2 1                    the rest of prelude.glsl (source string 1)
+ *     #line 1 2                    NAME.glsl (source string 2), each
+ *                                  #include "F.glsl" replaced by F's text (string 3, 4, ...)
+ * so that the driver's "S:L" or "S(L)" locations map back to file:line, which is how
+ * the error message is written. */
+#include "gpu_program.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl.h"
+#include "gpu_internal.h"
+
+struct swgl_embedded { const char *name; const char *text; };
+extern const struct swgl_embedded swgl_shaders_files[];
+
+#define MAX_SOURCES 16
+#define MAX_UNIFORMS 64
+
+struct gpu_program {
+    GLuint prog;
+    char name[64];
+    int n_uniforms;
+    struct { char name[64]; int loc; } uniforms[MAX_UNIFORMS];
+};
+
+static int g_live;
+
+/* ---- shader files: embedded, or from SWGL_SHADER_DIR ---- */
+
+typedef struct disk_file { char name[128]; char *text; struct disk_file *next; } disk_file;
+static disk_file *g_disk;
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *t = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (t && fread(t, 1, (size_t)n, f) == (size_t)n) t[n] = '\0';
+    else {
+        free(t);
+        t = NULL;
+    }
+    fclose(f);
+    return t;
+}
+
+const char *gpu_shader_source(const char *file)
+{
+    const char *dir = getenv("SWGL_SHADER_DIR");
+    if (dir && *dir) {
+        for (disk_file *d = g_disk; d; d = d->next)
+            if (strcmp(d->name, file) == 0) return d->text;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        char *t = read_file(path);
+        if (!t) return NULL;
+        disk_file *d = calloc(1, sizeof *d);
+        if (!d) {
+            free(t);
+            return NULL;
+        }
+        snprintf(d->name, sizeof d->name, "%s", file);
+        d->text = t;
+        d->next = g_disk;
+        g_disk = d;
+        return t;
+    }
+    for (const struct swgl_embedded *e = swgl_shaders_files; e->name; e++)
+        if (strcmp(e->name, file) == 0) return e->text;
+    return NULL;
+}
+
+/* ---- assembling the source ---- */
+
+typedef struct srcbuf {
+    char *s;
+    size_t len, cap;
+    const char *files[MAX_SOURCES];   /* source-string number -> file name */
+    int nfiles;
+} srcbuf;
+
+static int put(srcbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap ? b->cap * 2 : 4096);
+        while (cap < b->len + n + 1) cap *= 2;
+        char *t = realloc(b->s, cap);
+        if (!t) return -1;
+        b->s = t;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+    return 0;
+}
+
+static int putf(srcbuf *b, const char *fmt, int a, int c)
+{
+    char line[64];
+    int n = snprintf(line, sizeof line, fmt, a, c);
+    return put(b, line, (size_t)n);
+}
+
+/* Appends file text (source string id), expanding #include "x.glsl" lines. */
+static gpu_status append_file(srcbuf *b, const char *pass, const char *file, const char *text,
+                              int first_line, int depth)
+{
+    int id = b->nfiles;
+    if (id >= MAX_SOURCES || depth > 4)
+        return gpu_fail(GPU_ERR_ARG, "pass '%s': too many or too deeply nested #include files", pass);
+    b->files[b->nfiles++] = file;
+    if (putf(b, "#line %d %d\n", first_line, id)) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    int line = 1;
+    const char *p = text;
+    for (; line < first_line && *p; p++) if (*p == '\n') line++;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) + 1 : strlen(p);
+        const char *q = p;
+        while (q < p + n && (*q == ' ' || *q == '\t')) q++;
+        if (strncmp(q, "#include", 8) == 0) {
+            const char *a = strchr(q, '"'), *z = a ? strchr(a + 1, '"') : NULL;
+            if (!a || !z || z > p + n)
+                return gpu_fail(GPU_ERR_COMPILE, "pass '%s': %s:%d: malformed #include", pass, file, line);
+            char inc[128];
+            snprintf(inc, sizeof inc, "%.*s", (int)(z - a - 1), a + 1);
+            const char *itext = gpu_shader_source(inc);
+            if (!itext)
+                return gpu_fail(GPU_ERR_MISSING, "pass '%s': %s:%d: #include \"%s\": no such shader file",
+                                pass, file, line, inc);
+            static char names[MAX_SOURCES][128];   /* include names outlive this call */
+            int slot = b->nfiles;
+            snprintf(names[slot], sizeof names[slot], "%s", inc);
+            gpu_status st = append_file(b, pass, names[slot], itext, 1, depth + 1);
+            if (st != GPU_OK) return st;
+            if (putf(b, "\n#line %d %d\n", line + 1, id)) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+        } else if (put(b, p, n) || (!end && put(b, "\n", 1))) {
+            return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+        }
+        p += n;
+        line++;
+    }
+    return GPU_OK;
+}
+
+/* Rewrites "S:L(C): msg" (Mesa) and "S(L) : msg" (NVIDIA) as "file:L: msg". */
+static void rewrite_log(const srcbuf *b, const char *log, char *out, size_t outlen, char *first,
+                        size_t firstlen)
+{
+    size_t o = 0;
+    first[0] = '\0';
+    for (const char *p = log; *p && o + 1 < outlen;) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        int s, l, used = 0;
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        if ((sscanf(line, "%d:%d(%*d):%n", &s, &l, &used) == 2 && used > 0) ||
+            (sscanf(line, "%d(%d) :%n", &s, &l, &used) == 2 && used > 0)) {
+            const char *file = s >= 0 && s < b->nfiles ? b->files[s] : "?";
+            const char *msg = line + used;
+            while (*msg == ' ') msg++;
+            int w = snprintf(out + o, outlen - o, "%s:%d: %s\n", file, l, msg);
+            if (!first[0] && (strstr(msg, "error") || strstr(msg, "ERROR")))
+                snprintf(first, firstlen, "%s:%d: %s", file, l, msg);
+            o += (size_t)w < outlen - o ? (size_t)w : outlen - o - 1;
+        } else if (n) {
+            int w = snprintf(out + o, outlen - o, "%s\n", line);
+            o += (size_t)w < outlen - o ? (size_t)w : outlen - o - 1;
+        }
+        p += n + (end ? 1 : 0);
+    }
+}
+
+static const char *vertex_src =
+    "#version 330 core\n"
+    "/* the full-screen quad: 4 vertices of a triangle strip, no vertex buffer */\n"
+    "void main() {\n"
+    "    vec2 p = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;\n"
+    "    gl_Position = vec4(p, 0.0, 1.0);\n"
+    "}\n";
+
+static GLuint g_vs, g_vao;
+
+unsigned gpu_internal_vertex_shader(void)
+{
+    if (!g_vs) {
+        g_vs = glCreateShader(GL_VERTEX_SHADER);
+        glShaderSource(g_vs, 1, &vertex_src, NULL);
+        glCompileShader(g_vs);
+    }
+    return g_vs;
+}
+
+unsigned gpu_internal_vao(void)
+{
+    if (!g_vao) glGenVertexArrays(1, &g_vao);
+    return g_vao;
+}
+
+void gpu_internal_release(void)
+{
+    if (g_vs) glDeleteShader(g_vs);
+    if (g_vao) glDeleteVertexArrays(1, &g_vao);
+    g_vs = g_vao = 0;
+}
+
+gpu_status gpu_program_create_from_source(const char *name, const char *source, const char *defines,
+                                          gpu_program **out)
+{
+    *out = NULL;
+    const char *prelude = gpu_shader_source("prelude.glsl");
+    if (!prelude) return gpu_fail(GPU_ERR_MISSING, "pass '%s': prelude.glsl not found", name);
+    srcbuf b = {0};
+    gpu_status st = GPU_OK;
+    char file[96];
+    snprintf(file, sizeof file, "%s.glsl", name);
+    /* #version line, defines, then the prelude from its second line on */
+    const char *nl = strchr(prelude, '\n');
+    size_t vlen = nl ? (size_t)(nl - prelude) + 1 : strlen(prelude);
+    if (put(&b, prelude, vlen) || put(&b, "#line 1 0\n", 10) ||
+        (defines && put(&b, defines, strlen(defines))) || put(&b, "\n", 1)) {
+        free(b.s);
+        return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    }
+    b.files[b.nfiles++] = "(defines)";
+    if ((st = append_file(&b, name, "prelude.glsl", prelude, 2, 0)) != GPU_OK ||
+        (st = append_file(&b, name, file, source, 1, 0)) != GPU_OK) {
+        free(b.s);
+        return st;
+    }
+
+    gpu_program *p = calloc(1, sizeof *p);
+    if (!p) {
+        free(b.s);
+        return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    }
+    snprintf(p->name, sizeof p->name, "%s", name);
+    GLuint fs = glCreateShader(GL_FRAGMENT_SHADER);
+    const char *src = b.s;
+    glShaderSource(fs, 1, &src, NULL);
+    glCompileShader(fs);
+    GLint ok = 0, loglen = 0;
+    glGetShaderiv(fs, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        glGetShaderiv(fs, GL_INFO_LOG_LENGTH, &loglen);
+        char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
+        if (log) glGetShaderInfoLog(fs, loglen, NULL, log);
+        rewrite_log(&b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
+        st = gpu_fail(GPU_ERR_COMPILE, "pass '%s': %s\n--- driver log ---\n%s", name,
+                      first[0] ? first : "compile error", rewritten);
+        free(log);
+        glDeleteShader(fs);
+        free(b.s);
+        free(p);
+        return st;
+    }
+    p->prog = glCreateProgram();
+    glAttachShader(p->prog, gpu_internal_vertex_shader());
+    glAttachShader(p->prog, fs);
+    glLinkProgram(p->prog);
+    glDetachShader(p->prog, gpu_internal_vertex_shader());
+    glDetachShader(p->prog, fs);
+    glDeleteShader(fs);
+    glGetProgramiv(p->prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = "";
+        glGetProgramInfoLog(p->prog, sizeof log, NULL, log);
+        st = gpu_fail(GPU_ERR_COMPILE, "pass '%s': link error\n--- driver log ---\n%s", name, log);
+        glDeleteProgram(p->prog);
+        free(b.s);
+        free(p);
+        return st;
+    }
+    free(b.s);
+    if ((st = gpu_check_gl("program build")) != GPU_OK) {
+        glDeleteProgram(p->prog);
+        free(p);
+        return st;
+    }
+    g_live++;
+    *out = p;
+    return GPU_OK;
+}
+
+gpu_status gpu_program_create(const char *name, const char *defines, gpu_program **out)
+{
+    char file[96];
+    snprintf(file, sizeof file, "%s.glsl", name);
+    const char *text = gpu_shader_source(file);
+    *out = NULL;
+    if (!text) {
+        const char *dir = getenv("SWGL_SHADER_DIR");
+        return gpu_fail(GPU_ERR_MISSING, "pass '%s': shader file %s not found (%s%s)", name, file,
+                        dir && *dir ? "looked in SWGL_SHADER_DIR=" : "not embedded in this build",
+                        dir && *dir ? dir : "");
+    }
+    return gpu_program_create_from_source(name, text, defines, out);
+}
+
+void gpu_program_destroy(gpu_program *p)
+{
+    if (!p) return;
+    if (p->prog) {
+        glDeleteProgram(p->prog);
+        g_live--;
+    }
+    free(p);
+}
+
+const char *gpu_program_name(const gpu_program *p) { return p->name; }
+unsigned gpu_program_handle(const gpu_program *p) { return p->prog; }
+int gpu_program_live_count(void) { return g_live; }
+
+int gpu_program_uniform(gpu_program *p, const char *name)
+{
+    for (int i = 0; i < p->n_uniforms; i++)
+        if (strcmp(p->uniforms[i].name, name) == 0) return p->uniforms[i].loc;
+    int loc = glGetUniformLocation(p->prog, name);
+    if (p->n_uniforms < MAX_UNIFORMS) {
+        snprintf(p->uniforms[p->n_uniforms].name, sizeof p->uniforms[0].name, "%s", name);
+        p->uniforms[p->n_uniforms++].loc = loc;
+    }
+    return loc;
+}

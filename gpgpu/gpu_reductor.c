@@ -1,1 +1,84 @@
-/* gpu_reductor.c: being written */
+/* gpu_reductor.c — Lastra's GPUreductor (4.3.1): reduce a float4 array to one float4
+ * by passes that each combine 2x2 blocks, w x h -> ceil(w/2) x ceil(h/2), until 1x1.
+ * The chain of scratch arrays is built for an input size and kept for the next call
+ * of the same size; the three programs (min, max, sum) are built on first use. */
+#include "gpu_reductor.h"
+
+#include <stdlib.h>
+
+#include "gpu_pass.h"
+
+#define MAX_LEVELS 40
+
+struct gpu_reductor {
+    gpu_program *prog[3];
+    int width, height;              /* input size the chain was built for */
+    int levels;
+    gpu_array2d *chain[MAX_LEVELS];
+    int last_passes;
+};
+
+gpu_status gpu_reductor_create(gpu_reductor **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? GPU_OK : gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+}
+
+static void free_chain(gpu_reductor *r)
+{
+    for (int i = 0; i < r->levels; i++) gpu_array2d_destroy(r->chain[i]);
+    r->levels = 0;
+    r->width = r->height = 0;
+}
+
+void gpu_reductor_destroy(gpu_reductor *r)
+{
+    if (!r) return;
+    free_chain(r);
+    for (int k = 0; k < 3; k++) gpu_program_destroy(r->prog[k]);
+    free(r);
+}
+
+static gpu_status build_chain(gpu_reductor *r, int w, int h)
+{
+    free_chain(r);
+    while (w > 1 || h > 1) {
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        gpu_array2d_desc d = {w, h, GPU_RGBA32F, "reduction scratch"};
+        gpu_status st = gpu_array2d_create(&d, &r->chain[r->levels]);
+        if (st != GPU_OK) {
+            free_chain(r);
+            return st;
+        }
+        r->levels++;
+    }
+    return GPU_OK;
+}
+
+gpu_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4])
+{
+    static const char *defs[3] = {"#define REDUCE_OP 0\n", "#define REDUCE_OP 1\n", "#define REDUCE_OP 2\n"};
+    gpu_status st;
+    if (!r || !in || op < GPU_REDUCE_MIN || op > GPU_REDUCE_SUM)
+        return gpu_fail(GPU_ERR_ARG, "reduction: bad arguments");
+    if (gpu_array2d_format(in) != GPU_RGBA32F)
+        return gpu_fail(GPU_ERR_ARG, "reduction of '%s': only RGBA32F arrays reduce", gpu_array2d_label(in));
+    if (!r->prog[op] && (st = gpu_program_create("reduce", defs[op], &r->prog[op])) != GPU_OK) return st;
+    int w = gpu_array2d_width(in), h = gpu_array2d_height(in);
+    if ((w != r->width || h != r->height) && (st = build_chain(r, w, h)) != GPU_OK) return st;
+    r->width = w;
+    r->height = h;
+    const gpu_array2d *src = in;
+    for (int i = 0; i < r->levels; i++) {
+        gpu_pass p;
+        gpu_pass_begin(&p, r->prog[op]);
+        gpu_pass_array(&p, "u_in", src);
+        if ((st = gpu_pass_draw(&p, r->chain[i], NULL)) != GPU_OK) return st;
+        src = r->chain[i];
+    }
+    r->last_passes = r->levels;
+    return gpu_array2d_download_rect(src, 0, 0, 1, 1, result);
+}
+
+int gpu_reductor_passes(const gpu_reductor *r) { return r->last_passes; }

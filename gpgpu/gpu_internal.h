@@ -1,0 +1,18 @@
+/* gpu_internal.h — what the gpgpu files share with each other and nobody else. */
+#ifndef SWGL_GPU_INTERNAL_H
+#define SWGL_GPU_INTERNAL_H
+
+/* The vertex array object and the full-screen vertex shader every pass draws with;
+ * created on first use in the current context, released by gpu_context_destroy. */
+unsigned gpu_internal_vao(void);
+unsigned gpu_internal_vertex_shader(void);
+void gpu_internal_release(void);
+
+/* Limits of the current context (cached at context creation). */
+int gpu_internal_max_texture_size(void);
+int gpu_internal_max_draw_buffers(void);
+
+/* Name of a glCheckFramebufferStatus result. */
+const char *gpu_framebuffer_status_name(unsigned status);
+
+#endif

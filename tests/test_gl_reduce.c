@@ -1,0 +1,59 @@
+/* test_gl_reduce.c — gpu_reductor: min and max are exact, sums agree with a
+ * compensated (Kahan) double sum within the float pairwise-summation bound, at sizes
+ * 1x1, 1xN, Nx1, 3x7, 257x129, 1000x1000; scratch arrays are reused across calls. */
+#include "gl_util.h"
+#include "gpu_reductor.h"
+
+static void one_size(gpu_reductor *r, int w, int h, uint64_t seed)
+{
+    size_t n = (size_t)w * h;
+    float *v = malloc(4 * n * sizeof(float));
+    for (size_t i = 0; i < 4 * n; i++) v[i] = test_rand_float(&seed) * (float)(1 + (i % 4) * 100);
+    gpu_array2d *a = NULL;
+    gpu_array2d_desc d = {w, h, GPU_RGBA32F, "reduce input"};
+    gpu_array2d_create(&d, &a);
+    gpu_array2d_upload(a, v);
+    float mn[4], mx[4], sm[4];
+    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_MIN, mn) == GPU_OK, "min %dx%d: %s", w, h, gpu_last_error());
+    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_MAX, mx) == GPU_OK, "max %dx%d: %s", w, h, gpu_last_error());
+    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_SUM, sm) == GPU_OK, "sum %dx%d: %s", w, h, gpu_last_error());
+    int passes = gpu_reductor_passes(r);
+    for (int c = 0; c < 4; c++) {
+        float lo = v[c], hi = v[c];
+        double s = 0, comp = 0, abs_sum = 0;
+        for (size_t i = 0; i < n; i++) {
+            float x = v[4 * i + c];
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            double y = (double)x - comp, t = s + y;   /* Kahan */
+            comp = (t - s) - y;
+            s = t;
+            abs_sum += fabs((double)x);
+        }
+        CHECK(mn[c] == lo, "%dx%d channel %d: min %.9g exact (min picks an element: no rounding)", w, h, c, mn[c]);
+        CHECK(mx[c] == hi, "%dx%d channel %d: max %.9g exact", w, h, c, mx[c]);
+        /* pairwise float summation: each stage adds twice, so at most 2*passes rounding
+           steps of 2^-24 relative to the sum of magnitudes */
+        double tol = 2.0 * passes * ldexp(1.0, -24) * abs_sum + 1e-30;
+        CHECK_NEAR(sm[c], s, tol, "%dx%d channel %d: sum vs Kahan sum, tolerance 2*%d*2^-24*sum|x| (pairwise float)",
+                   w, h, c, passes);
+    }
+    gpu_array2d_destroy(a);
+    free(v);
+}
+
+int main(void)
+{
+    gpu_context *ctx = test_gl_context();
+    gpu_reductor *r = NULL;
+    CHECK(gpu_reductor_create(&r) == GPU_OK, "create");
+    static const int sizes[][2] = {{1, 1}, {1, 1000}, {1000, 1}, {3, 7}, {257, 129}, {1000, 1000}, {2, 2}, {5, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) one_size(r, sizes[i][0], sizes[i][1], 77 + i);
+    /* reuse: a second call at one size draws the same number of passes with no new arrays */
+    one_size(r, 257, 129, 5);
+    CHECK(gpu_reductor_passes(r) == 9, "257x129 reduces in 9 passes (ceil(log2 257))");
+    gpu_reductor_destroy(r);
+    gpu_reductor_destroy(NULL);
+    gpu_context_destroy(ctx);
+    return check_done();
+}
