@@ -1,0 +1,319 @@
+/* scenario_ini.c — reading a scenario's INI text into a table of entries, through the
+ * system libinih (ini_parse_stream), and applying "section.key=value" overrides.
+ *
+ * libinih is built with a 200-byte line buffer on the stack and its handler is not told
+ * line numbers, so this file feeds it through its own reader:
+ *  - the reader reads each whole physical line itself (getline, or from the built-in
+ *    text) and counts lines; libinih calls the handler right after the reader hands it a
+ *    line, so the handler knows the line number of every key;
+ *  - leading spaces are dropped, so an indented line is an ordinary line (libinih's
+ *    multi-line continuation values are not used);
+ *  - a section header is checked against the known sections here, so that an unknown
+ *    section is an error even when it holds no keys;
+ *  - a line too long for libinih's buffer is handed over as "key = \x01N", and the full
+ *    value (inline comment removed, as libinih would) is kept in a side table at index
+ *    N, which the handler looks up.
+ * The first error stops reading: the reader then returns NULL (end of input).
+ */
+#include "scenario_int.h"
+
+#include <ctype.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct known_key { const char *section, *key; enum key_family family; } known_keys[] = {
+    {"domain", "nx", FAM_ALL}, {"domain", "ny", FAM_ALL}, {"domain", "dx", FAM_ALL},
+    {"domain", "dy", FAM_ALL}, {"domain", "level", FAM_ALL}, {"domain", "bed", FAM_SW},
+    {"domain", "mask", FAM_ALL},
+    {"initial", "eta", FAM_SW}, {"initial", "depth", FAM_SW}, {"initial", "qx", FAM_SW},
+    {"initial", "qy", FAM_SW}, {"initial", "height", FAM_SED}, {"initial", "sand", FAM_SED},
+    {"boundary", "west", FAM_ALL}, {"boundary", "east", FAM_ALL},
+    {"boundary", "south", FAM_ALL}, {"boundary", "north", FAM_ALL},
+    {"run", "scheme", FAM_ALL}, {"run", "t_end", FAM_ALL}, {"run", "cfl", FAM_ALL},
+    {"run", "g", FAM_ALL}, {"run", "h_dry", FAM_ALL}, {"run", "output_times", FAM_ALL},
+    {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
+    {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
+    {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},
+    {"sediment", "inflow_side", FAM_SED}, {"sediment", "inflow_from", FAM_SED},
+    {"sediment", "inflow_to", FAM_SED}, {"sediment", "inflow_sand", FAM_SED},
+    {"sediment", "inflow_mud", FAM_SED},
+    {NULL, NULL, FAM_ALL}
+};
+
+static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "sediment", NULL};
+
+int sc_section_known(const char *section)
+{
+    for (int i = 0; known_sections[i]; i++)
+        if (strcmp(known_sections[i], section) == 0) return 1;
+    return 0;
+}
+
+int sc_key_known(const char *section, const char *key, enum key_family *family)
+{
+    for (int i = 0; known_keys[i].section; i++) {
+        if (strcmp(known_keys[i].section, section) == 0 && strcmp(known_keys[i].key, key) == 0) {
+            if (family) *family = known_keys[i].family;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the table --------------------------------------------------------------------- */
+
+void sc_entry_error(const sc_entry *e, char *err, size_t errlen, const char *fmt, ...)
+{
+    int n;
+    if (e->is_override) n = snprintf(err, errlen, "%s: ", e->where);
+    else n = snprintf(err, errlen, "%s: [%s] %s = %.80s%s: ", e->where, e->section, e->key,
+                      e->value, strlen(e->value) > 80 ? "..." : "");
+    if (n < 0 || (size_t)n >= errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+sc_entry *sc_table_find(sc_table *t, const char *section, const char *key)
+{
+    for (int i = 0; i < t->n; i++)
+        if (strcmp(t->e[i].section, section) == 0 && strcmp(t->e[i].key, key) == 0) return &t->e[i];
+    return NULL;
+}
+
+static sc_entry *table_add(sc_table *t)
+{
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 32;
+        sc_entry *e = realloc(t->e, (size_t)cap * sizeof *e);
+        if (!e) return NULL;
+        t->e = e;
+        t->cap = cap;
+    }
+    sc_entry *e = &t->e[t->n++];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+void sc_table_free(sc_table *t)
+{
+    if (!t) return;
+    for (int i = 0; i < t->n; i++) free(t->e[i].value);
+    free(t->e);
+    t->e = NULL;
+    t->n = t->cap = 0;
+}
+
+/* A copy of s[0..n) without leading and trailing spaces. */
+static char *trimmed_copy(const char *s, size_t n)
+{
+    while (n && isspace((unsigned char)*s)) s++, n--;
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    char *c = malloc(n + 1);
+    if (!c) return NULL;
+    memcpy(c, s, n);
+    c[n] = '\0';
+    return c;
+}
+
+/* ---- the reader and the handler ---------------------------------------------------- */
+
+typedef struct ini_stream {
+    sc_table *t;
+    FILE *f;                 /* either a file ... */
+    const char *text;        /* ... or text */
+    char *line;              /* getline buffer */
+    size_t cap;
+    int lineno;
+    char **long_values;      /* side table of values too long for libinih */
+    int n_long;
+    int failed;
+    char *err;
+    size_t errlen;
+} ini_stream;
+
+static void stream_fail(ini_stream *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void stream_fail(ini_stream *s, const char *fmt, ...)
+{
+    if (s->failed) return;
+    s->failed = 1;
+    int n = snprintf(s->err, s->errlen, "%s:%d: ", s->t->file, s->lineno);
+    if (n < 0 || (size_t)n >= s->errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err + n, s->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+/* The next physical line into s->line without its line ending; -1 at the end. */
+static long next_line(ini_stream *s)
+{
+    size_t n;
+    if (s->f) {
+        ssize_t got = getline(&s->line, &s->cap, s->f);
+        if (got < 0) return -1;
+        n = (size_t)got;
+    } else {
+        if (!*s->text) return -1;
+        n = strcspn(s->text, "\n");
+        if (n + 1 > s->cap) {
+            char *b = realloc(s->line, n + 1);
+            if (!b) return -1;
+            s->line = b;
+            s->cap = n + 1;
+        }
+        memcpy(s->line, s->text, n);
+        s->line[n] = '\0';
+        s->text += n + (s->text[n] == '\n');
+    }
+    while (n && (s->line[n - 1] == '\n' || s->line[n - 1] == '\r')) s->line[--n] = '\0';
+    s->lineno++;
+    return (long)n;
+}
+
+/* "[name]": an unknown name is an error here. */
+static void check_section(ini_stream *s, const char *p)
+{
+    const char *end = strchr(p, ']');
+    if (!end) return;   /* libinih reports the malformed header */
+    size_t n = (size_t)(end - p - 1);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p + 1);
+    if (!sc_section_known(name))
+        stream_fail(s, "unknown section [%s] (expected [domain], [initial], [boundary], [run] "
+                    "or [sediment])", name);
+}
+
+/* A line too long for libinih: keeps the value aside and returns "key = \x01N". */
+static int shorten_line(ini_stream *s, const char *p, char *str, int num)
+{
+    if (*p == ';' || *p == '#') {
+        snprintf(str, (size_t)num, ";\n");
+        return 0;
+    }
+    size_t k = strcspn(p, "=:");
+    if (!p[k] || k > 60) {
+        stream_fail(s, "expected key = value");
+        return -1;
+    }
+    const char *v = p + k + 1;
+    size_t n = 0;
+    for (; v[n]; n++)     /* an inline comment starts at ';' after a space, as in libinih */
+        if (v[n] == ';' && n > 0 && isspace((unsigned char)v[n - 1])) break;
+    char **lv = realloc(s->long_values, (size_t)(s->n_long + 1) * sizeof *lv);
+    if (!lv) {
+        stream_fail(s, "out of memory");
+        return -1;
+    }
+    s->long_values = lv;
+    if (!(lv[s->n_long] = trimmed_copy(v, n))) {
+        stream_fail(s, "out of memory");
+        return -1;
+    }
+    snprintf(str, (size_t)num, "%.*s= \x01%d\n", (int)k, p, s->n_long++);
+    return 0;
+}
+
+static char *reader(char *str, int num, void *stream)
+{
+    ini_stream *s = stream;
+    if (s->failed) return NULL;
+    long n = next_line(s);
+    if (n < 0) return NULL;
+    const char *p = s->line;
+    while (isspace((unsigned char)*p)) p++, n--;
+    if (*p == '[') check_section(s, p);
+    if (s->failed) return NULL;
+    if (n + 2 <= num - 1) {
+        snprintf(str, (size_t)num, "%s\n", p);
+        return str;
+    }
+    return shorten_line(s, p, str, num) == 0 ? str : NULL;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    ini_stream *s = user;
+    if (s->failed) return 0;
+    if (value[0] == '\x01') value = s->long_values[atoi(value + 1)];
+    if (!*section) {
+        stream_fail(s, "%s = %s: key outside any section", name, value);
+        return 0;
+    }
+    if (!sc_key_known(section, name, NULL)) {
+        stream_fail(s, "[%s] %s: unknown key", section, name);
+        return 0;
+    }
+    const sc_entry *old = sc_table_find(s->t, section, name);
+    if (old) {
+        stream_fail(s, "[%s] %s: duplicate key (first given on line %d)", section, name, old->line);
+        return 0;
+    }
+    sc_entry *e = table_add(s->t);
+    if (!e || !(e->value = trimmed_copy(value, strlen(value)))) {
+        if (e) s->t->n--;
+        stream_fail(s, "out of memory");
+        return 0;
+    }
+    snprintf(e->section, sizeof e->section, "%s", section);
+    snprintf(e->key, sizeof e->key, "%s", name);
+    snprintf(e->where, sizeof e->where, "%s:%d", s->t->file, s->lineno);
+    e->line = s->lineno;
+    return 1;
+}
+
+int sc_table_read(sc_table *t, FILE *f, const char *text, char *err, size_t errlen)
+{
+    ini_stream s = {.t = t, .f = f, .text = text, .err = err, .errlen = errlen};
+    int rc = ini_parse_stream(reader, &s, handler, &s);
+    if (!s.failed && rc > 0) {
+        s.lineno = rc;
+        stream_fail(&s, "expected [section] or key = value");
+    } else if (!s.failed && rc != 0) {
+        stream_fail(&s, "cannot read the file");
+    }
+    for (int i = 0; i < s.n_long; i++) free(s.long_values[i]);
+    free(s.long_values);
+    free(s.line);
+    return s.failed ? -1 : 0;
+}
+
+/* ---- overrides --------------------------------------------------------------------- */
+
+int sc_table_override(sc_table *t, const char *ov, char *err, size_t errlen)
+{
+    const char *dot = strchr(ov, '.'), *eq = strchr(ov, '=');
+    if (!dot || !eq || dot > eq) {
+        snprintf(err, errlen, "--set %s: expected section.key=value", ov);
+        return -1;
+    }
+    char section[64], key[64];
+    snprintf(section, sizeof section, "%.*s", (int)(dot - ov < 63 ? dot - ov : 63), ov);
+    snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1 < 63 ? eq - dot - 1 : 63), dot + 1);
+    if (!sc_key_known(section, key, NULL)) {
+        snprintf(err, errlen, "--set %s: unknown key [%s] %s", ov, section, key);
+        return -1;
+    }
+    char *value = trimmed_copy(eq + 1, strlen(eq + 1));
+    sc_entry *e = value ? sc_table_find(t, section, key) : NULL;
+    if (value && !e && (e = table_add(t))) {
+        snprintf(e->section, sizeof e->section, "%.15s", section);
+        snprintf(e->key, sizeof e->key, "%.15s", key);
+        e->value = NULL;
+    }
+    if (!value || !e) {
+        free(value);
+        snprintf(err, errlen, "--set %s: out of memory", ov);
+        return -1;
+    }
+    free(e->value);
+    e->value = value;
+    e->line = 0;
+    e->is_override = 1;
+    snprintf(e->where, sizeof e->where, "--set %.580s", ov);
+    return 0;
+}

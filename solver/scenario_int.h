@@ -1,0 +1,67 @@
+/* scenario_int.h — inside the scenario library: the table of raw "[section] key = value"
+ * entries a scenario file and its overrides produce, before any value is interpreted.
+ *
+ *   scenario_ini.c    reads INI text (through libinih) and --set overrides into the table
+ *   scenario_field.c  turns one entry into a field on the grid (number, .asc, expression)
+ *   scenario.c        interprets the table into a struct scenario
+ *   scenario_cases.c  the built-in cases
+ */
+#ifndef SWGL_SCENARIO_INT_H
+#define SWGL_SCENARIO_INT_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+#include "scenario.h"
+
+/* Which schemes a key belongs to. */
+enum key_family { FAM_ALL = 0, FAM_SW = 1, FAM_SED = 2 };
+
+typedef struct sc_entry {
+    char section[16];
+    char key[16];
+    char *value;          /* malloc'ed, trimmed */
+    char where[600];      /* "case.ini:12" (file), or "--set run.cfl=1.5" (override) */
+    int line;             /* 0 for an override */
+    int is_override;
+} sc_entry;
+
+typedef struct sc_table {
+    sc_entry *e;
+    int n, cap;
+    char file[512];       /* the name errors give for the file */
+} sc_table;
+
+/* Known keys: 1 with *family set when [section] key exists; section_known: [section]. */
+int sc_key_known(const char *section, const char *key, enum key_family *family);
+int sc_section_known(const char *section);
+
+/* Reading: from an open file or from text; then the overrides.  -1 with err on failure. */
+int sc_table_read(sc_table *t, FILE *f, const char *text, char *err, size_t errlen);
+int sc_table_override(sc_table *t, const char *ov, char *err, size_t errlen);
+sc_entry *sc_table_find(sc_table *t, const char *section, const char *key);
+void sc_table_free(sc_table *t);
+
+/* "case.ini:12: [run] cfl = 1.5: " + message, or "--set run.cfl=1.5: " + message */
+void sc_entry_error(const sc_entry *e, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The grid on which fields are sampled. */
+typedef struct sc_grid {
+    int nx, ny;
+    double dx, dy, xll, yll;
+    double offset;        /* 0.5: cell centres (shallow water); 0: grid points (sediment) */
+    int from_file;        /* xll, yll came from an .asc grid: others must match them */
+    const char *dir;      /* folder for relative grid paths ("" : current directory) */
+} sc_grid;
+
+/* Fills out[nx*ny] from e's value.  nodata (may be NULL: NODATA is then an error) gets 1
+ * at a grid's NODATA cells, whose value is NaN. */
+int sc_field(const sc_entry *e, const sc_grid *g, double *out, unsigned char *nodata,
+             char *err, size_t errlen);
+/* 1 if the value names an .asc grid. */
+int sc_value_is_grid(const char *value);
+/* The path of a grid value, relative to dir (into buf). */
+const char *sc_grid_path(const char *dir, const char *value, char *buf, size_t len);
+
+#endif
