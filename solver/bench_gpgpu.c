@@ -1,0 +1,161 @@
+/* bench_gpgpu.c — `swgl bench gpgpu`: the ceilings of the texture layer on this
+ * renderer.  For square arrays from 512^2 up, the time of a float4 copy pass, a 5-point
+ * stencil pass, a 3-output MRT pass and a full sum reduction (with its 1x1 read-back),
+ * in GB/s and Mcells/s.  Bytes are the fewest a pass must move: every input element
+ * read once and every output element written once (16 bytes per float4).  Later
+ * benchmarks state their speed as a fraction of the copy pass measured here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_info.h"
+#include "gpu_context.h"
+#include "gpu_pass.h"
+#include "gpu_reductor.h"
+#include "run.h"
+
+typedef struct bench_arrays {
+    gpu_array2d *a, *b;
+    gpu_mrt *m;
+} bench_arrays;
+
+/* Seconds per call of fn, median of 5 batches after a warm-up, each batch long enough
+ * to dwarf glFinish's latency. */
+typedef gpu_status (*bench_fn)(void *ctx);
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double time_it(bench_fn fn, void *ctx, double min_batch_s)
+{
+    gpu_finish();
+    double t0 = cpu_seconds();
+    if (fn(ctx) != GPU_OK) return -1;
+    gpu_finish();
+    double one = cpu_seconds() - t0;
+    int reps = one > 0 ? (int)(min_batch_s / one) : 100;
+    if (reps < 2) reps = 2;
+    if (reps > 2000) reps = 2000;
+    double t[5];
+    for (int b = 0; b < 5; b++) {
+        gpu_finish();
+        t0 = cpu_seconds();
+        for (int r = 0; r < reps; r++)
+            if (fn(ctx) != GPU_OK) return -1;
+        gpu_finish();
+        t[b] = (cpu_seconds() - t0) / reps;
+    }
+    qsort(t, 5, sizeof t[0], cmp_double);
+    return t[2];
+}
+
+typedef struct job {
+    gpu_program *prog;
+    bench_arrays *ar;
+    gpu_reductor *red;
+    int mrt;
+} job;
+
+static gpu_status run_pass(void *v)
+{
+    job *j = v;
+    gpu_pass p;
+    gpu_pass_begin(&p, j->prog);
+    gpu_pass_array(&p, "u_in", j->ar->a);
+    return j->mrt ? gpu_pass_draw_mrt(&p, j->ar->m, NULL) : gpu_pass_draw(&p, j->ar->b, NULL);
+}
+
+static gpu_status run_reduce(void *v)
+{
+    job *j = v;
+    float r[4];
+    return gpu_reductor_run(j->red, j->ar->a, GPU_REDUCE_SUM, r);
+}
+
+int bench_gpgpu(int argc, char **argv)
+{
+    int nmax = 8192, nmin = 512, device = -1;
+    double batch = 0.2;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--max") == 0 && i + 1 < argc) nmax = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--min") == 0 && i + 1 < argc) nmin = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) device = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--batch") == 0 && i + 1 < argc) batch = atof(argv[++i]);
+        else {
+            printf("usage: swgl bench gpgpu [--min N] [--max N] [--device N] [--batch SECONDS]\n"
+                   "  sizes N^2 for N = min, 2 min, ... up to max (default 512 .. 8192, as memory allows)\n");
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        }
+    }
+    gpu_context *ctx = NULL;
+    gpu_context_desc desc = {device, device >= 0};
+    if (gpu_context_create(&desc, &ctx) != GPU_OK) {
+        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+        return 1;
+    }
+    const gpu_info *info = gpu_context_info(ctx);
+    gpu_program *copy = NULL, *sten = NULL, *mrt3 = NULL;
+    gpu_reductor *red = NULL;
+    if (gpu_program_create("copy", NULL, &copy) || gpu_program_create("stencil5", NULL, &sten) ||
+        gpu_program_create("mrt3", NULL, &mrt3) || gpu_reductor_create(&red)) {
+        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+        return 1;
+    }
+    printf("swgl bench gpgpu — texture-layer ceilings (fragment passes, float4 elements)\n");
+    printf("renderer: %s | %s | GL %s\n", info->renderer, info->vendor, info->version);
+    printf("bytes: each input element read once + each output element written once, 16 B per float4\n\n");
+    printf("%7s  %-12s %10s %10s %11s %9s\n", "N", "pass", "ms", "GB/s", "Mcells/s", "of copy");
+    int rc = 0;
+    for (int n = nmin; n <= nmax && n <= info->max_texture_size; n *= 2) {
+        bench_arrays ar = {0};
+        gpu_array2d_desc d = {n, n, GPU_RGBA32F, "bench a"};
+        gpu_mrt_desc md = {n, n, 3, {0}, "bench mrt"};
+        size_t cells = (size_t)n * n;
+        float *init = malloc(cells * 4 * sizeof(float));
+        if (!init) break;
+        for (size_t i = 0; i < 4 * cells; i++) init[i] = (float)(i % 1013) * 0.001f;
+        if (gpu_array2d_create(&d, &ar.a) || gpu_array2d_create(&d, &ar.b) || gpu_mrt_create(&md, &ar.m) ||
+            gpu_array2d_upload(ar.a, init)) {
+            printf("%7d  (stops here: %s)\n", n, gpu_last_error());
+            free(init);
+            gpu_array2d_destroy(ar.a);
+            gpu_array2d_destroy(ar.b);
+            gpu_mrt_destroy(ar.m);
+            break;
+        }
+        free(init);
+        struct { const char *name; gpu_program *prog; int mrt; double bytes; int reduce; } rows[] = {
+            {"copy", copy, 0, 32, 0},
+            {"stencil5", sten, 0, 32, 0},
+            {"mrt3", mrt3, 1, 64, 0},
+            {"reduce-sum", NULL, 0, 16, 1},
+        };
+        double copy_gbs = 0;
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            job j = {rows[r].prog, &ar, red, rows[r].mrt};
+            double t = time_it(rows[r].reduce ? run_reduce : run_pass, &j, batch);
+            if (t < 0) {
+                printf("%7d  %-12s failed: %s\n", n, rows[r].name, gpu_last_error());
+                rc = 1;
+                continue;
+            }
+            double gbs = rows[r].bytes * (double)cells / t / 1e9;
+            if (r == 0) copy_gbs = gbs;
+            printf("%7d  %-12s %10.3f %10.1f %11.1f %8.2f\n", n, rows[r].name, t * 1e3, gbs,
+                   (double)cells / t / 1e6, gbs / copy_gbs);
+        }
+        fflush(stdout);
+        gpu_array2d_destroy(ar.a);
+        gpu_array2d_destroy(ar.b);
+        gpu_mrt_destroy(ar.m);
+    }
+    gpu_reductor_destroy(red);
+    gpu_program_destroy(copy);
+    gpu_program_destroy(sten);
+    gpu_program_destroy(mrt3);
+    gpu_context_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,211 @@
+/* main.c — the swgl command line (DESIGN.md "Command line").  stdout is for results,
+ * stderr for progress and messages; any failure exits non-zero. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpu_context.h"
+#include "run.h"
+#include "scenario.h"
+
+static const char *usage =
+    "swgl " SWGL_VERSION " — shallow-water and sediment transport on GPUs through OpenGL fragment passes\n"
+    "\n"
+    "usage:\n"
+    "  swgl info                          EGL devices, chosen renderer, GL/GLSL versions, fp64 and compute\n"
+    "  swgl run [SCENARIO.ini] [options]  run a scenario file, or a built-in case (--case NAME);\n"
+    "                                     no scenario: the default demo (case 'dambreak')\n"
+    "  swgl bench gpgpu|roe|sediment [options]  timing tables (see 'swgl bench NAME --help')\n"
+    "  swgl list-cases                    built-in cases\n"
+    "  swgl show-case NAME                print a built-in case as a scenario file\n"
+    "  swgl --help | --version\n"
+    "\n"
+    "run options:\n"
+    "  --case NAME            a built-in case instead of a file\n"
+    "  --backend B            gpu (default) | cpu (SSE + OpenMP) | cpu-scalar (double)\n"
+    "  --compare B            also run backend B on the same scenario and report the difference\n"
+    "                         and the speedup in summary.json (cpu | cpu-scalar | gpu)\n"
+    "  --out DIR              output folder (default: out); files are replaced only by a run\n"
+    "                         that succeeds\n"
+    "  --set SECTION.KEY=V    override a scenario key, e.g. --set domain.level=2 (repeatable)\n"
+    "  --device N             EGL device index (default: SWGL_DEVICE, else the first GPU, else llvmpipe)\n"
+    "  --precision P          sediment: single | double (default: double where the GPU has fp64)\n"
+    "  --quiet                no progress line and no summary on stdout\n"
+    "\n"
+    "environment: SWGL_DEVICE=N (device), SWGL_SHADER_DIR=dir (load shaders from disk)\n";
+
+static int cmd_info(int argc, char **argv)
+{
+    gpu_context_desc desc = {0};
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
+            desc.use_device = 1;
+            desc.device = atoi(argv[++i]);
+        } else {
+            fprintf(stderr, "swgl info: unknown option '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    printf("swgl %s\nEGL devices:\n", SWGL_VERSION);
+    gpu_list_devices(stdout);
+    gpu_context *ctx = NULL;
+    if (gpu_context_create(&desc, &ctx) != GPU_OK) {
+        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+        return 1;
+    }
+    const gpu_info *i = gpu_context_info(ctx);
+    if (i->device_index >= 0) printf("chosen:     device %d (%s)\n", i->device_index, i->device_name);
+    else printf("chosen:     %s\n", i->device_name);
+    printf("EGL:        %s (%s)\n", i->egl_version, i->egl_vendor);
+    printf("vendor:     %s\n", i->vendor);
+    printf("renderer:   %s%s\n", i->renderer, i->software ? "  (software)" : "");
+    printf("GL:         %s  (context %d.%d core)\n", i->version, i->gl_major, i->gl_minor);
+    printf("GLSL:       %s\n", i->glsl_version);
+    printf("fp64:       %s\n", i->has_fp64 ? "yes (GL_ARB_gpu_shader_fp64)" : "no");
+    printf("compute:    %s\n", i->has_compute ? "yes (a GL 4.3 core context can be had)" : "no (GL < 4.3)");
+    printf("limits:     max texture %d, max draw buffers %d\n", i->max_texture_size, i->max_draw_buffers);
+    gpu_context_destroy(ctx);
+    return 0;
+}
+
+static int cmd_list_cases(void)
+{
+    for (const char *const *n = scenario_case_names(); *n; n++)
+        printf("%-20s %s\n", *n, scenario_case_summary(*n));
+    return 0;
+}
+
+static int cmd_show_case(int argc, char **argv)
+{
+    if (argc != 1) {
+        fprintf(stderr, "swgl show-case: expected one case name (see 'swgl list-cases')\n");
+        return 2;
+    }
+    const char *t = scenario_case_text(argv[0]);
+    if (!t) {
+        fprintf(stderr, "swgl show-case: no built-in case '%s' (see 'swgl list-cases')\n", argv[0]);
+        return 1;
+    }
+    fputs(t, stdout);
+    return 0;
+}
+
+static int parse_backend(const char *s, enum backend *b)
+{
+    if (strcmp(s, "gpu") == 0) *b = BACKEND_GPU;
+    else if (strcmp(s, "cpu") == 0) *b = BACKEND_CPU;
+    else if (strcmp(s, "cpu-scalar") == 0) *b = BACKEND_CPU_SCALAR;
+    else return -1;
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    run_options opt = {.out_dir = "out", .backend = BACKEND_GPU, .compare = BACKEND_NONE, .device = -1};
+    const char *file = NULL, *casename = NULL;
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    int nsets = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "--case") == 0 && more) casename = argv[++i];
+        else if (strcmp(a, "--out") == 0 && more) opt.out_dir = argv[++i];
+        else if (strcmp(a, "--set") == 0 && more) sets[nsets++] = argv[++i];
+        else if (strcmp(a, "--device") == 0 && more) opt.device = atoi(argv[++i]);
+        else if (strcmp(a, "--quiet") == 0) opt.quiet = 1;
+        else if (strcmp(a, "--backend") == 0 && more) {
+            if (parse_backend(argv[++i], &opt.backend)) {
+                fprintf(stderr, "swgl run: --backend %s: expected gpu, cpu or cpu-scalar\n", argv[i]);
+                free(sets);
+                return 2;
+            }
+        } else if (strcmp(a, "--compare") == 0 && more) {
+            if (parse_backend(argv[++i], &opt.compare)) {
+                fprintf(stderr, "swgl run: --compare %s: expected gpu, cpu or cpu-scalar\n", argv[i]);
+                free(sets);
+                return 2;
+            }
+        } else if (strcmp(a, "--precision") == 0 && more) {
+            const char *p = argv[++i];
+            if (strcmp(p, "single") == 0) opt.precision = PRECISION_SINGLE;
+            else if (strcmp(p, "double") == 0) opt.precision = PRECISION_DOUBLE;
+            else {
+                fprintf(stderr, "swgl run: --precision %s: expected single or double\n", p);
+                free(sets);
+                return 2;
+            }
+        } else if (a[0] == '-' ) {
+            fprintf(stderr, "swgl run: unknown option '%s' (or it lacks its value); see 'swgl --help'\n", a);
+            free(sets);
+            return 2;
+        } else if (!file) file = a;
+        else {
+            fprintf(stderr, "swgl run: more than one scenario given ('%s', '%s')\n", file, a);
+            free(sets);
+            return 2;
+        }
+    }
+    if (file && casename) {
+        fprintf(stderr, "swgl run: give a scenario file or --case, not both\n");
+        free(sets);
+        return 2;
+    }
+    if (!file && !casename) casename = "dambreak";
+    opt.progress = !opt.quiet && isatty(STDERR_FILENO);
+    scenario sc;
+    char err[1024];
+    memset(&sc, 0, sizeof sc);
+    int rc = file ? scenario_load(&sc, file, sets, nsets, err, sizeof err)
+                  : scenario_load_case(&sc, casename, sets, nsets, err, sizeof err);
+    free(sets);
+    if (rc != 0) {
+        fprintf(stderr, "swgl: %s\n", err);
+        scenario_free(&sc);
+        return 1;
+    }
+    if (opt.compare == opt.backend) opt.compare = BACKEND_NONE;
+    switch (sc.scheme) {
+    case SCHEME_ROE: rc = roe_run(&sc, &opt); break;
+    case SCHEME_SEDIMENT: rc = sediment_run(&sc, &opt); break;
+    default:
+        fprintf(stderr, "swgl: %s: scheme '%s' is not implemented yet\n", sc.source, scheme_name(sc.scheme));
+        rc = 1;
+    }
+    scenario_free(&sc);
+    return rc;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+    if (argc < 1) {
+        fprintf(stderr, "swgl bench: expected gpgpu, roe or sediment\n");
+        return 2;
+    }
+    if (strcmp(argv[0], "gpgpu") == 0) return bench_gpgpu(argc, argv);
+    if (strcmp(argv[0], "roe") == 0) return bench_roe(argc, argv);
+    if (strcmp(argv[0], "sediment") == 0) return bench_sediment(argc, argv);
+    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, sediment)\n", argv[0]);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return cmd_run(0, argv + 1);
+    const char *c = argv[1];
+    if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(c, "--version") == 0) {
+        printf("swgl %s\n", SWGL_VERSION);
+        return 0;
+    }
+    if (strcmp(c, "info") == 0) return cmd_info(argc - 2, argv + 2);
+    if (strcmp(c, "run") == 0) return cmd_run(argc - 2, argv + 2);
+    if (strcmp(c, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
+    if (strcmp(c, "list-cases") == 0) return cmd_list_cases();
+    if (strcmp(c, "show-case") == 0) return cmd_show_case(argc - 2, argv + 2);
+    fprintf(stderr, "swgl: unknown command '%s'; see 'swgl --help'\n", c);
+    return 2;
+}
