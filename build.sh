@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# build.sh — set-up in one command on Debian 12 (root or a user with sudo); idempotent.
+#   ./build.sh demo   install what is missing, build, run the default demo (a dam break)
+#   ./build.sh test   install what is missing, build, run the whole test suite
+#   ./build.sh build  install what is missing, build
+# SWGL_WERROR=1 builds with warnings as errors (CI does).  BUILD_DIR (default: build).
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-demo}
+build_dir=${BUILD_DIR:-build}
+
+# Build tools, GL/EGL headers (GLVND), Mesa's EGL and llvmpipe (the software renderer
+# that CI and GPU-less machines run on), libpng, libinih.
+pkgs="build-essential cmake pkg-config libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
+      libpng-dev libinih-dev"
+missing=()
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "build.sh: installing ${missing[*]}" >&2
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+werror=OFF
+if [ "${SWGL_WERROR:-0}" = 1 ]; then werror=ON; fi
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSWGL_WERROR=$werror
+cmake --build "$build_dir" -j "$(nproc)"
+
+case $mode in
+  demo)
+    "$build_dir/swgl" info
+    "$build_dir/swgl" run --compare cpu-scalar --out out
+    echo "build.sh: the picture is out/depth.png, the summary out/summary.json" ;;
+  test)
+    set +e
+    (cd "$build_dir" && ctest --output-on-failure -j 2 2>&1) | tee "$build_dir/ctest.log"
+    rc=${PIPESTATUS[0]}
+    set -e
+    # one closing line for any reader: N passed, N failed (ctest's own line precedes it)
+    total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$build_dir/ctest.log")
+    if [ -n "$total" ]; then
+      set -- $total
+      skipped=$(grep -c 'Not Run\|Skipped' "$build_dir/ctest.log" || true)
+      echo "$(( $2 - $1 - skipped )) passed, $1 failed, $skipped skipped"
+    fi
+    exit "$rc" ;;
+  build) ;;
+  *) echo "usage: ./build.sh [demo|test|build]" >&2; exit 2 ;;
+esac
