@@ -86,7 +86,7 @@ static const char *range_text(enum range r)
 static int get_num(build *b, const char *section, const char *key, int required, enum range r,
                    double *v)
 {
-    sc_entry *e = sc_table_find(b->t, section, key);
+    sc_entry *e = sc_value(b->t, section, key);
     if (!e) return required ? missing(b, section, key, range_text(r)) : 0;
     if (!parse_number(e->value, v) || !in_range(*v, r)) {
         sc_entry_error(e, b->err, b->errlen, "expected %s", range_text(r));
@@ -98,7 +98,7 @@ static int get_num(build *b, const char *section, const char *key, int required,
 static int get_int(build *b, const char *section, const char *key, int required, int min,
                    int *v)
 {
-    sc_entry *e = sc_table_find(b->t, section, key);
+    sc_entry *e = sc_value(b->t, section, key);
     if (!e) {
         if (!required) return 0;
         snprintf(b->err, b->errlen, "%s: [%s] %s is missing: expected an integer >= %d",
@@ -120,7 +120,7 @@ static int get_int(build *b, const char *section, const char *key, int required,
 static int get_word(build *b, const char *section, const char *key, const char *const *words,
                     const char *expected, int *v)
 {
-    sc_entry *e = sc_table_find(b->t, section, key);
+    sc_entry *e = sc_value(b->t, section, key);
     if (!e) return 0;
     for (int i = 0; words[i]; i++) {
         if (strcmp(e->value, words[i]) == 0) {
@@ -151,6 +151,7 @@ static int check_families(build *b)
         sc_entry *e = &b->t->e[i];
         enum key_family f = FAM_ALL;
         sc_key_known(e->section, e->key, &f);
+        if (!e->value[0] || strcmp(e->section, "domain") == 0) continue;  /* bed: ignored */
         if (f != FAM_ALL && f != want) {
             sc_entry_error(e, b->err, b->errlen, "a %s key, not allowed with scheme = %s",
                            f == FAM_SED ? "sediment" : "shallow-water", scheme_name(b->sc->scheme));
@@ -173,7 +174,7 @@ static int check_against_grid(build *b, const sc_entry *ge)
     static const char *const keys[4] = {"nx", "ny", "dx", "dy"};
     double have[4] = {b->grid.nx, b->grid.ny, b->grid.dx, b->grid.dy};
     for (int i = 0; i < 4; i++) {
-        sc_entry *e = sc_table_find(b->t, "domain", keys[i]);
+        sc_entry *e = sc_value(b->t, "domain", keys[i]);
         double v;
         if (e && (!parse_number(e->value, &v) || fabs(v - have[i]) > 1e-6 * have[i])) {
             sc_entry_error(e, b->err, b->errlen, "disagrees with the grid %s, which has %s = %g",
@@ -181,7 +182,7 @@ static int check_against_grid(build *b, const sc_entry *ge)
             return -1;
         }
     }
-    sc_entry *e = sc_table_find(b->t, "domain", "level");
+    sc_entry *e = sc_value(b->t, "domain", "level");
     if (e && strcmp(e->value, "0") != 0) {
         sc_entry_error(e, b->err, b->errlen, "expected 0: the grid %s fixes the resolution", ge->value);
         return -1;
@@ -212,7 +213,7 @@ static int grid_from_keys(build *b)
         get_num(b, "domain", "dx", 1, R_POS, &g->dx) < 0 || get_num(b, "domain", "dy", 1, R_POS, &g->dy) < 0 ||
         get_int(b, "domain", "level", 0, 0, &level) < 0)
         return -1;
-    sc_entry *le = sc_table_find(b->t, "domain", "level");
+    sc_entry *le = sc_value(b->t, "domain", "level");
     if (level > MAX_LEVEL || (double)g->nx * g->ny * pow(4.0, level) > (double)MAX_CELLS) {
         if (le) sc_entry_error(le, b->err, b->errlen, "too fine: at most %ld cells and level %d",
                                MAX_CELLS, MAX_LEVEL);
@@ -232,7 +233,7 @@ static int setup_grid(build *b)
 {
     const char *section = is_sediment(b) ? "initial" : "domain";
     const char *key = is_sediment(b) ? "height" : "bed";
-    sc_entry *ge = sc_table_find(b->t, section, key);
+    sc_entry *ge = sc_value(b->t, section, key);
     b->grid.offset = is_sediment(b) ? 0.0 : 0.5;
     int rc = ge && sc_value_is_grid(ge->value) ? grid_from_file(b, ge) : grid_from_keys(b);
     if (rc < 0) return -1;
@@ -266,7 +267,7 @@ static int get_field(build *b, const char *section, const char *key, double def,
 {
     size_t n = ncells(b);
     if (!(*out = new_field(b))) return -1;
-    sc_entry *e = sc_table_find(b->t, section, key);
+    sc_entry *e = sc_value(b->t, section, key);
     if (!e) {
         if (isnan(def)) return missing(b, section, key, "a number, an .asc grid or an expression");
         for (size_t k = 0; k < n; k++) (*out)[k] = def;
@@ -297,7 +298,7 @@ static int check_field(build *b, const char *section, const char *key, const dou
 {
     for (size_t k = 0; k < ncells(b); k++) {
         if (!b->sc->active[k] || (v[k] >= lo && v[k] <= hi)) continue;
-        sc_entry *e = sc_table_find(b->t, section, key);
+        sc_entry *e = sc_value(b->t, section, key);
         int i = (int)(k % (size_t)b->grid.nx), j = (int)(k / (size_t)b->grid.nx);
         double off = b->grid.offset;
         if (e) sc_entry_error(e, b->err, b->errlen, "expected %s, found %g at cell (%d, %d), "
@@ -319,7 +320,7 @@ static int read_mask(build *b)
         return -1;
     }
     for (size_t k = 0; k < n; k++) sc->active[k] = !(b->grid_nodata && b->grid_nodata[k]);
-    sc_entry *e = sc_table_find(b->t, "domain", "mask");
+    sc_entry *e = sc_value(b->t, "domain", "mask");
     if (!e) return 0;
     double *m = new_field(b);
     unsigned char *nd = calloc(n, 1);
@@ -347,8 +348,8 @@ static int grid_field(build *b, const char *section, const char *key, double **o
 static int shallow_water_fields(build *b)
 {
     scenario *sc = b->sc;
-    sc_entry *eta = sc_table_find(b->t, "initial", "eta");
-    sc_entry *depth = sc_table_find(b->t, "initial", "depth");
+    sc_entry *eta = sc_value(b->t, "initial", "eta");
+    sc_entry *depth = sc_value(b->t, "initial", "depth");
     if (eta && depth) {
         int eta_later = eta->is_override > depth->is_override ||
                         (eta->is_override == depth->is_override && eta->line > depth->line);
@@ -452,7 +453,7 @@ static int read_boundary(build *b, int side)
     }
     b->sc->bc[side] = codes;
     memset(codes, BC_WALL, (size_t)n);
-    sc_entry *e = sc_table_find(b->t, "boundary", side_names[side]);
+    sc_entry *e = sc_value(b->t, "boundary", side_names[side]);
     if (!e) return 0;
     for (const char *p = e->value;;) {
         size_t len = strcspn(p, ",");
@@ -468,8 +469,12 @@ static int read_boundary(build *b, int side)
 static int read_output_times(build *b)
 {
     scenario *sc = b->sc;
-    sc_entry *e = sc_table_find(b->t, "run", "output_times");
+    sc_entry *e = sc_value(b->t, "run", "output_times");
     if (!e) return 0;
+    if (sc->t_end == 0) {
+        sc_entry_error(e, b->err, b->errlen, "output times need [run] t_end");
+        return -1;
+    }
     const char *p = e->value;
     double last = 0;
     for (;;) {
@@ -506,7 +511,10 @@ static int read_run(build *b)
     sc->cfl = 0.9;
     sc->g = 9.81;
     sc->h_dry = 1e-5;
-    if (get_num(b, "run", "t_end", 1, R_POS, &sc->t_end) < 0 ||
+    /* sediment: t_end may be left out when sediment.steps counts the steps */
+    int steps = 0;
+    if (is_sediment(b) && get_int(b, "sediment", "steps", 0, 0, &steps) < 0) return -1;
+    if (get_num(b, "run", "t_end", !(is_sediment(b) && steps > 0), R_POS, &sc->t_end) < 0 ||
         get_num(b, "run", "cfl", 0, R_CFL, &sc->cfl) < 0 ||
         get_num(b, "run", "g", 0, R_POS, &sc->g) < 0 ||
         get_num(b, "run", "h_dry", 0, R_POS, &sc->h_dry) < 0)
@@ -542,8 +550,8 @@ static int read_sediment(build *b)
         get_num(b, "sediment", "inflow_mud", 0, R_NONNEG, &sc->inflow_mud) < 0)
         return -1;
     if (sc->inflow_to < sc->inflow_from) {
-        sc_entry *e = sc_table_find(b->t, "sediment", "inflow_to");
-        if (!e) e = sc_table_find(b->t, "sediment", "inflow_from");
+        sc_entry *e = sc_value(b->t, "sediment", "inflow_to");
+        if (!e) e = sc_value(b->t, "sediment", "inflow_from");
         sc_entry_error(e, b->err, b->errlen, "expected inflow_from <= inflow_to (%g m along the side)",
                        sc->inflow_to);
         return -1;

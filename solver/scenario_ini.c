@@ -84,6 +84,12 @@ sc_entry *sc_table_find(sc_table *t, const char *section, const char *key)
     return NULL;
 }
 
+sc_entry *sc_value(sc_table *t, const char *section, const char *key)
+{
+    sc_entry *e = sc_table_find(t, section, key);
+    return e && e->value[0] ? e : NULL;
+}
+
 static sc_entry *table_add(sc_table *t)
 {
     if (t->n == t->cap) {
@@ -284,6 +290,17 @@ int sc_table_read(sc_table *t, FILE *f, const char *text, char *err, size_t errl
 
 /* ---- overrides --------------------------------------------------------------------- */
 
+/* Trims s[0..n) into out (size 16); 0 if it is too long to be a known name. */
+static int copy_name(char out[16], const char *s, size_t n)
+{
+    while (n && isspace((unsigned char)*s)) s++, n--;
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    if (n >= 16) return 0;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return 1;
+}
+
 int sc_table_override(sc_table *t, const char *ov, char *err, size_t errlen)
 {
     const char *dot = strchr(ov, '.'), *eq = strchr(ov, '=');
@@ -291,18 +308,17 @@ int sc_table_override(sc_table *t, const char *ov, char *err, size_t errlen)
         snprintf(err, errlen, "--set %s: expected section.key=value", ov);
         return -1;
     }
-    char section[64], key[64];
-    snprintf(section, sizeof section, "%.*s", (int)(dot - ov < 63 ? dot - ov : 63), ov);
-    snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1 < 63 ? eq - dot - 1 : 63), dot + 1);
-    if (!sc_key_known(section, key, NULL)) {
-        snprintf(err, errlen, "--set %s: unknown key [%s] %s", ov, section, key);
+    char section[16], key[16];
+    if (!copy_name(section, ov, (size_t)(dot - ov)) || !copy_name(key, dot + 1, (size_t)(eq - dot - 1)) ||
+        !sc_key_known(section, key, NULL)) {
+        snprintf(err, errlen, "--set %s: unknown key", ov);
         return -1;
     }
     char *value = trimmed_copy(eq + 1, strlen(eq + 1));
     sc_entry *e = value ? sc_table_find(t, section, key) : NULL;
     if (value && !e && (e = table_add(t))) {
-        snprintf(e->section, sizeof e->section, "%.15s", section);
-        snprintf(e->key, sizeof e->key, "%.15s", key);
+        memcpy(e->section, section, sizeof section);
+        memcpy(e->key, key, sizeof key);
         e->value = NULL;
     }
     if (!value || !e) {

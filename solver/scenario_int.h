@@ -40,6 +40,8 @@ int sc_section_known(const char *section);
 int sc_table_read(sc_table *t, FILE *f, const char *text, char *err, size_t errlen);
 int sc_table_override(sc_table *t, const char *ov, char *err, size_t errlen);
 sc_entry *sc_table_find(sc_table *t, const char *section, const char *key);
+/* The same, but NULL also when the value is empty: "key =" means "not given". */
+sc_entry *sc_value(sc_table *t, const char *section, const char *key);
 void sc_table_free(sc_table *t);
 
 /* "case.ini:12: [run] cfl = 1.5: " + message, or "--set run.cfl=1.5: " + message */

@@ -1,0 +1,257 @@
+/* test_scenario.c — loading scenarios that are right: every kind of value (number,
+ * expression, .asc grid), the grid geometry and refinement level, the mask, boundary
+ * segments, overrides, a line longer than libinih's buffer, the sediment keys, and the
+ * built-in cases. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "scenario.h"
+
+#define EXACT 0.0            /* values copied or computed exactly */
+#define ROUND 1e-12          /* a few double operations */
+#define PI 3.14159265358979323846
+
+static char data_dir[1024];
+
+static const char *data(const char *name)
+{
+    static char path[1200];
+    snprintf(path, sizeof path, "%s/%s", data_dir, name);
+    return path;
+}
+
+static size_t at(const scenario *sc, int i, int j)
+{
+    return (size_t)j * (size_t)sc->nx + (size_t)i;
+}
+
+static void test_basic(void)
+{
+    scenario sc;
+    char err[512] = "";
+    int rc = scenario_load(&sc, data("basic.ini"), NULL, 0, err, sizeof err);
+    if (!CHECK(rc == 0, "basic.ini loads: %s", err)) return;
+    CHECK(sc.scheme == SCHEME_ROE && sc.nx == 8 && sc.ny == 4, "scheme and size");
+    CHECK_NEAR(sc.dx, 0.5, EXACT, "dx");
+    CHECK_NEAR(sc.dy, 0.25, EXACT, "dy");
+    CHECK_NEAR(sc.xll + sc.yll, 0, EXACT, "corner at 0 without a grid");
+    CHECK_NEAR(sc.bed[at(&sc, 3, 0)], -1, EXACT, "bed at x = 1.75 (cell centre)");
+    CHECK_NEAR(sc.bed[at(&sc, 4, 0)], -0.5, EXACT, "bed at x = 2.25");
+    CHECK_NEAR(sc.h[at(&sc, 0, 0)], 1.25, ROUND, "h = eta - bed");
+    CHECK_NEAR(sc.h[at(&sc, 5, 3)], 0.75, ROUND, "h = eta - bed beyond the step");
+    CHECK_NEAR(sc.qx[at(&sc, 2, 1)], 0.125, ROUND, "qx = 0.1 x at the centre x = 1.25");
+    CHECK_NEAR(sc.qy[at(&sc, 2, 1)], -0.375, ROUND, "qy = -y at the centre y = 0.375");
+    CHECK(sc.active[at(&sc, 7, 2)] == 0 && sc.active[at(&sc, 7, 3)] == 0, "masked cells");
+    CHECK(sc.active[at(&sc, 7, 1)] == 1 && sc.active[at(&sc, 6, 3)] == 1, "unmasked cells");
+    CHECK(sc.h[at(&sc, 7, 3)] == 0 && sc.qx[at(&sc, 7, 3)] == 0, "inactive cells are empty");
+    CHECK(sc.bc[SIDE_WEST][0] == BC_FREE && sc.bc[SIDE_WEST][3] == BC_FREE, "west free");
+    CHECK(sc.bc[SIDE_EAST][0] == BC_WALL && sc.bc[SIDE_EAST][1] == BC_WALL &&
+          sc.bc[SIDE_EAST][2] == BC_FREE && sc.bc[SIDE_EAST][3] == BC_FREE, "east wall, free 0.5:1.0");
+    int south_ok = 1;
+    for (int i = 0; i < 8; i++) {
+        int want = (i >= 2 && i <= 5) ? BC_WALL : BC_FREE;   /* centres 1.25 .. 2.75 */
+        south_ok &= sc.bc[SIDE_SOUTH][i] == want;
+    }
+    CHECK(south_ok, "south = free, wall 1.0:2.9: later items override earlier ones");
+    CHECK(sc.bc[SIDE_NORTH][0] == BC_WALL && sc.bc[SIDE_NORTH][7] == BC_WALL, "north default wall");
+    CHECK_NEAR(sc.t_end, 2, EXACT, "t_end");
+    CHECK_NEAR(sc.cfl, 0.5, EXACT, "cfl");
+    CHECK_NEAR(sc.g, 10, EXACT, "g");
+    CHECK_NEAR(sc.h_dry, 1e-4, EXACT, "h_dry");
+    CHECK(sc.n_output_times == 4 && sc.output_times[1] == 1.0 && sc.output_times[3] == 2.0,
+          "output_times with commas and spaces");
+    CHECK(strcmp(sc.source, data("basic.ini")) == 0 && strcmp(sc.dir, data_dir) == 0, "source and dir");
+    scenario_free(&sc);
+    scenario_free(&sc);   /* twice: the first zeroes it */
+}
+
+static void test_defaults_and_overrides(void)
+{
+    scenario sc;
+    char err[512] = "";
+    const char *ov[] = {"run.cfl=0.25", "initial.eta = 1.0", "domain.level=2", "boundary.north=free"};
+    int rc = scenario_load(&sc, data("basic.ini"), ov, 4, err, sizeof err);
+    if (!CHECK(rc == 0, "basic.ini with overrides: %s", err)) return;
+    CHECK_NEAR(sc.cfl, 0.25, EXACT, "run.cfl overridden");
+    CHECK(sc.level == 2 && sc.nx == 32 && sc.ny == 16, "level 2: 4 times the cells each way");
+    CHECK_NEAR(sc.dx, 0.125, EXACT, "level 2: dx / 4");
+    CHECK_NEAR(sc.dy, 0.0625, EXACT, "level 2: dy / 4");
+    CHECK_NEAR(sc.h[at(&sc, 0, 0)], 2.0, ROUND, "eta overridden: h = 1 - (-1)");
+    CHECK_NEAR(sc.qx[at(&sc, 1, 0)], 0.1 * 1.5 * 0.125, ROUND, "qx at the refined centre x = 0.1875");
+    CHECK(sc.bc[SIDE_NORTH][0] == BC_FREE, "boundary overridden");
+    int east_free = 0;
+    for (int j = 0; j < sc.ny; j++) east_free += sc.bc[SIDE_EAST][j] == BC_FREE;
+    CHECK(east_free == 8, "east free 0.5:1.0 holds 8 refined cells (got %d)", east_free);
+    scenario_free(&sc);
+}
+
+static void test_grid(void)
+{
+    scenario sc;
+    char err[512] = "";
+    int rc = scenario_load(&sc, data("grid.ini"), NULL, 0, err, sizeof err);
+    if (!CHECK(rc == 0, "grid.ini loads: %s", err)) return;
+    CHECK(sc.nx == 4 && sc.ny == 3, "the grid gives nx, ny");
+    CHECK_NEAR(sc.dx, 2, EXACT, "the grid gives dx");
+    CHECK_NEAR(sc.xll, 100, EXACT, "xllcorner");
+    CHECK_NEAR(sc.yll, 200, EXACT, "yllcorner");
+    CHECK_NEAR(sc.bed[at(&sc, 0, 0)], 9, EXACT, "row 0 is the file's last (southern) row");
+    CHECK_NEAR(sc.bed[at(&sc, 3, 2)], 4, EXACT, "the file's first row is the northern one");
+    CHECK(sc.active[at(&sc, 2, 1)] == 0, "a NODATA bed cell is inactive");
+    CHECK(sc.active[at(&sc, 1, 1)] == 1, "other cells are active");
+    CHECK_NEAR(sc.bed[at(&sc, 2, 1)], 0, EXACT, "a NODATA bed is 0");
+    CHECK_NEAR(sc.h[at(&sc, 0, 0)], 0, EXACT, "eta below the bed: dry, not an error");
+    CHECK_NEAR(sc.h[at(&sc, 0, 2)], 6, EXACT, "h = eta - bed");
+    scenario_free(&sc);
+}
+
+static void test_long_line(void)
+{
+    scenario sc;
+    char err[512] = "";
+    int rc = scenario_load(&sc, data("long-line.ini"), NULL, 0, err, sizeof err);
+    if (!CHECK(rc == 0, "a 1900-character line: %s", err)) return;
+    CHECK(sc.n_output_times == 300, "300 output times (got %d)", sc.n_output_times);
+    CHECK_NEAR(sc.output_times[299], 3.0, EXACT, "the last one, past character 1800");
+    CHECK_NEAR(sc.cfl, 0.5, EXACT, "the key after the long line");
+    scenario_free(&sc);
+
+    /* the line counting goes on right after a long line */
+    const char *ov[] = {"run.cfl=2"};
+    rc = scenario_load(&sc, data("long-line.ini"), ov, 1, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "--set run.cfl=2: expected a number in (0, 1]"), "%s", err);
+}
+
+static void test_sediment(void)
+{
+    scenario sc;
+    char err[512] = "";
+    int rc = scenario_load(&sc, data("sediment.ini"), NULL, 0, err, sizeof err);
+    if (!CHECK(rc == 0, "sediment.ini loads: %s", err)) return;
+    CHECK(sc.scheme == SCHEME_SEDIMENT && sc.nx == 5 && sc.ny == 3, "sediment scheme and size");
+    CHECK(!sc.bed && !sc.h && sc.height && sc.sand, "sediment fields only");
+    CHECK_NEAR(sc.height[at(&sc, 2, 0)], -0.2, ROUND, "height at the grid point x = 20");
+    CHECK_NEAR(sc.sand[at(&sc, 0, 0)], 1, EXACT, "sand at y = 0");
+    CHECK_NEAR(sc.sand[at(&sc, 0, 1)], 0.25, EXACT, "sand at the grid point y = 20");
+    CHECK_NEAR(sc.alpha[at(&sc, 4, 2)], 2, EXACT, "alpha");
+    CHECK_NEAR(sc.beta[at(&sc, 4, 2)], 0.2, ROUND, "beta at x = 40");
+    CHECK_NEAR(sc.cs, 0.8, EXACT, "cs");
+    CHECK_NEAR(sc.cm, 0.7, EXACT, "cm");
+    CHECK_NEAR(sc.layer, 3, EXACT, "layer");
+    CHECK_NEAR(sc.sed_dt, 0.05, EXACT, "dt");
+    CHECK(sc.sed_steps == 100 && sc.sed_form == 1, "steps and form");
+    CHECK(sc.inflow_side == SIDE_WEST, "inflow side");
+    CHECK_NEAR(sc.inflow_from, 10, EXACT, "inflow_from");
+    CHECK_NEAR(sc.inflow_to, 30, EXACT, "inflow_to");
+    CHECK_NEAR(sc.inflow_sand, 0.5, EXACT, "inflow_sand");
+    CHECK_NEAR(sc.inflow_mud, 0.25, EXACT, "inflow_mud");
+    CHECK(sc.bc[SIDE_EAST][1] == BC_FREE && sc.bc[SIDE_WEST][1] == BC_WALL, "boundaries");
+    scenario_free(&sc);
+
+    const char *ov[] = {"sediment.inflow_side=none", "sediment.form=paper", "sediment.dt=1e-3"};
+    rc = scenario_load(&sc, data("sediment.ini"), ov, 3, err, sizeof err);
+    CHECK(rc == 0 && sc.inflow_side == -1 && sc.sed_form == 0 && sc.sed_dt == 1e-3, "overrides: %s", err);
+    scenario_free(&sc);
+}
+
+static void test_kp_is_recorded(void)
+{
+    scenario sc;
+    char err[512] = "";
+    const char *ov[] = {"run.scheme=kp"};
+    int rc = scenario_load(&sc, data("basic.ini"), ov, 1, err, sizeof err);
+    CHECK(rc == 0 && sc.scheme == SCHEME_KP, "scheme = kp is accepted: %s", err);
+    CHECK(strcmp(scheme_name(sc.scheme), "kp") == 0, "scheme_name");
+    scenario_free(&sc);
+}
+
+/* Volume of water sum(h) dx dy over active cells. */
+static double volume(const scenario *sc)
+{
+    double v = 0;
+    for (size_t k = 0; k < (size_t)sc->nx * (size_t)sc->ny; k++)
+        if (sc->active[k]) v += sc->h[k];
+    return v * sc->dx * sc->dy;
+}
+
+static void test_cases(void)
+{
+    const char *const *names = scenario_case_names();
+    const char *want[] = {"dambreak", "lake-at-rest", "lastra-test1", "lastra-test2"};
+    for (int w = 0; w < 4; w++) {
+        int found = 0;
+        for (int i = 0; names[i]; i++) found |= strcmp(names[i], want[w]) == 0;
+        CHECK(found, "built-in case %s is listed", want[w]);
+        const char *summary = scenario_case_summary(want[w]);
+        CHECK(summary && strlen(summary) > 10 && summary[0] != ';', "summary of %s: %s", want[w],
+              summary ? summary : "(null)");
+    }
+    CHECK(scenario_case_text("no-such-case") == NULL, "unknown case: no text");
+
+    scenario sc;
+    char err[512] = "";
+    for (int i = 0; names[i]; i++) {
+        int rc = scenario_load_case(&sc, names[i], NULL, 0, err, sizeof err);
+        CHECK(rc == 0, "case %s loads: %s", names[i], err);
+        scenario_free(&sc);
+    }
+
+    if (scenario_load_case(&sc, "lastra-test1", NULL, 0, err, sizeof err) == 0) {
+        CHECK(sc.nx == 100 && sc.ny == 10 && sc.dx == 0.1 && sc.cfl == 0.9 && sc.t_end == 5, "test 1 grid");
+        CHECK_NEAR(sc.h[at(&sc, 0, 0)], 1 - cos(2 * PI * 0.05) / 2 + 2, ROUND, "test 1: h = H + 2 left");
+        CHECK_NEAR(sc.h[at(&sc, 60, 5)], 1 - cos(2 * PI * 6.05) / 2, ROUND, "test 1: h = H right");
+        CHECK(strcmp(sc.source, "case lastra-test1") == 0, "source names the case");
+        scenario_free(&sc);
+    }
+    const char *ov[] = {"domain.level=1"};
+    if (scenario_load_case(&sc, "lastra-test2", ov, 1, err, sizeof err) == 0) {
+        CHECK(sc.nx == 250 && sc.ny == 50, "test 2 at level 1: Q_1 = 12500 cells");
+        CHECK_NEAR(sc.h[at(&sc, 0, 0)], 10, EXACT, "test 2: h = H = 10");
+        CHECK_NEAR(sc.h[at(&sc, 100, 0)], 9, EXACT, "test 2: h = H = 9 on the step (x = 10.05)");
+        CHECK_NEAR(sc.qx[at(&sc, 166, 0)], -350, EXACT, "test 2: qx left of 50/3 (x = 16.65)");
+        CHECK_NEAR(sc.qx[at(&sc, 167, 0)], 350, EXACT, "test 2: qx right of 50/3 (x = 16.75)");
+        CHECK(sc.bc[SIDE_WEST][0] == BC_FREE && sc.bc[SIDE_SOUTH][0] == BC_WALL, "test 2 boundaries");
+        scenario_free(&sc);
+    }
+    if (scenario_load_case(&sc, "dambreak", NULL, 0, err, sizeof err) == 0) {
+        int dam = 0, dry = 0;
+        for (size_t k = 0; k < (size_t)sc.nx * (size_t)sc.ny; k++) {
+            dam += !sc.active[k];
+            dry += sc.active[k] && sc.h[k] == 0;
+        }
+        CHECK(sc.nx == 200 && sc.ny == 200, "dam break: 200 x 200");
+        CHECK(dam == 2 * 160, "dam: 2 cells thick, 160 m long besides the breach (got %d)", dam);
+        CHECK(dry > 20, "dam break: a dry island (%d cells)", dry);
+        /* upstream 99 columns + the 40 breach cells at 10 m, downstream the same at 1 m,
+         * less what the island displaces (at most its 1 m top slice, under 1000 m^3) */
+        double full = (99 * 200 + 40) * 10.0 + (99 * 200 + 40) * 1.0;
+        CHECK_LE(volume(&sc), full, "dam break: water volume");
+        CHECK_LE(full - 1000, volume(&sc), "dam break: the island displaces < 1000 m^3");
+        scenario_free(&sc);
+    }
+    if (scenario_load_case(&sc, "lake-at-rest", NULL, 0, err, sizeof err) == 0) {
+        int dry = 0, flat = 1;
+        for (size_t k = 0; k < (size_t)sc.nx * (size_t)sc.ny; k++) {
+            dry += sc.h[k] == 0;
+            if (sc.h[k] > 0) flat &= fabs(sc.h[k] + sc.bed[k]) < ROUND;
+        }
+        CHECK(dry > 10 && dry < 200, "lake at rest: an island of dry cells (%d)", dry);
+        CHECK(flat, "lake at rest: eta = 0 where wet");
+        scenario_free(&sc);
+    }
+}
+
+int main(void)
+{
+    const char *d = getenv("SWGL_TEST_DATA");
+    snprintf(data_dir, sizeof data_dir, "%s", d ? d : "tests/data");
+    test_basic();
+    test_defaults_and_overrides();
+    test_grid();
+    test_long_line();
+    test_sediment();
+    test_kp_is_recorded();
+    test_cases();
+    return check_done();
+}
