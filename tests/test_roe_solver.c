@@ -249,5 +249,51 @@ int main(void)
         CHECK(dry > 0, "%s Test 2: a vacuum (dry cells) opened at x = 50/3 (%d dry cells)", kname[kind], dry);
         box_free(&b);
     }
+    /* 5. contract details, both kinds: bad input, all-dry dt, NaN report, ghosts out = 0,
+     *    free boundaries transmit a uniform flow unchanged */
+    for (int kind = 0; kind < 2; kind++) {
+        char err[256] = "";
+        box b;
+        box_init(&b, 9, 5, 0.1, 0.1, SWE_FREE, SWE_FREE, SWE_WALL, SWE_WALL);
+        swe_problem bad = b.p;
+        bad.cfl = 1.5;
+        swe_cpu *s = swe_cpu_create(&bad, (enum swe_cpu_kind)kind, err, sizeof err);
+        CHECK(s == NULL && err[0], "%s: cfl = 1.5 refused (%s)", kname[kind], err);
+        s = swe_cpu_create(&b.p, (enum swe_cpu_kind)kind, err, sizeof err);
+        CHECK(s != NULL, "%s: create %s", kname[kind], s ? swe_cpu_name(s) : err);
+        if (!s) {
+            box_free(&b);
+            continue;
+        }
+        /* all dry: no wave, dt = dt_max */
+        swe_cpu_set_state(s, b.h, b.qx, b.qy);
+        CHECK(swe_cpu_step(s, 0.125) == 0.125, "%s: all cells dry -> dt = dt_max", kname[kind]);
+        /* uniform flow through free ends: stays uniform exactly (every dW = 0 and the
+         * free ghosts copy the interior) */
+        for (size_t k = 0; k < b.n; k++) {
+            b.h[k] = 1.0;
+            b.qx[k] = 0.5;
+            b.qy[k] = 0.0;
+        }
+        swe_cpu_set_state(s, b.h, b.qx, b.qy);
+        for (int n = 0; n < 20; n++) swe_cpu_step(s, 1e30);
+        swe_cpu_get_state(s, b.h, b.qx, b.qy);
+        int uniform = 1, ghosts0 = 1;
+        for (size_t k = 0; k < b.n; k++) {
+            if (b.code[k] == SWE_ACTIVE) uniform &= b.h[k] == 1.0 && b.qx[k] == 0.5 && b.qy[k] == 0.0;
+            else ghosts0 &= b.h[k] == 0.0 && b.qx[k] == 0.0 && b.qy[k] == 0.0;
+        }
+        CHECK(uniform, "%s: uniform flow through free boundaries unchanged after 20 steps (exact: dW = 0)",
+              kname[kind]);
+        CHECK(ghosts0, "%s: ghost entries of the output are 0", kname[kind]);
+        /* a NaN in the state is reported by a negative return */
+        b.h[at(&b, 4, 3)] = NAN;
+        swe_cpu_set_state(s, b.h, b.qx, b.qy);
+        CHECK(swe_cpu_step(s, 1e30) < 0.0, "%s: a NaN in the state makes step return < 0", kname[kind]);
+        CHECK(swe_cpu_threads(s) >= 1, "%s: %d thread(s)", kname[kind], swe_cpu_threads(s));
+        swe_cpu_destroy(s);
+        box_free(&b);
+    }
+    swe_cpu_destroy(NULL);
     return check_done();
 }
