@@ -233,8 +233,8 @@ static double shade(double p, double q)
 {
     /* normal (-p, -q, 1), light from the north-west: (-1, 1, 1) / sqrt 3 */
     double lambert = (p - q + 1) / (sqrt(3.0) * sqrt(1 + p * p + q * q));
-    double f = 0.35 + 0.65 * lambert * sqrt(3.0);
-    return f < 0.25 ? 0.25 : f > 1.3 ? 1.3 : f;
+    double f = 0.6 + 0.4 * lambert * sqrt(3.0);
+    return f < 0.45 ? 0.45 : f > 1.2 ? 1.2 : f;
 }
 
 /* ---- composing the picture --------------------------------------------------------- */

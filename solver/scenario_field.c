@@ -98,7 +98,8 @@ static int field_from_expr(const sc_entry *e, const sc_grid *g, double *out, uns
             double px = (i + g->offset) * g->dx, py = (j + g->offset) * g->dy;
             double v = expr_eval(x, px, py);
             if (!isfinite(v)) {
-                sc_entry_error(e, err, errlen, "the expression is %g at x = %g, y = %g (m)", v, px, py);
+                sc_entry_error(e, err, errlen, "the expression is %s at x = %g, y = %g (m)",
+                               isnan(v) ? "not a number" : v > 0 ? "+infinite" : "-infinite", px, py);
                 expr_free(x);
                 return -1;
             }

@@ -1,2 +1,278 @@
+/* test_output.c — what a run leaves behind (solver/output*.c): ESRI grids written and
+ * read back, header variants, PNG pictures (read back through libpng), summary.json text,
+ * and the staged output folder (commit, abort, a failed run leaving old files alone). */
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "check.h"
-int main(void) { return check_done(); }
+#include "output.h"
+
+static char tmp[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char p[512];
+    snprintf(p, sizeof p, "%s/%s", tmp, name);
+    return p;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* The whole file as a string (static buffer); "" if unreadable. */
+static const char *read_text(const char *path)
+{
+    static char buf[8192];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[n] = '\0';
+    if (f) fclose(f);
+    return buf;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void test_asc_roundtrip(void)
+{
+    char err[512];
+    double v[6] = {1, 2, 3, 4.5, 1.0 / 3.0, -7e-12};   /* 3 x 2, row 0 south */
+    unsigned char mask[6] = {1, 1, 0, 1, 1, 1};
+    int rc = asc_write(tmp_path("a.asc"), 3, 2, 10, 20, 0.5, 0.5, v, mask, err, sizeof err);
+    CHECK(rc == 0, "asc_write: %s", err);
+    const char *text = read_text(tmp_path("a.asc"));
+    CHECK(strstr(text, "ncols 3\nnrows 2\nxllcorner 10\nyllcorner 20\ncellsize 0.5\nNODATA_value -9999\n"
+                       "4.5 0.333333333 -7e-12\n1 2 -9999\n") == text, "the file, north row first:\n%s", text);
+    int nx, ny;
+    double xll, yll, dx, dy, *r;
+    unsigned char *nd;
+    rc = asc_read(tmp_path("a.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, &nd, err, sizeof err);
+    if (!CHECK(rc == 0, "asc_read: %s", err)) return;
+    CHECK(nx == 3 && ny == 2 && xll == 10 && yll == 20 && dx == 0.5 && dy == 0.5, "header read back");
+    CHECK_NEAR(r[3], 4.5, 0, "row 0 is southern after reading");
+    CHECK_NEAR(r[4], 1.0 / 3.0, 1e-9, "%%.9g keeps 9 significant digits");
+    CHECK(nd[2] == 1 && isnan(r[2]) && nd[0] == 0, "a masked cell comes back as NODATA (NaN)");
+    free(r);
+    free(nd);
+    rc = asc_read(tmp_path("a.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "a.asc:8: NODATA value at row 2, column 3"), "NODATA without nodata[]: %s", err);
+
+    double w[4] = {1, 2, 3, 4};
+    rc = asc_write(tmp_path("b.asc"), 2, 2, 0, 0, 1, 2, w, NULL, err, sizeof err);
+    CHECK(rc == 0 && strstr(read_text(tmp_path("b.asc")), "dx 1\ndy 2\n"), "dx and dy when they differ");
+    rc = asc_read(tmp_path("b.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
+    CHECK(rc == 0 && dx == 1 && dy == 2, "dx and dy read back: %s", err);
+    if (rc == 0) free(r);
+    rc = asc_write("/nonexistent/x.asc", 2, 2, 0, 0, 1, 1, w, NULL, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "/nonexistent/x.asc: cannot create"), "%s", err);
+}
+
+static void test_asc_variants(void)
+{
+    char err[512];
+    int nx, ny;
+    double xll, yll, dx, dy, *r;
+    write_text(tmp_path("c.asc"), "NROWS 2\r\nNCOLS 2\r\nXLLCENTER 1\r\nYLLCENTER 3\r\nCELLSIZE 2\r\n"
+                                  "1 2 3\r\n4\r\n");
+    int rc = asc_read(tmp_path("c.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
+    CHECK(rc == 0, "upper case, any order, CRLF, values across lines, no NODATA: %s", err);
+    if (rc == 0) {
+        CHECK(xll == 0 && yll == 2, "xllcenter / yllcenter: the corner is half a cell away");
+        CHECK(r[0] == 3 && r[1] == 4 && r[2] == 1, "values in order, north row first");
+        free(r);
+    }
+    write_text(tmp_path("d.asc"), "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3 4 5\n");
+    rc = asc_read(tmp_path("d.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "d.asc:6: more than ncols x nrows = 2 x 2 values"), "%s", err);
+    write_text(tmp_path("e.asc"), "ncols 2\nnrows 2\nxllcorner 0\ncellsize 1\n1 2 3 4\n");
+    rc = asc_read(tmp_path("e.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "e.asc:5: bad header: missing yllcorner or yllcenter"), "%s", err);
+    write_text(tmp_path("f.asc"), "ncols -2\nnrows 2\n");
+    rc = asc_read(tmp_path("f.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "f.asc:1: bad header: ncols must be a positive integer"), "%s", err);
+    rc = asc_read(tmp_path("none.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "none.asc: cannot open"), "%s", err);
+}
+
+/* Reads a PNG back as RGB: w, h and pixels (malloc'ed). */
+static unsigned char *read_png(const char *path, int *w, int *h)
+{
+    png_image im;
+    memset(&im, 0, sizeof im);
+    im.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&im, path)) return NULL;
+    im.format = PNG_FORMAT_RGB;
+    unsigned char *px = malloc(PNG_IMAGE_SIZE(im));
+    if (!px || !png_image_finish_read(&im, NULL, px, 0, NULL)) {
+        free(px);
+        png_image_free(&im);
+        return NULL;
+    }
+    *w = (int)im.width;
+    *h = (int)im.height;
+    return px;
+}
+
+static void test_png(void)
+{
+    enum { NX = 40, NY = 20 };
+    double v[NX * NY], relief[NX * NY];
+    unsigned char mask[NX * NY];
+    for (int j = 0; j < NY; j++)
+        for (int i = 0; i < NX; i++) {
+            v[j * NX + i] = i / (NX - 1.0);
+            relief[j * NX + i] = sin(i * 0.3) * cos(j * 0.2);
+            mask[j * NX + i] = !(i < 5 && j < 5);
+        }
+    char err[512];
+    int rc = png_write_field(tmp_path("v.png"), NX, NY, v, mask, NULL, 0, 1, CMAP_DEPTH, 4,
+                             "depth h (t = 5 s)", "m", err, sizeof err);
+    if (!CHECK(rc == 0, "png_write_field: %s", err)) return;
+    int w, h;
+    unsigned char *px = read_png(tmp_path("v.png"), &w, &h);
+    if (!CHECK(px != NULL, "libpng reads the picture back")) return;
+    CHECK(w > NX * 4 + 40 && h >= NY * 4 + 34, "picture %d x %d holds the field and the bar", w, h);
+    /* field origin: margin 10, title 34 px; the masked south-west cell is grey */
+    const unsigned char *sw = px + 3 * ((size_t)(34 + NY * 4 - 2) * (size_t)w + 12);
+    CHECK(sw[0] == 128 && sw[1] == 128 && sw[2] == 128, "masked cell grey (%d %d %d)", sw[0], sw[1], sw[2]);
+    const unsigned char *west = px + 3 * ((size_t)(34 + 2) * (size_t)w + 12);
+    const unsigned char *east = px + 3 * ((size_t)(34 + 2) * (size_t)w + 10 + NX * 4 - 2);
+    CHECK(west[0] > 240 && west[2] > 240, "v = 0: white in the depth map");
+    CHECK(east[2] > east[0] + 20, "v = 1: blue in the depth map (%d %d %d)", east[0], east[1], east[2]);
+    int dark = 0;
+    for (int y = 10; y < 24; y++)
+        for (int x = 10; x < 100; x++) dark += px[3 * ((size_t)y * (size_t)w + (size_t)x)] == 0;
+    CHECK(dark > 50, "the title is drawn (%d black pixels)", dark);
+    free(px);
+
+    rc = png_write_field(tmp_path("r.png"), NX, NY, relief, NULL, relief, -1, 1, CMAP_TERRAIN, 0,
+                         "basin height", "m", err, sizeof err);
+    px = rc == 0 ? read_png(tmp_path("r.png"), &w, &h) : NULL;
+    CHECK(px && w >= 800, "scale 0: about 800 px wide (%d)", px ? w : 0);
+    free(px);
+    for (int m = CMAP_DEPTH; m <= CMAP_TERRAIN; m++) {
+        rc = png_write_field(tmp_path("m.png"), NX, NY, v, NULL, relief, 0, 1, (enum colormap)m, 2,
+                             "colour map", "m^2/s", err, sizeof err);
+        CHECK(rc == 0, "colour map %d with shading: %s", m, err);
+    }
+    rc = png_write_field("/nonexistent/v.png", NX, NY, v, NULL, NULL, 0, 1, CMAP_VIRIDIS, 1, "", "", err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "/nonexistent/v.png"), "%s", err);
+}
+
+static void test_json(void)
+{
+    char err[512];
+    json_writer *w = json_open(tmp_path("s.json"), err, sizeof err);
+    if (!CHECK(w != NULL, "json_open: %s", err)) return;
+    json_str(w, "scheme", "roe");
+    json_str(w, "renderer", "llvmpipe \"LLVM\" \\ tab\there\x01");
+    json_int(w, "nx", 200);
+    json_num(w, "dx", 0.1);
+    json_num(w, "mass", 1.0 / 3.0);
+    json_num(w, "bad", NAN);
+    json_num(w, "big", INFINITY);
+    json_bool(w, "ok", 1);
+    json_begin_object(w, "errors");
+    json_num(w, "l1", 1.5e-3);
+    json_begin_object(w, "empty");
+    json_end_object(w);
+    json_end_object(w);
+    int rc = json_close(w, err, sizeof err);
+    CHECK(rc == 0, "json_close: %s", err);
+    const char *want =
+        "{\n"
+        "  \"scheme\": \"roe\",\n"
+        "  \"renderer\": \"llvmpipe \\\"LLVM\\\" \\\\ tab\\there\\u0001\",\n"
+        "  \"nx\": 200,\n"
+        "  \"dx\": 0.1,\n"
+        "  \"mass\": 0.3333333333333333,\n"
+        "  \"bad\": null,\n"
+        "  \"big\": null,\n"
+        "  \"ok\": true,\n"
+        "  \"errors\": {\n"
+        "    \"l1\": 0.0015,\n"
+        "    \"empty\": {}\n"
+        "  }\n"
+        "}\n";
+    const char *got = read_text(tmp_path("s.json"));
+    CHECK(strcmp(got, want) == 0, "summary.json text:\n%s", got);
+    w = json_open(tmp_path("t.json"), err, sizeof err);
+    json_begin_object(w, "open");
+    CHECK(json_close(w, err, sizeof err) < 0 && strstr(err, "unbalanced"), "an unclosed object: %s", err);
+    CHECK(json_open("/nonexistent/s.json", err, sizeof err) == NULL && strstr(err, "cannot create"), "%s", err);
+}
+
+static void test_outdir(void)
+{
+    char err[512];
+    const char *dir = tmp_path("out/run1");      /* two levels that do not exist yet */
+    char d[512];
+    snprintf(d, sizeof d, "%s", dir);
+    outdir *o = outdir_open(d, err, sizeof err);
+    if (!CHECK(o != NULL, "outdir_open creates the folder: %s", err)) return;
+    char stage[600];
+    snprintf(stage, sizeof stage, "%s/.swgl-tmp-%ld", d, (long)getpid());
+    CHECK(exists(stage), "staging folder %s", stage);
+    const char *p = outdir_path(o, "h.asc");
+    CHECK(p && strstr(p, ".swgl-tmp-"), "staged path %s", p ? p : "(null)");
+    write_text(p, "first");
+    write_text(outdir_path(o, "frames/f1.txt"), "frame");
+    CHECK(outdir_path(o, "../escape") == NULL, "no path out of the folder");
+    char f1[600], f2[600], f3[600];
+    snprintf(f1, sizeof f1, "%s/h.asc", d);
+    snprintf(f2, sizeof f2, "%s/frames/f1.txt", d);
+    CHECK(!exists(f1), "nothing in DIR before the commit");
+    CHECK(outdir_commit(o, err, sizeof err) == 0, "commit: %s", err);
+    CHECK(strcmp(read_text(f1), "first") == 0, "committed file");
+    CHECK(strcmp(read_text(f2), "frame") == 0, "committed file in a subfolder");
+    CHECK(!exists(stage), "staging folder removed after the commit");
+
+    /* a failed run: the old files stay, the new one does not appear */
+    o = outdir_open(d, err, sizeof err);
+    write_text(outdir_path(o, "h.asc"), "second, half-writ");
+    write_text(outdir_path(o, "new.png"), "x");
+    outdir_abort(o);
+    snprintf(f3, sizeof f3, "%s/new.png", d);
+    CHECK(strcmp(read_text(f1), "first") == 0, "abort leaves the old file untouched");
+    CHECK(!exists(f3) && !exists(stage), "abort leaves no new file and no staging folder");
+    outdir_abort(NULL);
+
+    /* a second good run replaces the file */
+    o = outdir_open(d, err, sizeof err);
+    write_text(outdir_path(o, "h.asc"), "second");
+    CHECK(outdir_commit(o, err, sizeof err) == 0 && strcmp(read_text(f1), "second") == 0, "replaced");
+
+    write_text(tmp_path("afile"), "x");
+    CHECK(outdir_open(tmp_path("afile"), err, sizeof err) == NULL && strstr(err, "cannot create folder"),
+          "DIR is a file: %s", err);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    if (system(cmd) != 0) printf("(could not remove %s)\n", tmp);
+}
+
+int main(void)
+{
+    snprintf(tmp, sizeof tmp, "%s/swgl-output-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmp)) {
+        printf("cannot make a temporary folder\n");
+        return 1;
+    }
+    test_asc_roundtrip();
+    test_asc_variants();
+    test_png();
+    test_json();
+    test_outdir();
+    return check_done();
+}

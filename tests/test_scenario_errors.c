@@ -1,2 +1,263 @@
+/* test_scenario_errors.c — every class of scenario error gives -1 and one line naming the
+ * file, the line, the key and what was expected (docs/scenarios.md, "Errors").
+ *
+ * Each case is a small scenario written into a fresh temporary folder as case.ini (its
+ * text is here, next to the message it must give); grid files come from tests/data. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "check.h"
-int main(void) { return check_done(); }
+#include "scenario.h"
+
+static char tmp_dir[256], data_dir[1024];
+
+/* A valid shallow-water scenario; cases replace or add lines. */
+#define GOOD_DOMAIN "[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n"
+#define GOOD_INITIAL "[initial]\neta = 1\n"
+#define GOOD_RUN "[run]\nt_end = 1\n"
+#define GOOD GOOD_DOMAIN GOOD_INITIAL GOOD_RUN
+
+/* Loads text as TMP/case.ini with the overrides; returns the message ("" on success). */
+static const char *load_text(const char *text, const char *const *ov, int nov, char *err, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/case.ini", tmp_dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, len, "cannot write %s", path);
+        return err;
+    }
+    fputs(text, f);
+    fclose(f);
+    scenario sc;
+    err[0] = '\0';
+    int rc = scenario_load(&sc, path, ov, nov, err, len);
+    if (rc == 0) {
+        snprintf(err, len, "(loaded)");
+        scenario_free(&sc);
+    } else if (!err[0]) {
+        snprintf(err, len, "(failed with no message)");
+    }
+    return err;
+}
+
+/* The load must fail with a one-line message containing want. */
+#define EXPECT_ERROR(text, want) expect_error_(__LINE__, text, NULL, 0, want)
+#define EXPECT_OV_ERROR(text, ov, want) expect_error_(__LINE__, text, ov, 1, want)
+
+static void expect_error_(int line, const char *text, const char *const *ov, int nov, const char *want)
+{
+    char err[1024];
+    load_text(text, ov, nov, err, sizeof err);
+    check_(strstr(err, want) != NULL && !strchr(err, '\n'), __FILE__, line, "message",
+           "want \"%s\", got \"%s\"", want, err);
+}
+
+static void test_good_base(void)
+{
+    char err[1024];
+    CHECK(strcmp(load_text(GOOD, NULL, 0, err, sizeof err), "(loaded)") == 0, "the base loads: %s", err);
+    CHECK(strcmp(load_text(GOOD "[boundary]\nwest = \n", NULL, 0, err, sizeof err), "(loaded)") == 0,
+          "an empty value means not given: %s", err);
+}
+
+static void test_structure(void)
+{
+    EXPECT_ERROR(GOOD "[physics]\nnu = 1\n", "case.ini:11: unknown section [physics]");
+    EXPECT_ERROR(GOOD "[empty]\n", "case.ini:11: unknown section [empty]");
+    EXPECT_ERROR(GOOD_DOMAIN "nz = 3\n" GOOD_INITIAL GOOD_RUN, "case.ini:7: [domain] nz: unknown key");
+    EXPECT_ERROR("nx = 3\n" GOOD, "case.ini:1: nx = 3: key outside any section");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL GOOD_RUN "cfl = 0.5\ncfl = 0.6\n",
+                 "case.ini:12: [run] cfl: duplicate key (first given on line 11)");
+    EXPECT_ERROR(GOOD "just words\n", "case.ini:11: expected [section] or key = value");
+    EXPECT_ERROR(GOOD "[run\n", "case.ini:11: expected [section] or key = value");
+    const char *ov[] = {"run.nonsense=3"};
+    EXPECT_OV_ERROR(GOOD, ov, "--set run.nonsense=3: unknown key");
+    const char *ov2[] = {"cfl=3"};
+    EXPECT_OV_ERROR(GOOD, ov2, "--set cfl=3: expected section.key=value");
+    const char *ov3[] = {"run.cfl=1.5"};
+    EXPECT_OV_ERROR(GOOD, ov3, "--set run.cfl=1.5: expected a number in (0, 1]");
+}
+
+static void test_missing_files(void)
+{
+    char err[512];
+    scenario sc;
+    int rc = scenario_load(&sc, "/nonexistent/case.ini", NULL, 0, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "/nonexistent/case.ini: cannot open"), "%s", err);
+    rc = scenario_load_case(&sc, "no-such-case", NULL, 0, err, sizeof err);
+    CHECK(rc < 0 && strstr(err, "no-such-case: no such built-in case"), "%s", err);
+    EXPECT_ERROR("[domain]\nbed = missing.asc\n" GOOD_INITIAL GOOD_RUN, "missing.asc: cannot open");
+    EXPECT_ERROR("[domain]\nbed = missing.asc\n" GOOD_INITIAL GOOD_RUN, "([domain] bed, ");
+    EXPECT_ERROR(GOOD_DOMAIN "[initial]\neta = nope.asc\n" GOOD_RUN, "nope.asc: cannot open");
+}
+
+/* A scenario whose bed is tests/data/NAME. */
+static const char *with_bed(const char *name)
+{
+    static char text[2048];
+    snprintf(text, sizeof text, "[domain]\nbed = %s/%s\n" GOOD_INITIAL GOOD_RUN, data_dir, name);
+    return text;
+}
+
+static void test_bad_grids(void)
+{
+    EXPECT_ERROR(with_bed("bad-header.asc"), "bad-header.asc:5: bad header: unknown keyword 'celsize'");
+    EXPECT_ERROR(with_bed("short.asc"), "short.asc:7: short data: expected 3 x 2 = 6 values, found 5");
+    EXPECT_ERROR(with_bed("nonnumeric.asc"), "nonnumeric.asc:7: expected a number, found 'abc'");
+    EXPECT_ERROR(with_bed("nan.asc"), "nan.asc:6: expected a finite number, found 'nan'");
+    EXPECT_ERROR(with_bed("inf.asc"), "inf.asc:7: expected a finite number, found 'inf'");
+    EXPECT_ERROR(with_bed("nan.asc"), "[domain] bed, ");
+    /* a second grid not matching the first, a grid not matching the domain */
+    char text[4096];
+    snprintf(text, sizeof text, "[domain]\nbed = %s/grid-bed.asc\n[initial]\neta = %s/small.asc\n" GOOD_RUN,
+             data_dir, data_dir);
+    EXPECT_ERROR(text, "case.ini:4: [initial] eta = ");
+    EXPECT_ERROR(text, "small.asc: grid of the wrong size: 3 x 2 cells of 1 x 1 m at (0, 0), the "
+                       "domain is 4 x 3 cells of 2 x 2 m");
+    snprintf(text, sizeof text, GOOD_DOMAIN "[initial]\ndepth = %s/small.asc\n" GOOD_RUN, data_dir);
+    EXPECT_ERROR(text, "case.ini:8: [initial] depth = ");
+    EXPECT_ERROR(text, "grid of the wrong size: 3 x 2 cells");
+    /* nx etc. given with a grid bed must agree with it; level must be 0 */
+    snprintf(text, sizeof text, "[domain]\nnx = 5\nbed = %s/grid-bed.asc\n" GOOD_INITIAL GOOD_RUN, data_dir);
+    EXPECT_ERROR(text, "case.ini:2: [domain] nx = 5: disagrees with the grid");
+    snprintf(text, sizeof text, "[domain]\nlevel = 1\nbed = %s/grid-bed.asc\n" GOOD_INITIAL GOOD_RUN, data_dir);
+    EXPECT_ERROR(text, "case.ini:2: [domain] level = 1: expected 0: the grid");
+    /* NODATA in a field where the cell is active */
+    snprintf(text, sizeof text, "[domain]\nnx = 4\nny = 3\ndx = 2\ndy = 2\nbed = 0\n[initial]\n"
+             "eta = %s/grid-eta.asc\n" GOOD_RUN, data_dir);
+    EXPECT_ERROR(text, "case.ini:8: [initial] eta = ");
+    EXPECT_ERROR(text, "grid-eta.asc: NODATA at active cell (2, 1)");
+}
+
+static void test_initial(void)
+{
+    EXPECT_ERROR(GOOD_DOMAIN "[initial]\neta = 1\ndepth = 1\n" GOOD_RUN,
+                 "case.ini:9: [initial] depth = 1: give eta or depth, not both (the other is at ");
+    EXPECT_ERROR(GOOD_DOMAIN "[initial]\nqx = 1\n" GOOD_RUN, "case.ini: [initial]: expected exactly one of eta or depth");
+    EXPECT_ERROR(GOOD_DOMAIN "[initial]\ndepth = x - 1\n" GOOD_RUN,
+                 "case.ini:8: [initial] depth = x - 1: expected a depth >= 0, found -0.75 at cell (0, 0), x = 0.25, y = 0.25 (m)");
+    EXPECT_ERROR(GOOD_DOMAIN "[initial]\ndepth = -0.5\n" GOOD_RUN, "expected a depth >= 0");
+    char err[512];
+    CHECK(strcmp(load_text(GOOD_DOMAIN "[initial]\neta = -2\n" GOOD_RUN, NULL, 0, err, sizeof err),
+                 "(loaded)") == 0, "eta below the bed is dry, not an error: %s", err);
+    EXPECT_ERROR(GOOD_DOMAIN "[initial]\nheight = 1\n" GOOD_RUN,
+                 "case.ini:8: [initial] height = 1: a sediment key, not allowed with scheme = roe");
+    EXPECT_ERROR(GOOD "[sediment]\nalpha = 1\n", "case.ini:12: [sediment] alpha = 1: a sediment key, not allowed with scheme = roe");
+}
+
+static void test_numbers(void)
+{
+    EXPECT_ERROR(GOOD "cfl = 1.5\n", "case.ini:11: [run] cfl = 1.5: expected a number in (0, 1]");
+    EXPECT_ERROR(GOOD "cfl = 0\n", "case.ini:11: [run] cfl = 0: expected a number in (0, 1]");
+    EXPECT_ERROR(GOOD "cfl = fast\n", "case.ini:11: [run] cfl = fast: expected a number in (0, 1]");
+    EXPECT_ERROR(GOOD "g = -9.81\n", "case.ini:11: [run] g = -9.81: expected a number > 0");
+    EXPECT_ERROR(GOOD "h_dry = 0\n", "case.ini:11: [run] h_dry = 0: expected a number > 0");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\nt_end = 0\n", "case.ini:10: [run] t_end = 0: expected a number > 0");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\ncfl = 0.5\n", "case.ini: [run] t_end is missing: expected a number > 0");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL GOOD_RUN "scheme = euler\n", "case.ini:11: [run] scheme = euler: expected roe, kp or sediment");
+    const char *dom[] = {
+        "[domain]\nnx = 0\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n",
+        "[domain]\nnx = 10\nny = -5\ndx = 0.5\ndy = 0.5\nbed = 0\n",
+        "[domain]\nnx = 10\nny = 5\ndx = 0\ndy = 0.5\nbed = 0\n",
+        "[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = -1\nbed = 0\n",
+        "[domain]\nnx = 2.5\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n",
+    };
+    const char *want[] = {
+        "case.ini:2: [domain] nx = 0: expected an integer >= 1",
+        "case.ini:3: [domain] ny = -5: expected an integer >= 1",
+        "case.ini:4: [domain] dx = 0: expected a number > 0",
+        "case.ini:5: [domain] dy = -1: expected a number > 0",
+        "case.ini:2: [domain] nx = 2.5: expected an integer >= 1",
+    };
+    for (int i = 0; i < 5; i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s" GOOD_INITIAL GOOD_RUN, dom[i]);
+        EXPECT_ERROR(text, want[i]);
+    }
+    EXPECT_ERROR("[domain]\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini: [domain] nx is missing: expected an integer >= 1");
+    EXPECT_ERROR(GOOD_DOMAIN "level = -1\n" GOOD_INITIAL GOOD_RUN, "case.ini:7: [domain] level = -1: expected an integer >= 0");
+    EXPECT_ERROR(GOOD_DOMAIN "level = 14\n" GOOD_INITIAL GOOD_RUN, "case.ini:7: [domain] level = 14: too fine");
+}
+
+static void test_boundary(void)
+{
+    EXPECT_ERROR(GOOD "[boundary]\nwest = open\n", "case.ini:12: [boundary] west = open: expected wall or free");
+    EXPECT_ERROR(GOOD "[boundary]\nwest = wall, free 2:1\n", "case.ini:12: [boundary] west = wall, free 2:1: expected wall or free");
+    EXPECT_ERROR(GOOD "[boundary]\nwest = wall, free 1-2\n", "cannot read 'free 1-2'");
+    EXPECT_ERROR(GOOD "[boundary]\nsouth = wall,\n", "cannot read ''");
+    EXPECT_ERROR(GOOD "[boundary]\nnorth = free 7:8\n", "case.ini:12: [boundary] north = free 7:8: 'free 7:8' covers no boundary cell");
+}
+
+static void test_expressions(void)
+{
+    EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 1 + * x\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:6: [domain] bed = 1 + * x: bad expression: column 5: expected a number, x, y, pi, a function or '('");
+    EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n[initial]\neta = sin(z)\n" GOOD_RUN,
+                 "case.ini:8: [initial] eta = sin(z): bad expression: column 5: unknown name 'z'");
+    EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = log(x - 1)\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:6: [domain] bed = log(x - 1): the expression is not a number at x = 0.25, y = 0.25 (m)");
+    EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = \n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini: [domain] bed is missing");
+}
+
+static void test_output_times(void)
+{
+    EXPECT_ERROR(GOOD "output_times = 0.5, 0.25\n", "case.ini:11: [run] output_times = 0.5, 0.25: expected increasing times in (0, t_end = 1]: '0.25' is not after the time before it");
+    EXPECT_ERROR(GOOD "output_times = 0.5, 0.5\n", "'0.5' is not after the time before it");
+    EXPECT_ERROR(GOOD "output_times = 0.5, 2\n", "'2' is outside (0, t_end]");
+    EXPECT_ERROR(GOOD "output_times = 0, 0.5\n", "'0' is outside (0, t_end]");
+    EXPECT_ERROR(GOOD "output_times = 0.5, soon\n", "'soon' is not a number");
+}
+
+#define SED_BASE "[domain]\nnx = 4\nny = 4\ndx = 1\ndy = 1\n[initial]\nheight = 0\nsand = 0.5\n[run]\nscheme = sediment\nt_end = 1\n[sediment]\n"
+
+static void test_sediment(void)
+{
+    char err[512];
+    CHECK(strcmp(load_text(SED_BASE, NULL, 0, err, sizeof err), "(loaded)") == 0, "sediment base: %s", err);
+    EXPECT_ERROR(SED_BASE "alpha = -1\n", "case.ini:13: [sediment] alpha = -1: expected alpha >= 0, found -1 at cell (0, 0), x = 0, y = 0 (m)");
+    EXPECT_ERROR(SED_BASE "beta = x - 2\n", "case.ini:13: [sediment] beta = x - 2: expected beta >= 0, found -2");
+    EXPECT_ERROR(SED_BASE "cs = -1\n", "case.ini:13: [sediment] cs = -1: expected a number > 0");
+    EXPECT_ERROR(SED_BASE "cm = -0.5\n", "case.ini:13: [sediment] cm = -0.5: expected a number > 0");
+    EXPECT_ERROR(SED_BASE "layer = -2\n", "case.ini:13: [sediment] layer = -2: expected a number > 0");
+    EXPECT_ERROR(SED_BASE "steps = -2\n", "case.ini:13: [sediment] steps = -2: expected an integer >= 0");
+    EXPECT_ERROR(SED_BASE "form = fancy\n", "case.ini:13: [sediment] form = fancy: expected paper or conservative");
+    EXPECT_ERROR(SED_BASE "inflow_side = up\n", "expected none, west, east, south or north");
+    EXPECT_ERROR(SED_BASE "inflow_mud = -1\n", "case.ini:13: [sediment] inflow_mud = -1: expected a number >= 0");
+    EXPECT_ERROR(SED_BASE "inflow_from = 3\ninflow_to = 1\n", "case.ini:14: [sediment] inflow_to = 1: expected inflow_from <= inflow_to");
+    const char *ov[] = {"initial.sand=1.5"};
+    EXPECT_OV_ERROR(SED_BASE, ov, "--set initial.sand=1.5: expected a sand fraction s in [0, 1], found 1.5");
+    const char *ov2[] = {"initial.sand=y - 0.5"};
+    EXPECT_OV_ERROR(SED_BASE, ov2, "found -0.5 at cell (0, 0)");
+    EXPECT_ERROR("[domain]\nnx = 4\nny = 4\ndx = 1\ndy = 1\n[initial]\nheight = 0\neta = 1\n[run]\nscheme = sediment\nt_end = 1\n",
+                 "case.ini:8: [initial] eta = 1: a shallow-water key, not allowed with scheme = sediment");
+}
+
+int main(void)
+{
+    const char *d = getenv("SWGL_TEST_DATA");
+    snprintf(data_dir, sizeof data_dir, "%s", d ? d : "tests/data");
+    snprintf(tmp_dir, sizeof tmp_dir, "%s/swgl-scenario-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmp_dir)) {
+        printf("cannot make a temporary folder\n");
+        return 1;
+    }
+    test_good_base();
+    test_structure();
+    test_missing_files();
+    test_bad_grids();
+    test_initial();
+    test_numbers();
+    test_boundary();
+    test_expressions();
+    test_output_times();
+    test_sediment();
+    char path[512];
+    snprintf(path, sizeof path, "%s/case.ini", tmp_dir);
+    unlink(path);
+    rmdir(tmp_dir);
+    return check_done();
+}
