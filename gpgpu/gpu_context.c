@@ -81,7 +81,7 @@ static void device_name(const egl_ext *e, EGLDeviceEXT d, char *buf, size_t n)
     if (ext && has_word(ext, "EGL_EXT_device_drm"))
         drm = e->query_device_string(d, EGL_DRM_DEVICE_FILE_EXT);
     if (device_is_software(e, d))
-        snprintf(buf, n, "software%s%s", drm ? " " : "", drm ? drm : "");
+        snprintf(buf, n, "Mesa software rasteriser%s%s", drm ? " " : "", drm ? drm : "");
     else if (ext && has_word(ext, "EGL_NV_device_cuda"))
         snprintf(buf, n, "NVIDIA GPU%s%s", drm ? " " : "", drm ? drm : "");
     else
