@@ -14,9 +14,13 @@
 #include "gpu_reductor.h"
 #include "run.h"
 
+/* Each timed pass reads what the previous one wrote (ping-pong), so a renderer cannot
+ * drop a draw whose output the next draw overwrites unread (llvmpipe does exactly that
+ * with repeated full-screen draws into one target). */
 typedef struct bench_arrays {
     gpu_array2d *a, *b;
-    gpu_mrt *m;
+    gpu_mrt *m[2];
+    int flip;
 } bench_arrays;
 
 /* Seconds per call of fn, median of 5 batches after a warm-up, each batch long enough
@@ -62,10 +66,17 @@ typedef struct job {
 static gpu_status run_pass(void *v)
 {
     job *j = v;
+    bench_arrays *ar = j->ar;
     gpu_pass p;
+    int f = ar->flip;
+    ar->flip = 1 - f;
     gpu_pass_begin(&p, j->prog);
-    gpu_pass_array(&p, "u_in", j->ar->a);
-    return j->mrt ? gpu_pass_draw_mrt(&p, j->ar->m, NULL) : gpu_pass_draw(&p, j->ar->b, NULL);
+    if (j->mrt) {
+        gpu_pass_array(&p, "u_in", gpu_mrt_member(ar->m[1 - f], 0));
+        return gpu_pass_draw_mrt(&p, ar->m[f], NULL);
+    }
+    gpu_pass_array(&p, "u_in", f ? ar->b : ar->a);
+    return gpu_pass_draw(&p, f ? ar->a : ar->b, NULL);
 }
 
 static gpu_status run_reduce(void *v)
@@ -106,7 +117,8 @@ int bench_gpgpu(int argc, char **argv)
     }
     printf("swgl bench gpgpu — texture-layer ceilings (fragment passes, float4 elements)\n");
     printf("renderer: %s | %s | GL %s\n", info->renderer, info->vendor, info->version);
-    printf("bytes: each input element read once + each output element written once, 16 B per float4\n\n");
+    printf("bytes: each input element read once + each output element written once, 16 B per float4;\n"
+           "each pass reads the previous pass's output (ping-pong), the median of 5 batches\n\n");
     printf("%7s  %-12s %10s %10s %11s %9s\n", "N", "pass", "ms", "GB/s", "Mcells/s", "of copy");
     int rc = 0;
     for (int n = nmin; n <= nmax && n <= info->max_texture_size; n *= 2) {
@@ -117,13 +129,15 @@ int bench_gpgpu(int argc, char **argv)
         float *init = malloc(cells * 4 * sizeof(float));
         if (!init) break;
         for (size_t i = 0; i < 4 * cells; i++) init[i] = (float)(i % 1013) * 0.001f;
-        if (gpu_array2d_create(&d, &ar.a) || gpu_array2d_create(&d, &ar.b) || gpu_mrt_create(&md, &ar.m) ||
-            gpu_array2d_upload(ar.a, init)) {
+        if (gpu_array2d_create(&d, &ar.a) || gpu_array2d_create(&d, &ar.b) || gpu_mrt_create(&md, &ar.m[0]) ||
+            gpu_mrt_create(&md, &ar.m[1]) || gpu_array2d_upload(ar.a, init) ||
+            gpu_array2d_upload(ar.b, init) || gpu_array2d_upload(gpu_mrt_member(ar.m[1], 0), init)) {
             printf("%7d  (stops here: %s)\n", n, gpu_last_error());
             free(init);
             gpu_array2d_destroy(ar.a);
             gpu_array2d_destroy(ar.b);
-            gpu_mrt_destroy(ar.m);
+            gpu_mrt_destroy(ar.m[0]);
+            gpu_mrt_destroy(ar.m[1]);
             break;
         }
         free(init);
@@ -150,7 +164,8 @@ int bench_gpgpu(int argc, char **argv)
         fflush(stdout);
         gpu_array2d_destroy(ar.a);
         gpu_array2d_destroy(ar.b);
-        gpu_mrt_destroy(ar.m);
+        gpu_mrt_destroy(ar.m[0]);
+        gpu_mrt_destroy(ar.m[1]);
     }
     gpu_reductor_destroy(red);
     gpu_program_destroy(copy);

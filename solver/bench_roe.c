@@ -36,10 +36,10 @@ static double copy_ceiling_gbs(void)
         double t0 = cpu_seconds();
         int n = 0;
         while (cpu_seconds() - t0 < 0.2 || n < 3) {
-            gpu_pass ps;
+            gpu_pass ps;   /* ping-pong: each copy reads the last one's output */
             gpu_pass_begin(&ps, p);
-            gpu_pass_array(&ps, "u_in", a);
-            gpu_pass_draw(&ps, b, NULL);
+            gpu_pass_array(&ps, "u_in", n % 2 ? b : a);
+            gpu_pass_draw(&ps, n % 2 ? a : b, NULL);
             if (++n % 4 == 0) gpu_finish();
         }
         gpu_finish();
