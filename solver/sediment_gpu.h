@@ -1,0 +1,50 @@
+/* sediment_gpu.h — the sediment scheme of Su et al. (2013) as fragment passes: per step
+ * an h pass, (3), then an s pass, (4) or its flux form (cpu_ref/sediment.h,
+ * docs/sediment.md), in single (RGBA32F) or double precision (doubles packed two per
+ * RGBA32UI texel; needs GL_ARB_gpu_shader_fp64).  Shaders: shaders/sed_*.glsl. */
+#ifndef SWGL_SEDIMENT_GPU_H
+#define SWGL_SEDIMENT_GPU_H
+
+#include "gpu_error.h"
+#include "scenario.h"
+#include "sediment.h"
+
+typedef struct sed_gpu sed_gpu;
+
+/* use_double: 1 for double (the caller checks gpu_context_info()->has_fp64 first; without
+ * it the passes fail to compile, GPU_ERR_COMPILE), 0 for single.  p is copied (alpha,
+ * beta too); its arguments are checked as sed_cpu_create does (GPU_ERR_ARG). */
+gpu_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out);
+void sed_gpu_destroy(sed_gpu *g);
+/* arrays of (nx+2)*(ny+2) doubles laid out as in sediment.h; ghosts of the input are
+ * ignored, the output's ghosts are set by the ghost rule (as sed_cpu_get_state). */
+gpu_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s);
+gpu_status sed_gpu_get_state(sed_gpu *g, double *h, double *s);
+/* steps of h pass then s pass. */
+gpu_status sed_gpu_run(sed_gpu *g, int steps);
+/* 1: the h pass reads alpha s and beta (1 - s) stored by a pass of their own (the OPT-2
+ * analog: sed_kpass.glsl + sed_h_opt.glsl); 0 (default): it recomputes them. */
+void sed_gpu_set_opt2(sed_gpu *g, int on);
+/* For the bench: reps of one pass alone (0 h pass, 1 s pass, 2 k pass + opt h pass),
+ * leaving the state unchanged. */
+gpu_status sed_gpu_run_pass(sed_gpu *g, int which, int reps);
+int sed_gpu_is_double(const sed_gpu *g);
+
+/* ---- driver helpers (solver/sediment_run.c) ---------------------------------------- */
+/* A sediment problem built from a scenario: arrays in the ghost-ring layout of
+ * sediment.h, the inflow segment (the points whose coordinate along the side lies in
+ * [inflow_from, inflow_to]), dt and the number of steps. */
+typedef struct sed_setup {
+    sed_problem p;
+    double *alpha, *beta, *h, *s;   /* (nx+2)*(ny+2) */
+    double dt_limit;                /* sed_dt_limit_state of the initial heights */
+    int steps;
+} sed_setup;
+
+/* dt = sc->sed_dt when given (an error naming the limit if it is above
+ * sed_dt_limit_state(p, h0)), else 0.9 x that limit; steps = sc->sed_steps, else
+ * ceil(t_end / dt).  Returns 0, or -1 with a message. */
+int sed_setup_build(sed_setup *s, const scenario *sc, char *err, size_t errlen);
+void sed_setup_free(sed_setup *s);
+
+#endif
