@@ -268,7 +268,7 @@ static void bind_state(sed_gpu *g, gpu_pass *ps, gpu_array2d *st)
     }
 }
 
-static gpu_status h_pass(sed_gpu *g, int opt2)
+static gpu_status h_pass_to(sed_gpu *g, int opt2, gpu_array2d *out)
 {
     gpu_status st;
     gpu_pass ps;
@@ -285,18 +285,22 @@ static gpu_status h_pass(sed_gpu *g, int opt2)
     }
     gpu_pass_begin(&ps, g->p_h);
     bind_state(g, &ps, now);
-    return gpu_pass_draw(&ps, g->hn, &r);
+    return gpu_pass_draw(&ps, out, &r);
 }
 
-static gpu_status s_pass(sed_gpu *g)
+static gpu_status h_pass(sed_gpu *g, int opt2) { return h_pass_to(g, opt2, g->hn); }
+
+static gpu_status s_pass_to(sed_gpu *g, gpu_array2d *out)
 {
     gpu_pass ps;
     gpu_rect r = {1, 1, g->p.nx, g->p.ny};
     gpu_pass_begin(&ps, g->p_s);
     bind_state(g, &ps, g->state[g->cur]);
     gpu_pass_array(&ps, "u_hn", g->hn);
-    return gpu_pass_draw(&ps, g->state[1 - g->cur], &r);
+    return gpu_pass_draw(&ps, out, &r);
 }
+
+static gpu_status s_pass(sed_gpu *g) { return s_pass_to(g, g->state[1 - g->cur]); }
 
 gpu_status sed_gpu_run(sed_gpu *g, int steps)
 {
@@ -310,8 +314,15 @@ gpu_status sed_gpu_run(sed_gpu *g, int steps)
 
 gpu_status sed_gpu_run_pass(sed_gpu *g, int which, int reps)
 {
+    /* A pass repeated into one target with nothing reading it in between can be merged
+     * by a driver (llvmpipe drops the binned work of a draw that a later opaque
+     * full-screen draw covers), so the h and s passes alone alternate between their
+     * target and the (then unused) kk array; k pass + h_opt depend on each other. */
     gpu_status st = GPU_OK;
-    for (int n = 0; n < reps && st == GPU_OK; n++)
-        st = which == 1 ? s_pass(g) : h_pass(g, which == 2);
+    for (int n = 0; n < reps && st == GPU_OK; n++) {
+        if (which == 2) st = h_pass(g, 1);
+        else if (which == 1) st = s_pass_to(g, n % 2 ? g->kk : g->state[1 - g->cur]);
+        else st = h_pass_to(g, 0, n % 2 ? g->kk : g->hn);
+    }
     return st;
 }
