@@ -86,6 +86,39 @@ static gpu_status run_reduce(void *v)
     return gpu_reductor_run(j->red, j->ar->a, GPU_REDUCE_SUM, r);
 }
 
+/* The copy ceiling the scheme benches quote their passes against: the best of 3 batches
+ * of 2048^2 float4 copies (ping-pong), in GB/s; 0 if it cannot be measured. */
+double bench_copy_ceiling_gbs(void)
+{
+    gpu_program *p = NULL;
+    gpu_array2d *a = NULL, *b = NULL;
+    gpu_array2d_desc d = {2048, 2048, GPU_RGBA32F, "copy a"};
+    double best = 0;
+    if (gpu_program_create("copy", NULL, &p) || gpu_array2d_create(&d, &a) || gpu_array2d_create(&d, &b)) goto done;
+    float z[4] = {1, 2, 3, 4};
+    gpu_array2d_fill(a, z);
+    for (int rep = 0; rep < 3; rep++) {
+        gpu_finish();
+        double t0 = cpu_seconds();
+        int n = 0;
+        while (cpu_seconds() - t0 < 0.2 || n < 3) {
+            gpu_pass ps;
+            gpu_pass_begin(&ps, p);
+            gpu_pass_array(&ps, "u_in", n % 2 ? b : a);   /* ping-pong: each copy reads the */
+            gpu_pass_draw(&ps, n % 2 ? a : b, NULL);       /* last, so none can be dropped   */
+            if (++n % 4 == 0) gpu_finish();
+        }
+        gpu_finish();
+        double gbs = 32.0 * 2048 * 2048 * n / (cpu_seconds() - t0) / 1e9;
+        best = gbs > best ? gbs : best;
+    }
+done:
+    gpu_program_destroy(p);
+    gpu_array2d_destroy(a);
+    gpu_array2d_destroy(b);
+    return best;
+}
+
 int bench_gpgpu(int argc, char **argv)
 {
     int nmax = 8192, nmin = 512, device = -1;

@@ -22,37 +22,6 @@
  *   update reads state 16, constants 16, edge outputs 64, writes 16 */
 #define ROE_BYTES_PER_CELL (32.0 + 32 + 64 + 64 + 16 + 16 + 16 + 16 + 16 + 64 + 16)
 
-static double copy_ceiling_gbs(void)
-{
-    gpu_program *p = NULL;
-    gpu_array2d *a = NULL, *b = NULL;
-    gpu_array2d_desc d = {2048, 2048, GPU_RGBA32F, "copy a"};
-    double best = 0;
-    if (gpu_program_create("copy", NULL, &p) || gpu_array2d_create(&d, &a) || gpu_array2d_create(&d, &b)) goto done;
-    float z[4] = {1, 2, 3, 4};
-    gpu_array2d_fill(a, z);
-    for (int rep = 0; rep < 3; rep++) {
-        gpu_finish();
-        double t0 = cpu_seconds();
-        int n = 0;
-        while (cpu_seconds() - t0 < 0.2 || n < 3) {
-            gpu_pass ps;   /* ping-pong: each copy reads the last one's output */
-            gpu_pass_begin(&ps, p);
-            gpu_pass_array(&ps, "u_in", n % 2 ? b : a);
-            gpu_pass_draw(&ps, n % 2 ? a : b, NULL);
-            if (++n % 4 == 0) gpu_finish();
-        }
-        gpu_finish();
-        double gbs = 32.0 * 2048 * 2048 * n / (cpu_seconds() - t0) / 1e9;
-        best = gbs > best ? gbs : best;
-    }
-done:
-    gpu_program_destroy(p);
-    gpu_array2d_destroy(a);
-    gpu_array2d_destroy(b);
-    return best;
-}
-
 static int parse_range(const char *s, int *a, int *b)
 {
     if (sscanf(s, "%d-%d", a, b) == 2) return 0;
@@ -93,7 +62,7 @@ int bench_roe(int argc, char **argv)
         return 1;
     }
     const gpu_info *info = gpu_context_info(ctx);
-    double ceiling = copy_ceiling_gbs();
+    double ceiling = bench_copy_ceiling_gbs();
     printf("swgl bench roe — Lastra et al. (2009) Tables 1 and 2 on this machine\n");
     printf("GPU: %s | %s | GL %s; copy pass (2048^2 float4) %.1f GB/s\n", info->renderer, info->vendor,
            info->version, ceiling);

@@ -27,37 +27,6 @@
 #include "run.h"
 #include "sediment_gpu.h"
 
-static double copy_ceiling_gbs(void)
-{
-    gpu_program *p = NULL;
-    gpu_array2d *a = NULL, *b = NULL;
-    gpu_array2d_desc d = {2048, 2048, GPU_RGBA32F, "copy a"};
-    double best = 0;
-    if (gpu_program_create("copy", NULL, &p) || gpu_array2d_create(&d, &a) || gpu_array2d_create(&d, &b)) goto done;
-    float z[4] = {1, 2, 3, 4};
-    gpu_array2d_fill(a, z);
-    for (int rep = 0; rep < 3; rep++) {
-        gpu_finish();
-        double t0 = cpu_seconds();
-        int n = 0;
-        while (cpu_seconds() - t0 < 0.2 || n < 3) {
-            gpu_pass ps;
-            gpu_pass_begin(&ps, p);
-            gpu_pass_array(&ps, "u_in", n % 2 ? b : a);   /* ping-pong: each copy reads the */
-            gpu_pass_draw(&ps, n % 2 ? a : b, NULL);       /* last, so none can be dropped   */
-            if (++n % 4 == 0) gpu_finish();
-        }
-        gpu_finish();
-        double gbs = 32.0 * 2048 * 2048 * n / (cpu_seconds() - t0) / 1e9;
-        best = gbs > best ? gbs : best;
-    }
-done:
-    gpu_program_destroy(p);
-    gpu_array2d_destroy(a);
-    gpu_array2d_destroy(b);
-    return best;
-}
-
 typedef struct bprob {
     sed_problem p;
     double *a, *b, *h, *s;
@@ -217,7 +186,7 @@ int bench_sediment(int argc, char **argv)
         return 1;
     }
     const gpu_info *info = gpu_context_info(ctx);
-    double ceiling = copy_ceiling_gbs();
+    double ceiling = bench_copy_ceiling_gbs();
     printf("swgl bench sediment — Su et al. (2013) on this machine, %s form\n",
            form == SED_FORM_PAPER ? "paper" : "conservative");
     printf("GPU: %s | %s | GL %s | fp64 %s; copy pass (2048^2 float4) %.1f GB/s\n", info->renderer, info->vendor,

@@ -29,5 +29,7 @@ int sediment_run(const scenario *sc, const run_options *opt);
 int bench_gpgpu(int argc, char **argv);
 int bench_roe(int argc, char **argv);
 int bench_sediment(int argc, char **argv);
+/* GB/s of a 2048^2 float4 copy pass on the current context (ping-pong, best of 3). */
+double bench_copy_ceiling_gbs(void);
 
 #endif
