@@ -37,16 +37,6 @@ static void fields_free(fields *f)
 /* interior cell (i, j) of an nx*ny field, row j = 0 southern */
 static size_t ring(int nx, int i, int j) { return (size_t)(j + 1) * (nx + 2) + (i + 1); }
 
-static double *interior(const double *v, int nx, int ny, double add_sign, const double *bed)
-{
-    double *o = malloc((size_t)nx * ny * sizeof(double));
-    if (!o) return NULL;
-    for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++)
-            o[(size_t)j * nx + i] = v[ring(nx, i, j)] + (bed ? add_sign * bed[(size_t)j * nx + i] : 0.0);
-    return o;
-}
-
 typedef struct norms { double l1_h, l1_q, linf_h; } norms;
 
 static norms difference(const fields *a, const fields *b, const unsigned char *code)
@@ -67,20 +57,6 @@ static norms difference(const fields *a, const fields *b, const unsigned char *c
     return n;
 }
 
-static double volume(const double *h, const unsigned char *code, int nx, int ny, double cell)
-{
-    double s = 0, c = 0;   /* Kahan: the mass check must not drown in its own rounding */
-    for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++) {
-            size_t k = ring(nx, i, j);
-            if (code[k] != SWE_ACTIVE) continue;
-            double y = h[k] * cell - c, t = s + y;
-            c = (t - s) - y;
-            s = t;
-        }
-    return s;
-}
-
 typedef struct snap_ctx {
     const scenario *sc;
     const roe_setup *setup;
@@ -94,11 +70,13 @@ static int write_grids(const scenario *sc, const roe_setup *s, const fields *f, 
                        char *err, size_t errlen)
 {
     int nx = sc->nx, ny = sc->ny, rc = 0;
-    double *h = interior(f->h, nx, ny, 0, NULL), *qx = interior(f->qx, nx, ny, 0, NULL),
-           *qy = interior(f->qy, nx, ny, 0, NULL), *eta = interior(f->h, nx, ny, 1.0, sc->bed);
+    double *h = ring_interior(f->h, nx, ny), *qx = ring_interior(f->qx, nx, ny),
+           *qy = ring_interior(f->qy, nx, ny), *eta = ring_interior(f->h, nx, ny);
     if (!h || !qx || !qy || !eta) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
+    } else {
+        for (size_t k = 0; k < (size_t)nx * ny; k++) eta[k] += sc->bed[k];   /* eta = z_b + h */
     }
     const char *names[4] = {"h", "qx", "qy", "eta"};
     double *vals[4] = {h, qx, qy, eta};
@@ -209,7 +187,7 @@ int roe_run(const scenario *sc, const run_options *opt)
 
     /* checks and sums */
     double cell = sc->dx * sc->dy;
-    double m0 = volume(s.h, s.code, sc->nx, sc->ny, cell), m1 = volume(f.h, s.code, sc->nx, sc->ny, cell);
+    double m0 = ring_volume(s.h, s.code, sc->nx, sc->ny, cell), m1 = ring_volume(f.h, s.code, sc->nx, sc->ny, cell);
     double hmin = INFINITY, hmax = 0;
     long nan_cells = 0;
     for (int j = 0; j < sc->ny; j++)
@@ -232,7 +210,7 @@ int roe_run(const scenario *sc, const run_options *opt)
     if (write_grids(sc, &s, &f, od, "", err, sizeof err)) goto fail;
     if (write_cut(sc, &f, outdir_path(od, "cut_y.csv"), err, sizeof err)) goto fail;
     {
-        double *h = interior(f.h, sc->nx, sc->ny, 0, NULL);
+        double *h = ring_interior(f.h, sc->nx, sc->ny);
         char title[160];
         snprintf(title, sizeof title, "depth h, t = %g s (%s)", sc->t_end, backend_name(opt->backend));
         int prc = h ? png_write_field(outdir_path(od, "depth.png"), sc->nx, sc->ny, h, sc->active, sc->bed, 0,

@@ -25,6 +25,13 @@ const char *backend_name(enum backend b);
 int roe_run(const scenario *sc, const run_options *opt);
 int sediment_run(const scenario *sc, const run_options *opt);
 
+/* Fields on the ghost-ring layout of swe.h / sediment.h ((nx+2)*(ny+2), row-major):
+ * ring_interior copies the nx*ny interior into a new malloc'ed array (row j = 0 southern);
+ * ring_volume is the Kahan sum of v * cell over the interior cells whose code is 0
+ * (code NULL: every interior cell). */
+double *ring_interior(const double *v, int nx, int ny);
+double ring_volume(const double *v, const unsigned char *code, int nx, int ny, double cell);
+
 /* swgl bench gpgpu | roe | sediment: argv[0] is the bench's name. */
 int bench_gpgpu(int argc, char **argv);
 int bench_roe(int argc, char **argv);

@@ -188,27 +188,6 @@ static int engine_get(engine *e, double *h, double *s, char *err, size_t errlen)
     return 0;
 }
 
-static double *interior(const double *v, int nx, int ny)
-{
-    double *o = malloc((size_t)nx * ny * sizeof(double));
-    if (!o) return NULL;
-    for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++) o[(size_t)j * nx + i] = v[(size_t)(j + 1) * (nx + 2) + i + 1];
-    return o;
-}
-
-static double volume(const double *h, int nx, int ny, double cell)
-{
-    double s = 0, c = 0;   /* Kahan */
-    for (int j = 1; j <= ny; j++)
-        for (int i = 1; i <= nx; i++) {
-            double y = h[(size_t)j * (nx + 2) + i] * cell - c, t = s + y;
-            c = (t - s) - y;
-            s = t;
-        }
-    return s;
-}
-
 /* max |a - b| / max |b| over interior points */
 static double rel_linf(const double *a, const double *b, int nx, int ny)
 {
@@ -280,7 +259,7 @@ int sediment_run(const scenario *sc, const run_options *opt)
     }
 
     double cell = sc->dx * sc->dy;
-    double m0 = volume(s.h, sc->nx, sc->ny, cell), m1 = volume(h, sc->nx, sc->ny, cell);
+    double m0 = ring_volume(s.h, NULL, sc->nx, sc->ny, cell), m1 = ring_volume(h, NULL, sc->nx, sc->ny, cell);
     double smin = INFINITY, smax = -INFINITY, hmin = INFINITY, hmax = -INFINITY;
     long bad = 0;
     for (int j = 1; j <= sc->ny; j++)
@@ -303,8 +282,8 @@ int sediment_run(const scenario *sc, const run_options *opt)
     const char *prec = opt->backend == BACKEND_GPU && !dbl ? "single" : "double";
     const char *form = s.p.form == SED_FORM_PAPER ? "paper" : "conservative";
 
-    hi = interior(h, sc->nx, sc->ny);
-    si = interior(sa, sc->nx, sc->ny);
+    hi = ring_interior(h, sc->nx, sc->ny);
+    si = ring_interior(sa, sc->nx, sc->ny);
     if (!hi || !si) {
         snprintf(err, sizeof err, "out of memory");
         goto fail;
