@@ -33,20 +33,20 @@ const char *gpu_framebuffer_status_name(unsigned s)
     }
 }
 
-gpu_status gpu_array2d_create(const gpu_array2d_desc *d, gpu_array2d **out)
+swgl_status gpu_array2d_create(const gpu_array2d_desc *d, gpu_array2d **out)
 {
     *out = NULL;
     const char *label = d && d->label ? d->label : "array";
     if (!d || d->width < 1 || d->height < 1)
-        return gpu_fail(GPU_ERR_ARG, "array '%s': size %dx%d: width and height must be >= 1", label,
+        return swgl_fail(SWGL_ERR_ARG, "array '%s': size %dx%d: width and height must be >= 1", label,
                         d ? d->width : 0, d ? d->height : 0);
     int max = gpu_internal_max_texture_size();
     if (max > 0 && (d->width > max || d->height > max))
-        return gpu_fail(GPU_ERR_TOO_LARGE,
+        return swgl_fail(SWGL_ERR_TOO_LARGE,
                         "array '%s': size %dx%d exceeds GL_MAX_TEXTURE_SIZE = %d of this renderer",
                         label, d->width, d->height, max);
     gpu_array2d *a = calloc(1, sizeof *a);
-    if (!a) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    if (!a) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     a->width = d->width;
     a->height = d->height;
     a->format = d->format;
@@ -62,9 +62,9 @@ gpu_status gpu_array2d_create(const gpu_array2d_desc *d, gpu_array2d **out)
     glTexImage2D(GL_TEXTURE_2D, 0, (GLint)internal_format(a->format), a->width, a->height, 0,
                  pixel_format(a->format), pixel_type(a->format), NULL);
     glBindTexture(GL_TEXTURE_2D, 0);
-    gpu_status st = gpu_check_gl("glTexImage2D");
-    if (st != GPU_OK) {
-        gpu_fail(st, "array '%s' (%dx%d): %s", a->label, a->width, a->height, gpu_last_error());
+    swgl_status st = gpu_check_gl("glTexImage2D");
+    if (st != SWGL_OK) {
+        swgl_fail(st, "array '%s' (%dx%d): %s", a->label, a->width, a->height, swgl_last_error());
         gpu_array2d_destroy(a);
         return st;
     }
@@ -75,11 +75,11 @@ gpu_status gpu_array2d_create(const gpu_array2d_desc *d, gpu_array2d **out)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (fs != GL_FRAMEBUFFER_COMPLETE) {
         gpu_array2d_destroy(a);
-        return gpu_fail(GPU_ERR_FRAMEBUFFER, "array '%s': framebuffer %s", label,
+        return swgl_fail(SWGL_ERR_FRAMEBUFFER, "array '%s': framebuffer %s", label,
                         gpu_framebuffer_status_name(fs));
     }
     *out = a;
-    return GPU_OK;
+    return SWGL_OK;
 }
 
 void gpu_array2d_destroy(gpu_array2d *a)
@@ -97,20 +97,20 @@ const char *gpu_array2d_label(const gpu_array2d *a) { return a->label; }
 unsigned gpu_array2d_texture(const gpu_array2d *a) { return a->tex; }
 unsigned gpu_array2d_framebuffer(const gpu_array2d *a) { return a->fbo; }
 
-static gpu_status check_rect(const gpu_array2d *a, int x, int y, int w, int h, const void *data,
+static swgl_status check_rect(const gpu_array2d *a, int x, int y, int w, int h, const void *data,
                              const char *what)
 {
-    if (!data) return gpu_fail(GPU_ERR_ARG, "%s of '%s': no data", what, a->label);
+    if (!data) return swgl_fail(SWGL_ERR_ARG, "%s of '%s': no data", what, a->label);
     if (x < 0 || y < 0 || w < 1 || h < 1 || x + w > a->width || y + h > a->height)
-        return gpu_fail(GPU_ERR_ARG, "%s of '%s': rectangle (%d,%d) %dx%d is not inside %dx%d", what,
+        return swgl_fail(SWGL_ERR_ARG, "%s of '%s': rectangle (%d,%d) %dx%d is not inside %dx%d", what,
                         a->label, x, y, w, h, a->width, a->height);
-    return GPU_OK;
+    return SWGL_OK;
 }
 
-gpu_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, const void *data)
+swgl_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, const void *data)
 {
-    gpu_status st = check_rect(a, x, y, w, h, data, "upload");
-    if (st != GPU_OK) return st;
+    swgl_status st = check_rect(a, x, y, w, h, data, "upload");
+    if (st != SWGL_OK) return st;
     glGetError();
     glBindTexture(GL_TEXTURE_2D, a->tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
@@ -120,10 +120,10 @@ gpu_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, c
     return gpu_check_gl("upload (glTexSubImage2D)");
 }
 
-gpu_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data)
+swgl_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data)
 {
-    gpu_status st = check_rect(a, x, y, w, h, data, "download");
-    if (st != GPU_OK) return st;
+    swgl_status st = check_rect(a, x, y, w, h, data, "download");
+    if (st != SWGL_OK) return st;
     glGetError();
     glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
     glReadBuffer(GL_COLOR_ATTACHMENT0);
@@ -134,17 +134,17 @@ gpu_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, 
     return gpu_check_gl("download (glReadPixels)");
 }
 
-gpu_status gpu_array2d_upload(gpu_array2d *a, const void *data)
+swgl_status gpu_array2d_upload(gpu_array2d *a, const void *data)
 {
     return gpu_array2d_upload_rect(a, 0, 0, a->width, a->height, data);
 }
 
-gpu_status gpu_array2d_download(const gpu_array2d *a, void *data)
+swgl_status gpu_array2d_download(const gpu_array2d *a, void *data)
 {
     return gpu_array2d_download_rect(a, 0, 0, a->width, a->height, data);
 }
 
-gpu_status gpu_array2d_fill(gpu_array2d *a, const void *value)
+swgl_status gpu_array2d_fill(gpu_array2d *a, const void *value)
 {
     glGetError();
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, a->fbo);

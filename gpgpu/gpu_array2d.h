@@ -16,8 +16,8 @@ typedef struct gpu_array2d_desc {
 
 typedef struct gpu_array2d gpu_array2d;
 
-/* Sizes above GL_MAX_TEXTURE_SIZE are refused with GPU_ERR_TOO_LARGE. */
-gpu_status gpu_array2d_create(const gpu_array2d_desc *desc, gpu_array2d **out);
+/* Sizes above GL_MAX_TEXTURE_SIZE are refused with SWGL_ERR_TOO_LARGE. */
+swgl_status gpu_array2d_create(const gpu_array2d_desc *desc, gpu_array2d **out);
 void gpu_array2d_destroy(gpu_array2d *a);     /* NULL is fine */
 
 int gpu_array2d_width(const gpu_array2d *a);
@@ -27,13 +27,13 @@ const char *gpu_array2d_label(const gpu_array2d *a);
 
 /* data: 4 values (float or uint32 by format) per element, row-major, row 0 first
  * (row 0 is y = 0, the first row a pass sees in gl_FragCoord). */
-gpu_status gpu_array2d_upload(gpu_array2d *a, const void *data);
-gpu_status gpu_array2d_download(const gpu_array2d *a, void *data);
+swgl_status gpu_array2d_upload(gpu_array2d *a, const void *data);
+swgl_status gpu_array2d_download(const gpu_array2d *a, void *data);
 /* The same for the sub-rectangle [x, x+w) x [y, y+h); data holds w*h elements. */
-gpu_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, const void *data);
-gpu_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data);
+swgl_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, const void *data);
+swgl_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data);
 /* Fills every element with one value (4 floats or 4 uint32). */
-gpu_status gpu_array2d_fill(gpu_array2d *a, const void *value);
+swgl_status gpu_array2d_fill(gpu_array2d *a, const void *value);
 
 /* For the gpgpu layer itself. */
 unsigned gpu_array2d_texture(const gpu_array2d *a);

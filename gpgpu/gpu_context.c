@@ -121,15 +121,15 @@ void gpu_context_destroy(gpu_context *c)
 }
 
 /* Initialises dpy and makes a GL major.minor core context current on it. */
-static gpu_status make_context(gpu_context *c, EGLDisplay dpy)
+static swgl_status make_context(gpu_context *c, EGLDisplay dpy)
 {
     EGLint maj, min, n = 0;
     EGLConfig cfg;
     c->dpy = dpy;
     if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &maj, &min))
-        return gpu_fail(GPU_ERR_NO_DEVICE, "eglInitialize failed (EGL error 0x%x)", eglGetError());
+        return swgl_fail(SWGL_ERR_NO_DEVICE, "eglInitialize failed (EGL error 0x%x)", eglGetError());
     if (!eglBindAPI(EGL_OPENGL_API))
-        return gpu_fail(GPU_ERR_NO_CONTEXT, "this EGL has no desktop OpenGL (eglBindAPI failed)");
+        return swgl_fail(SWGL_ERR_NO_CONTEXT, "this EGL has no desktop OpenGL (eglBindAPI failed)");
     const char *dext = eglQueryString(dpy, EGL_EXTENSIONS);
     int surfaceless = dext && has_word(dext, "EGL_KHR_surfaceless_context");
     const EGLint cfg_pbuffer[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE,
@@ -137,13 +137,13 @@ static gpu_status make_context(gpu_context *c, EGLDisplay dpy)
     const EGLint cfg_any[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
     if (!(eglChooseConfig(dpy, cfg_pbuffer, &cfg, 1, &n) && n == 1) &&
         !(surfaceless && eglChooseConfig(dpy, cfg_any, &cfg, 1, &n) && n == 1))
-        return gpu_fail(GPU_ERR_NO_CONTEXT, "no EGL config with desktop OpenGL rendering");
+        return swgl_fail(SWGL_ERR_NO_CONTEXT, "no EGL config with desktop OpenGL rendering");
     const EGLint attr[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
                            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                            EGL_NONE};
     c->ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attr);
     if (c->ctx == EGL_NO_CONTEXT)
-        return gpu_fail(GPU_ERR_NO_CONTEXT, "no OpenGL 3.3 core context (EGL error 0x%x)",
+        return swgl_fail(SWGL_ERR_NO_CONTEXT, "no OpenGL 3.3 core context (EGL error 0x%x)",
                         eglGetError());
     /* Can a 4.3 core context (compute shaders) be had? Ask, then let it go. */
     const EGLint attr43[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
@@ -157,15 +157,15 @@ static gpu_status make_context(gpu_context *c, EGLDisplay dpy)
         const EGLint pb[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
         c->surf = eglCreatePbufferSurface(dpy, cfg, pb);
         if (c->surf == EGL_NO_SURFACE)
-            return gpu_fail(GPU_ERR_NO_CONTEXT, "no surfaceless contexts and no 1x1 pbuffer (EGL error 0x%x)",
+            return swgl_fail(SWGL_ERR_NO_CONTEXT, "no surfaceless contexts and no 1x1 pbuffer (EGL error 0x%x)",
                             eglGetError());
     }
     if (!eglMakeCurrent(dpy, c->surf, c->surf, c->ctx))
-        return gpu_fail(GPU_ERR_NO_CONTEXT, "eglMakeCurrent failed (EGL error 0x%x)", eglGetError());
+        return swgl_fail(SWGL_ERR_NO_CONTEXT, "eglMakeCurrent failed (EGL error 0x%x)", eglGetError());
     snprintf(c->info.egl_version, sizeof c->info.egl_version, "%d.%d", maj, min);
     const char *ev = eglQueryString(dpy, EGL_VENDOR);
     snprintf(c->info.egl_vendor, sizeof c->info.egl_vendor, "%s", ev ? ev : "?");
-    return GPU_OK;
+    return SWGL_OK;
 }
 
 static void fill_info(gpu_info *info)
@@ -198,15 +198,15 @@ static const char *install_hint =
     "(apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri), which also gives the llvmpipe "
     "software renderer, or a GPU driver with EGL (NVIDIA: the driver's libEGL_nvidia).";
 
-gpu_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
+swgl_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
 {
     egl_ext e;
     EGLDeviceEXT devs[MAX_DEVICES];
     gpu_context *c = calloc(1, sizeof *c);
-    gpu_status st;
+    swgl_status st;
     char why[1024] = "";
     *out = NULL;
-    if (!c) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    if (!c) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     c->dpy = EGL_NO_DISPLAY;
     c->ctx = EGL_NO_CONTEXT;
     c->surf = EGL_NO_SURFACE;
@@ -220,7 +220,7 @@ gpu_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
         long v = strtol(env, &end, 10);
         if (*end || v < 0) {
             free(c);
-            return gpu_fail(GPU_ERR_ARG, "SWGL_DEVICE=%s: expected a device index 0, 1, ... (see 'swgl info')", env);
+            return swgl_fail(SWGL_ERR_ARG, "SWGL_DEVICE=%s: expected a device index 0, 1, ... (see 'swgl info')", env);
         }
         want = (int)v;
     }
@@ -231,7 +231,7 @@ gpu_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
     if (want >= 0 && want >= c->info.device_count) {
         free(c);
         n = n < 0 ? 0 : n;
-        return gpu_fail(GPU_ERR_ARG, "device %d asked for, but EGL lists %d device%s (see 'swgl info')",
+        return swgl_fail(SWGL_ERR_ARG, "device %d asked for, but EGL lists %d device%s (see 'swgl info')",
                         want, n, n == 1 ? "" : "s");
     }
     /* Candidates in order of preference. */
@@ -245,13 +245,13 @@ gpu_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
         int i = order[k];
         EGLDisplay dpy = e.get_platform_display(EGL_PLATFORM_DEVICE_EXT, devs[i], NULL);
         st = make_context(c, dpy);
-        if (st == GPU_OK) {
+        if (st == SWGL_OK) {
             c->info.device_index = i;
             device_name(&e, devs[i], c->info.device_name, sizeof c->info.device_name);
             goto ready;
         }
         snprintf(why + strlen(why), sizeof why - strlen(why), "%sdevice %d: %s", *why ? "; " : "", i,
-                 gpu_last_error());
+                 swgl_last_error());
         if (c->ctx != EGL_NO_CONTEXT) eglDestroyContext(c->dpy, c->ctx);
         if (c->surf != EGL_NO_SURFACE) eglDestroySurface(c->dpy, c->surf);
         if (c->dpy != EGL_NO_DISPLAY) eglTerminate(c->dpy);
@@ -262,24 +262,24 @@ gpu_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
     }
     if (want < 0) {
         st = make_context(c, eglGetDisplay(EGL_DEFAULT_DISPLAY));
-        if (st == GPU_OK) {
+        if (st == SWGL_OK) {
             snprintf(c->info.device_name, sizeof c->info.device_name, "EGL_DEFAULT_DISPLAY");
             goto ready;
         }
         snprintf(why + strlen(why), sizeof why - strlen(why), "%sEGL_DEFAULT_DISPLAY: %s",
-                 *why ? "; " : "", gpu_last_error());
+                 *why ? "; " : "", swgl_last_error());
     }
     gpu_context_destroy(c);
-    return gpu_fail(st == GPU_ERR_NO_CONTEXT ? GPU_ERR_NO_CONTEXT : GPU_ERR_NO_DEVICE,
+    return swgl_fail(st == SWGL_ERR_NO_CONTEXT ? SWGL_ERR_NO_CONTEXT : SWGL_ERR_NO_DEVICE,
                     "no OpenGL 3.3 core context could be created (%s). %s", why, install_hint);
 ready:
     fill_info(&c->info);
-    if ((st = gpu_check_gl("context set-up")) != GPU_OK) {
+    if ((st = gpu_check_gl("context set-up")) != SWGL_OK) {
         gpu_context_destroy(c);
         return st;
     }
     *out = c;
-    return GPU_OK;
+    return SWGL_OK;
 }
 
 const gpu_info *gpu_context_info(const gpu_context *c)

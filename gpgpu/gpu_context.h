@@ -37,7 +37,7 @@ typedef struct gpu_info {
 
 typedef struct gpu_context gpu_context;
 
-gpu_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out);
+swgl_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out);
 void gpu_context_destroy(gpu_context *ctx);                 /* NULL is fine */
 const gpu_info *gpu_context_info(const gpu_context *ctx);
 

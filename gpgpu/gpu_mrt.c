@@ -14,26 +14,26 @@ struct gpu_mrt {
     GLuint fbo;
 };
 
-gpu_status gpu_mrt_create(const gpu_mrt_desc *d, gpu_mrt **out)
+swgl_status gpu_mrt_create(const gpu_mrt_desc *d, gpu_mrt **out)
 {
     *out = NULL;
     const char *label = d && d->label ? d->label : "mrt";
     int maxdb = gpu_internal_max_draw_buffers();
     if (!d || d->count < 1 || d->count > GPU_MRT_MAX)
-        return gpu_fail(GPU_ERR_ARG, "MRT '%s': %d members asked for, 1..%d allowed", label,
+        return swgl_fail(SWGL_ERR_ARG, "MRT '%s': %d members asked for, 1..%d allowed", label,
                         d ? d->count : 0, GPU_MRT_MAX);
     if (maxdb > 0 && d->count > maxdb)
-        return gpu_fail(GPU_ERR_TOO_LARGE, "MRT '%s': %d members, but GL_MAX_DRAW_BUFFERS = %d", label,
+        return swgl_fail(SWGL_ERR_TOO_LARGE, "MRT '%s': %d members, but GL_MAX_DRAW_BUFFERS = %d", label,
                         d->count, maxdb);
     gpu_mrt *m = calloc(1, sizeof *m);
-    if (!m) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    if (!m) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     m->count = d->count;
-    gpu_status st;
+    swgl_status st;
     for (int k = 0; k < d->count; k++) {
         char name[96];
         snprintf(name, sizeof name, "%s[%d]", label, k);
         gpu_array2d_desc ad = {d->width, d->height, d->format[k], name};
-        if ((st = gpu_array2d_create(&ad, &m->member[k])) != GPU_OK) {
+        if ((st = gpu_array2d_create(&ad, &m->member[k])) != SWGL_OK) {
             gpu_mrt_destroy(m);
             return st;
         }
@@ -51,14 +51,14 @@ gpu_status gpu_mrt_create(const gpu_mrt_desc *d, gpu_mrt **out)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (fs != GL_FRAMEBUFFER_COMPLETE) {
         gpu_mrt_destroy(m);
-        return gpu_fail(GPU_ERR_FRAMEBUFFER, "MRT '%s': framebuffer %s", label, gpu_framebuffer_status_name(fs));
+        return swgl_fail(SWGL_ERR_FRAMEBUFFER, "MRT '%s': framebuffer %s", label, gpu_framebuffer_status_name(fs));
     }
-    if ((st = gpu_check_gl("MRT framebuffer")) != GPU_OK) {
+    if ((st = gpu_check_gl("MRT framebuffer")) != SWGL_OK) {
         gpu_mrt_destroy(m);
         return st;
     }
     *out = m;
-    return GPU_OK;
+    return SWGL_OK;
 }
 
 void gpu_mrt_destroy(gpu_mrt *m)

@@ -17,7 +17,7 @@ typedef struct gpu_mrt_desc {
 
 typedef struct gpu_mrt gpu_mrt;
 
-gpu_status gpu_mrt_create(const gpu_mrt_desc *desc, gpu_mrt **out);
+swgl_status gpu_mrt_create(const gpu_mrt_desc *desc, gpu_mrt **out);
 void gpu_mrt_destroy(gpu_mrt *m);              /* NULL is fine; destroys the members */
 int gpu_mrt_count(const gpu_mrt *m);
 gpu_array2d *gpu_mrt_member(gpu_mrt *m, int k);

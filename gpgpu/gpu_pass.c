@@ -17,18 +17,18 @@ void gpu_pass_begin(gpu_pass *p, gpu_program *prog)
 {
     memset(p, 0, sizeof *p);
     p->program = prog;
-    if (!prog) p->error = gpu_fail(GPU_ERR_ARG, "pass without a program");
+    if (!prog) p->error = swgl_fail(SWGL_ERR_ARG, "pass without a program");
 }
 
 void gpu_pass_array(gpu_pass *p, const char *name, const gpu_array2d *a)
 {
     if (p->error) return;
     if (!a) {
-        p->error = gpu_fail(GPU_ERR_ARG, "pass '%s': input '%s' is NULL", gpu_program_name(p->program), name);
+        p->error = swgl_fail(SWGL_ERR_ARG, "pass '%s': input '%s' is NULL", gpu_program_name(p->program), name);
         return;
     }
     if (p->n_inputs == GPU_PASS_MAX_INPUTS) {
-        p->error = gpu_fail(GPU_ERR_ARG, "pass '%s': more than %d array inputs", gpu_program_name(p->program),
+        p->error = swgl_fail(SWGL_ERR_ARG, "pass '%s': more than %d array inputs", gpu_program_name(p->program),
                             GPU_PASS_MAX_INPUTS);
         return;
     }
@@ -40,7 +40,7 @@ static void add_uniform(gpu_pass *p, const char *name, int kind, float x, float 
 {
     if (p->error) return;
     if (p->n_uniforms == GPU_PASS_MAX_UNIFORMS) {
-        p->error = gpu_fail(GPU_ERR_ARG, "pass '%s': more than %d uniforms", gpu_program_name(p->program),
+        p->error = swgl_fail(SWGL_ERR_ARG, "pass '%s': more than %d uniforms", gpu_program_name(p->program),
                             GPU_PASS_MAX_UNIFORMS);
         return;
     }
@@ -75,7 +75,7 @@ static int gl_check_enabled(void)
 #endif
 }
 
-static gpu_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_array2d *const *outs,
+static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_array2d *const *outs,
                        int nouts, const gpu_rect *rect)
 {
     const char *pname = p->program ? gpu_program_name(p->program) : "?";
@@ -83,13 +83,13 @@ static gpu_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_arr
     for (int i = 0; i < p->n_inputs; i++)
         for (int k = 0; k < nouts; k++)
             if (p->inputs[i].array == outs[k])
-                return gpu_fail(GPU_ERR_ALIAS,
+                return swgl_fail(SWGL_ERR_ALIAS,
                                 "pass '%s': input '%s' (array '%s') is also the pass's output: a pass "
                                 "never reads the array it writes (use a second array, ping-pong)",
                                 pname, p->inputs[i].name, gpu_array2d_label(outs[k]));
     gpu_rect r = rect ? *rect : (gpu_rect){0, 0, width, height};
     if (r.x < 0 || r.y < 0 || r.w < 1 || r.h < 1 || r.x + r.w > width || r.y + r.h > height)
-        return gpu_fail(GPU_ERR_ARG, "pass '%s': rectangle (%d,%d) %dx%d is not inside the %dx%d output",
+        return swgl_fail(SWGL_ERR_ARG, "pass '%s': rectangle (%d,%d) %dx%d is not inside the %dx%d output",
                         pname, r.x, r.y, r.w, r.h, width, height);
 
     GLuint prog = gpu_program_handle(p->program);
@@ -103,7 +103,7 @@ static gpu_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_arr
     for (int i = 0; i < p->n_inputs; i++) {
         int loc = gpu_program_uniform(p->program, p->inputs[i].name);
         if (loc < 0)
-            return gpu_fail(GPU_ERR_MISSING, "pass '%s' has no active sampler '%s'", pname, p->inputs[i].name);
+            return swgl_fail(SWGL_ERR_MISSING, "pass '%s' has no active sampler '%s'", pname, p->inputs[i].name);
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, gpu_array2d_texture(p->inputs[i].array));
         glUniform1i(loc, i);
@@ -112,7 +112,7 @@ static gpu_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_arr
         int loc = gpu_program_uniform(p->program, p->uniforms[i].name);
         const float *f = p->uniforms[i].f;
         if (loc < 0)
-            return gpu_fail(GPU_ERR_MISSING, "pass '%s' has no active uniform '%s'", pname, p->uniforms[i].name);
+            return swgl_fail(SWGL_ERR_MISSING, "pass '%s' has no active uniform '%s'", pname, p->uniforms[i].name);
         switch (p->uniforms[i].kind) {
         case U_FLOAT: glUniform1f(loc, f[0]); break;
         case U_INT: glUniform1i(loc, p->uniforms[i].i); break;
@@ -131,23 +131,23 @@ static gpu_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_arr
     glUseProgram(0);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     if (gl_check_enabled()) {
-        gpu_status st = gpu_check_gl("draw");
-        if (st != GPU_OK) return gpu_fail(st, "pass '%s': %s", pname, gpu_last_error());
+        swgl_status st = gpu_check_gl("draw");
+        if (st != SWGL_OK) return swgl_fail(st, "pass '%s': %s", pname, swgl_last_error());
     }
-    return GPU_OK;
+    return SWGL_OK;
 }
 
-gpu_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect)
+swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect)
 {
-    if (!out) return gpu_fail(GPU_ERR_ARG, "pass without an output");
+    if (!out) return swgl_fail(SWGL_ERR_ARG, "pass without an output");
     return draw(p, gpu_array2d_framebuffer(out), gpu_array2d_width(out), gpu_array2d_height(out), &out, 1,
                 rect);
 }
 
-gpu_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect)
+swgl_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect)
 {
     gpu_array2d *outs[GPU_MRT_MAX];
-    if (!out) return gpu_fail(GPU_ERR_ARG, "pass without an output");
+    if (!out) return swgl_fail(SWGL_ERR_ARG, "pass without an output");
     int n = gpu_mrt_count(out);
     for (int k = 0; k < n; k++) outs[k] = gpu_mrt_member(out, k);
     return draw(p, gpu_mrt_framebuffer(out), gpu_array2d_width(outs[0]), gpu_array2d_height(outs[0]), outs, n,

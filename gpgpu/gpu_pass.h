@@ -8,8 +8,8 @@
  *     st = gpu_pass_draw(&p, next, NULL);
  *
  * A draw binds everything it needs and assumes no GL state left by another one.  An
- * input that is also an output is refused with GPU_ERR_ALIAS (ping-pong instead).
- * A uniform name the program does not have is an error (GPU_ERR_MISSING), so a typo
+ * input that is also an output is refused with SWGL_ERR_ALIAS (ping-pong instead).
+ * A uniform name the program does not have is an error (SWGL_ERR_MISSING), so a typo
  * cannot pass silently. */
 #ifndef SWGL_GPU_PASS_H
 #define SWGL_GPU_PASS_H
@@ -26,7 +26,7 @@ typedef struct gpu_rect { int x, y, w, h; } gpu_rect;
 typedef struct gpu_pass {
     gpu_program *program;
     int n_inputs, n_uniforms;
-    gpu_status error;          /* first error met while binding (reported by draw) */
+    swgl_status error;          /* first error met while binding (reported by draw) */
     struct { const char *name; const gpu_array2d *array; } inputs[GPU_PASS_MAX_INPUTS];
     struct { const char *name; int kind; float f[4]; int i; } uniforms[GPU_PASS_MAX_UNIFORMS];
 } gpu_pass;
@@ -39,7 +39,7 @@ void gpu_pass_vec2(gpu_pass *p, const char *name, float x, float y);
 void gpu_pass_vec4(gpu_pass *p, const char *name, float x, float y, float z, float w);
 
 /* rect NULL: the whole output. */
-gpu_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect);
-gpu_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect);
+swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect);
+swgl_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect);
 
 #endif

@@ -18,8 +18,9 @@
 #include "gl.h"
 #include "gpu_internal.h"
 
-struct swgl_embedded { const char *name; const char *text; };
-extern const struct swgl_embedded swgl_shaders_files[];
+/* gpgpu's own shaders (shaders/gpgpu/: the prelude, copy, reduce, ...), embedded by the
+ * build; a scheme's shaders come through gpu_shader_register. */
+extern const struct swgl_embedded swgl_shaders_gpgpu_files[];
 
 #define MAX_SOURCES 16
 #define MAX_UNIFORMS 64
@@ -55,29 +56,54 @@ static char *read_file(const char *path)
     return t;
 }
 
+/* The known tables of shader files: gpgpu's own first, then what schemes registered. */
+#define MAX_TABLES 16
+static struct { const char *folder; const struct swgl_embedded *files; } g_tables[MAX_TABLES] = {
+    {"gpgpu", swgl_shaders_gpgpu_files}};
+static int g_ntables = 1;
+
+void gpu_shader_register(const char *folder, const struct swgl_embedded *files)
+{
+    for (int t = 0; t < g_ntables; t++)
+        if (g_tables[t].files == files) return;
+    if (g_ntables < MAX_TABLES) {
+        g_tables[g_ntables].folder = folder;
+        g_tables[g_ntables++].files = files;
+    }
+}
+
+/* SWGL_SHADER_DIR/FOLDER/file for the table that embeds file (the folder layout of the
+ * source tree's shaders/), read once and kept. */
+static const char *disk_source(const char *dir, const char *file)
+{
+    for (disk_file *d = g_disk; d; d = d->next)
+        if (strcmp(d->name, file) == 0) return d->text;
+    char *t = NULL;
+    for (int k = 0; k < g_ntables && !t; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s/%s", dir, g_tables[k].folder, file);
+        t = read_file(path);
+    }
+    if (!t) return NULL;
+    disk_file *d = calloc(1, sizeof *d);
+    if (!d) {
+        free(t);
+        return NULL;
+    }
+    snprintf(d->name, sizeof d->name, "%s", file);
+    d->text = t;
+    d->next = g_disk;
+    g_disk = d;
+    return t;
+}
+
 const char *gpu_shader_source(const char *file)
 {
     const char *dir = getenv("SWGL_SHADER_DIR");
-    if (dir && *dir) {
-        for (disk_file *d = g_disk; d; d = d->next)
-            if (strcmp(d->name, file) == 0) return d->text;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, file);
-        char *t = read_file(path);
-        if (!t) return NULL;
-        disk_file *d = calloc(1, sizeof *d);
-        if (!d) {
-            free(t);
-            return NULL;
-        }
-        snprintf(d->name, sizeof d->name, "%s", file);
-        d->text = t;
-        d->next = g_disk;
-        g_disk = d;
-        return t;
-    }
-    for (const struct swgl_embedded *e = swgl_shaders_files; e->name; e++)
-        if (strcmp(e->name, file) == 0) return e->text;
+    if (dir && *dir) return disk_source(dir, file);
+    for (int k = 0; k < g_ntables; k++)
+        for (const struct swgl_embedded *e = g_tables[k].files; e->name; e++)
+            if (strcmp(e->name, file) == 0) return e->text;
     return NULL;
 }
 
@@ -114,14 +140,14 @@ static int putf(srcbuf *b, const char *fmt, int a, int c)
 }
 
 /* Appends file text (source string id), expanding #include "x.glsl" lines. */
-static gpu_status append_file(srcbuf *b, const char *pass, const char *file, const char *text,
+static swgl_status append_file(srcbuf *b, const char *pass, const char *file, const char *text,
                               int first_line, int depth)
 {
     int id = b->nfiles;
     if (id >= MAX_SOURCES || depth > 4)
-        return gpu_fail(GPU_ERR_ARG, "pass '%s': too many or too deeply nested #include files", pass);
+        return swgl_fail(SWGL_ERR_ARG, "pass '%s': too many or too deeply nested #include files", pass);
     b->files[b->nfiles++] = file;
-    if (putf(b, "#line %d %d\n", first_line, id)) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    if (putf(b, "#line %d %d\n", first_line, id)) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     int line = 1;
     const char *p = text;
     for (; line < first_line && *p; p++) if (*p == '\n') line++;
@@ -133,26 +159,26 @@ static gpu_status append_file(srcbuf *b, const char *pass, const char *file, con
         if (strncmp(q, "#include", 8) == 0) {
             const char *a = strchr(q, '"'), *z = a ? strchr(a + 1, '"') : NULL;
             if (!a || !z || z > p + n)
-                return gpu_fail(GPU_ERR_COMPILE, "pass '%s': %s:%d: malformed #include", pass, file, line);
+                return swgl_fail(SWGL_ERR_COMPILE, "pass '%s': %s:%d: malformed #include", pass, file, line);
             char inc[128];
             snprintf(inc, sizeof inc, "%.*s", (int)(z - a - 1), a + 1);
             const char *itext = gpu_shader_source(inc);
             if (!itext)
-                return gpu_fail(GPU_ERR_MISSING, "pass '%s': %s:%d: #include \"%s\": no such shader file",
+                return swgl_fail(SWGL_ERR_MISSING, "pass '%s': %s:%d: #include \"%s\": no such shader file",
                                 pass, file, line, inc);
             static char names[MAX_SOURCES][128];   /* include names outlive this call */
             int slot = b->nfiles;
             snprintf(names[slot], sizeof names[slot], "%s", inc);
-            gpu_status st = append_file(b, pass, names[slot], itext, 1, depth + 1);
-            if (st != GPU_OK) return st;
-            if (putf(b, "\n#line %d %d\n", line + 1, id)) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+            swgl_status st = append_file(b, pass, names[slot], itext, 1, depth + 1);
+            if (st != SWGL_OK) return st;
+            if (putf(b, "\n#line %d %d\n", line + 1, id)) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         } else if (put(b, p, n) || (!end && put(b, "\n", 1))) {
-            return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         }
         p += n;
         line++;
     }
-    return GPU_OK;
+    return SWGL_OK;
 }
 
 /* Rewrites "S:L(C): msg" (Mesa) and "S(L) : msg" (NVIDIA) as "file:L: msg". */
@@ -217,14 +243,14 @@ void gpu_internal_release(void)
     g_vs = g_vao = 0;
 }
 
-gpu_status gpu_program_create_from_source(const char *name, const char *source, const char *defines,
+swgl_status gpu_program_create_from_source(const char *name, const char *source, const char *defines,
                                           gpu_program **out)
 {
     *out = NULL;
     const char *prelude = gpu_shader_source("prelude.glsl");
-    if (!prelude) return gpu_fail(GPU_ERR_MISSING, "pass '%s': prelude.glsl not found", name);
+    if (!prelude) return swgl_fail(SWGL_ERR_MISSING, "pass '%s': prelude.glsl not found", name);
     srcbuf b = {0};
-    gpu_status st = GPU_OK;
+    swgl_status st = SWGL_OK;
     char file[96];
     snprintf(file, sizeof file, "%s.glsl", name);
     /* #version line, defines, then the prelude from its second line on */
@@ -233,11 +259,11 @@ gpu_status gpu_program_create_from_source(const char *name, const char *source, 
     if (put(&b, prelude, vlen) || put(&b, "#line 1 0\n", 10) ||
         (defines && put(&b, defines, strlen(defines))) || put(&b, "\n", 1)) {
         free(b.s);
-        return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
     b.files[b.nfiles++] = "(defines)";
-    if ((st = append_file(&b, name, "prelude.glsl", prelude, 2, 0)) != GPU_OK ||
-        (st = append_file(&b, name, file, source, 1, 0)) != GPU_OK) {
+    if ((st = append_file(&b, name, "prelude.glsl", prelude, 2, 0)) != SWGL_OK ||
+        (st = append_file(&b, name, file, source, 1, 0)) != SWGL_OK) {
         free(b.s);
         return st;
     }
@@ -245,7 +271,7 @@ gpu_status gpu_program_create_from_source(const char *name, const char *source, 
     gpu_program *p = calloc(1, sizeof *p);
     if (!p) {
         free(b.s);
-        return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
     snprintf(p->name, sizeof p->name, "%s", name);
     GLuint fs = glCreateShader(GL_FRAGMENT_SHADER);
@@ -259,7 +285,7 @@ gpu_status gpu_program_create_from_source(const char *name, const char *source, 
         char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
         if (log) glGetShaderInfoLog(fs, loglen, NULL, log);
         rewrite_log(&b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
-        st = gpu_fail(GPU_ERR_COMPILE, "pass '%s': %s\n--- driver log ---\n%s", name,
+        st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s': %s\n--- driver log ---\n%s", name,
                       first[0] ? first : "compile error", rewritten);
         free(log);
         glDeleteShader(fs);
@@ -278,24 +304,24 @@ gpu_status gpu_program_create_from_source(const char *name, const char *source, 
     if (!ok) {
         char log[4096] = "";
         glGetProgramInfoLog(p->prog, sizeof log, NULL, log);
-        st = gpu_fail(GPU_ERR_COMPILE, "pass '%s': link error\n--- driver log ---\n%s", name, log);
+        st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s': link error\n--- driver log ---\n%s", name, log);
         glDeleteProgram(p->prog);
         free(b.s);
         free(p);
         return st;
     }
     free(b.s);
-    if ((st = gpu_check_gl("program build")) != GPU_OK) {
+    if ((st = gpu_check_gl("program build")) != SWGL_OK) {
         glDeleteProgram(p->prog);
         free(p);
         return st;
     }
     g_live++;
     *out = p;
-    return GPU_OK;
+    return SWGL_OK;
 }
 
-gpu_status gpu_program_create(const char *name, const char *defines, gpu_program **out)
+swgl_status gpu_program_create(const char *name, const char *defines, gpu_program **out)
 {
     char file[96];
     snprintf(file, sizeof file, "%s.glsl", name);
@@ -303,7 +329,7 @@ gpu_status gpu_program_create(const char *name, const char *defines, gpu_program
     *out = NULL;
     if (!text) {
         const char *dir = getenv("SWGL_SHADER_DIR");
-        return gpu_fail(GPU_ERR_MISSING, "pass '%s': shader file %s not found (%s%s)", name, file,
+        return swgl_fail(SWGL_ERR_MISSING, "pass '%s': shader file %s not found (%s%s)", name, file,
                         dir && *dir ? "looked in SWGL_SHADER_DIR=" : "not embedded in this build",
                         dir && *dir ? dir : "");
     }

@@ -7,7 +7,8 @@
  * followed by the driver's full log.
  *
  * Sources come from the copies embedded at build time, or from the folder named by
- * SWGL_SHADER_DIR when it is set (for development). */
+ * SWGL_SHADER_DIR when it is set (for development: the source tree's shaders/, whose
+ * subfolders gpgpu/, roe/, sediment/ hold each module's files). */
 #ifndef SWGL_GPU_PROGRAM_H
 #define SWGL_GPU_PROGRAM_H
 
@@ -17,9 +18,9 @@ typedef struct gpu_program gpu_program;
 
 /* name: the pass's file without ".glsl"; defines: extra lines placed after the
  * prelude (e.g. "#define PRECISION_DOUBLE 1\n"), may be NULL. */
-gpu_status gpu_program_create(const char *name, const char *defines, gpu_program **out);
+swgl_status gpu_program_create(const char *name, const char *defines, gpu_program **out);
 /* The same with the pass's source given as text (tests, tools); name is for messages. */
-gpu_status gpu_program_create_from_source(const char *name, const char *source,
+swgl_status gpu_program_create_from_source(const char *name, const char *source,
                                           const char *defines, gpu_program **out);
 void gpu_program_destroy(gpu_program *p);      /* NULL is fine */
 const char *gpu_program_name(const gpu_program *p);
@@ -27,7 +28,16 @@ unsigned gpu_program_handle(const gpu_program *p);
 /* Location of a uniform (cached); -1 if the program has no such active uniform. */
 int gpu_program_uniform(gpu_program *p, const char *name);
 
-/* A shader file's text: embedded copy or SWGL_SHADER_DIR; NULL if it does not exist. */
+/* A table of shader files embedded at build time (shaders/embed.cmake makes one per
+ * folder of shaders/), ended by {NULL, NULL}. */
+struct swgl_embedded { const char *name; const char *text; };
+/* Makes a table known to gpu_program_create and #include (gpgpu's own shaders are known
+ * from the start; a scheme registers its folder before building its passes; registering
+ * twice is harmless).  folder: its subfolder of SWGL_SHADER_DIR ("roe"). */
+void gpu_shader_register(const char *folder, const struct swgl_embedded *files);
+
+/* A shader file's text: from a registered table, or SWGL_SHADER_DIR/FOLDER/file; NULL if
+ * it does not exist. */
 const char *gpu_shader_source(const char *file);
 
 /* Number of GL programs alive (for leak tests). */

@@ -18,10 +18,10 @@ struct gpu_reductor {
     int last_passes;
 };
 
-gpu_status gpu_reductor_create(gpu_reductor **out)
+swgl_status gpu_reductor_create(gpu_reductor **out)
 {
     *out = calloc(1, sizeof **out);
-    return *out ? GPU_OK : gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    return *out ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
 }
 
 static void free_chain(gpu_reductor *r)
@@ -39,34 +39,34 @@ void gpu_reductor_destroy(gpu_reductor *r)
     free(r);
 }
 
-static gpu_status build_chain(gpu_reductor *r, int w, int h)
+static swgl_status build_chain(gpu_reductor *r, int w, int h)
 {
     free_chain(r);
     while (w > 1 || h > 1) {
         w = (w + 1) / 2;
         h = (h + 1) / 2;
         gpu_array2d_desc d = {w, h, GPU_RGBA32F, "reduction scratch"};
-        gpu_status st = gpu_array2d_create(&d, &r->chain[r->levels]);
-        if (st != GPU_OK) {
+        swgl_status st = gpu_array2d_create(&d, &r->chain[r->levels]);
+        if (st != SWGL_OK) {
             free_chain(r);
             return st;
         }
         r->levels++;
     }
-    return GPU_OK;
+    return SWGL_OK;
 }
 
-gpu_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4])
+swgl_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4])
 {
     static const char *defs[3] = {"#define REDUCE_OP 0\n", "#define REDUCE_OP 1\n", "#define REDUCE_OP 2\n"};
-    gpu_status st;
+    swgl_status st;
     if (!r || !in || op < GPU_REDUCE_MIN || op > GPU_REDUCE_SUM)
-        return gpu_fail(GPU_ERR_ARG, "reduction: bad arguments");
+        return swgl_fail(SWGL_ERR_ARG, "reduction: bad arguments");
     if (gpu_array2d_format(in) != GPU_RGBA32F)
-        return gpu_fail(GPU_ERR_ARG, "reduction of '%s': only RGBA32F arrays reduce", gpu_array2d_label(in));
-    if (!r->prog[op] && (st = gpu_program_create("reduce", defs[op], &r->prog[op])) != GPU_OK) return st;
+        return swgl_fail(SWGL_ERR_ARG, "reduction of '%s': only RGBA32F arrays reduce", gpu_array2d_label(in));
+    if (!r->prog[op] && (st = gpu_program_create("reduce", defs[op], &r->prog[op])) != SWGL_OK) return st;
     int w = gpu_array2d_width(in), h = gpu_array2d_height(in);
-    if ((w != r->width || h != r->height) && (st = build_chain(r, w, h)) != GPU_OK) return st;
+    if ((w != r->width || h != r->height) && (st = build_chain(r, w, h)) != SWGL_OK) return st;
     r->width = w;
     r->height = h;
     const gpu_array2d *src = in;
@@ -74,7 +74,7 @@ gpu_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_o
         gpu_pass p;
         gpu_pass_begin(&p, r->prog[op]);
         gpu_pass_array(&p, "u_in", src);
-        if ((st = gpu_pass_draw(&p, r->chain[i], NULL)) != GPU_OK) return st;
+        if ((st = gpu_pass_draw(&p, r->chain[i], NULL)) != SWGL_OK) return st;
         src = r->chain[i];
     }
     r->last_passes = r->levels;

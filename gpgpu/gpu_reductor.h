@@ -11,10 +11,10 @@ typedef enum gpu_reduce_op { GPU_REDUCE_MIN = 0, GPU_REDUCE_MAX = 1, GPU_REDUCE_
 
 typedef struct gpu_reductor gpu_reductor;
 
-gpu_status gpu_reductor_create(gpu_reductor **out);
+swgl_status gpu_reductor_create(gpu_reductor **out);
 void gpu_reductor_destroy(gpu_reductor *r);      /* NULL is fine */
 /* Reduces in (RGBA32F) and reads the 1x1 result back into result[4]. */
-gpu_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4]);
+swgl_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4]);
 /* Number of 2x2 passes the last run drew. */
 int gpu_reductor_passes(const gpu_reductor *r);
 

@@ -11,14 +11,14 @@
 static inline gpu_context *test_gl_context(void)
 {
     gpu_context *ctx = NULL;
-    gpu_status st = gpu_context_create(NULL, &ctx);
-    if (st == GPU_ERR_NO_DEVICE || st == GPU_ERR_NO_CONTEXT) {
+    swgl_status st = gpu_context_create(NULL, &ctx);
+    if (st == SWGL_ERR_NO_DEVICE || st == SWGL_ERR_NO_CONTEXT) {
         static char why[2048];
-        snprintf(why, sizeof why, "no EGL device with OpenGL 3.3 core: %s", gpu_last_error());
+        snprintf(why, sizeof why, "no EGL device with OpenGL 3.3 core: %s", swgl_last_error());
         check_skip(why);
     }
-    if (st != GPU_OK) {
-        printf("FAIL  context: %s\n", gpu_last_error());
+    if (st != SWGL_OK) {
+        printf("FAIL  context: %s\n", swgl_last_error());
         exit(1);
     }
     const gpu_info *i = gpu_context_info(ctx);

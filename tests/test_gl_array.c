@@ -14,14 +14,14 @@ static void round_trip(int w, int h, uint64_t seed)
     gpu_array2d *a = NULL;
     gpu_array2d_desc d = {w, h, GPU_RGBA32F, "round trip"};
     ram_array2d *in = ram_array2d_create(w, h), *out = ram_array2d_create(w, h);
-    CHECK(gpu_array2d_create(&d, &a) == GPU_OK, "create %dx%d: %s", w, h, gpu_last_error());
+    CHECK(gpu_array2d_create(&d, &a) == SWGL_OK, "create %dx%d: %s", w, h, swgl_last_error());
     size_t n = (size_t)4 * w * h;
     for (size_t i = 0; i < n; i++) in->data[i] = test_rand_float(&seed) * 1e6f;
     in->data[0] = -0.0f;            /* signed zero and a denormal must survive too */
     if (n > 1) in->data[1] = 1e-40f;
     memset(out->data, 0xff, n * sizeof(float));
-    CHECK(gpu_array2d_upload(a, in->data) == GPU_OK, "upload: %s", gpu_last_error());
-    CHECK(gpu_array2d_download(a, out->data) == GPU_OK, "download: %s", gpu_last_error());
+    CHECK(gpu_array2d_upload(a, in->data) == SWGL_OK, "upload: %s", swgl_last_error());
+    CHECK(gpu_array2d_download(a, out->data) == SWGL_OK, "download: %s", swgl_last_error());
     CHECK(memcmp(in->data, out->data, n * sizeof(float)) == 0,
           "%dx%d float4 round trip is bit-exact (tolerance 0: no conversion may happen)", w, h);
 
@@ -30,12 +30,12 @@ static void round_trip(int w, int h, uint64_t seed)
         int rx = w / 4, ry = h / 3, rw = w / 2, rh = h / 2;
         float *patch = malloc((size_t)4 * rw * rh * sizeof(float)), *back = malloc((size_t)4 * rw * rh * sizeof(float));
         for (int i = 0; i < 4 * rw * rh; i++) patch[i] = test_rand_float(&seed);
-        CHECK(gpu_array2d_upload_rect(a, rx, ry, rw, rh, patch) == GPU_OK, "upload_rect: %s", gpu_last_error());
-        CHECK(gpu_array2d_download_rect(a, rx, ry, rw, rh, back) == GPU_OK, "download_rect: %s", gpu_last_error());
+        CHECK(gpu_array2d_upload_rect(a, rx, ry, rw, rh, patch) == SWGL_OK, "upload_rect: %s", swgl_last_error());
+        CHECK(gpu_array2d_download_rect(a, rx, ry, rw, rh, back) == SWGL_OK, "download_rect: %s", swgl_last_error());
         CHECK(memcmp(patch, back, (size_t)4 * rw * rh * sizeof(float)) == 0,
               "%dx%d sub-rectangle (%d,%d) %dx%d round trip is bit-exact", w, h, rx, ry, rw, rh);
         /* and the rest of the array is untouched */
-        CHECK(gpu_array2d_download(a, out->data) == GPU_OK, "download: %s", gpu_last_error());
+        CHECK(gpu_array2d_download(a, out->data) == SWGL_OK, "download: %s", swgl_last_error());
         int bad = 0;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
@@ -60,9 +60,9 @@ static void round_trip_uint(void)
     gpu_array2d *a = NULL;
     gpu_array2d_desc d = {W, H, GPU_RGBA32UI, "uint"};
     for (int i = 0; i < 4 * W * H; i++) in[i] = (uint32_t)test_rand_u64(&seed);
-    CHECK(gpu_array2d_create(&d, &a) == GPU_OK, "create RGBA32UI: %s", gpu_last_error());
-    CHECK(gpu_array2d_upload(a, in) == GPU_OK && gpu_array2d_download(a, out) == GPU_OK, "uint transfer: %s",
-          gpu_last_error());
+    CHECK(gpu_array2d_create(&d, &a) == SWGL_OK, "create RGBA32UI: %s", swgl_last_error());
+    CHECK(gpu_array2d_upload(a, in) == SWGL_OK && gpu_array2d_download(a, out) == SWGL_OK, "uint transfer: %s",
+          swgl_last_error());
     CHECK(memcmp(in, out, sizeof in) == 0, "RGBA32UI round trip is bit-exact (doubles packed 2 per element)");
     gpu_array2d_destroy(a);
 }
@@ -79,17 +79,17 @@ int main(void)
     /* too large: a clear error naming the limit */
     gpu_array2d *a = NULL;
     gpu_array2d_desc big = {info->max_texture_size + 1, 4, GPU_RGBA32F, "too wide"};
-    gpu_status st = gpu_array2d_create(&big, &a);
-    CHECK(st == GPU_ERR_TOO_LARGE && a == NULL, "width GL_MAX_TEXTURE_SIZE+1 is refused");
-    CHECK(strstr(gpu_last_error(), "GL_MAX_TEXTURE_SIZE") && strstr(gpu_last_error(), "too wide"),
-          "the message names the array and the limit: %s", gpu_last_error());
+    swgl_status st = gpu_array2d_create(&big, &a);
+    CHECK(st == SWGL_ERR_TOO_LARGE && a == NULL, "width GL_MAX_TEXTURE_SIZE+1 is refused");
+    CHECK(strstr(swgl_last_error(), "GL_MAX_TEXTURE_SIZE") && strstr(swgl_last_error(), "too wide"),
+          "the message names the array and the limit: %s", swgl_last_error());
     gpu_array2d_desc zero = {0, 4, GPU_RGBA32F, "empty"};
-    CHECK(gpu_array2d_create(&zero, &a) == GPU_ERR_ARG, "a 0-wide array is refused: %s", gpu_last_error());
+    CHECK(gpu_array2d_create(&zero, &a) == SWGL_ERR_ARG, "a 0-wide array is refused: %s", swgl_last_error());
     float v[4] = {1, 2, 3, 4};
     gpu_array2d_desc small = {8, 8, GPU_RGBA32F, "small"};
     gpu_array2d_create(&small, &a);
-    CHECK(gpu_array2d_upload_rect(a, 6, 6, 4, 4, v) == GPU_ERR_ARG, "a rectangle past the edge is refused: %s",
-          gpu_last_error());
+    CHECK(gpu_array2d_upload_rect(a, 6, 6, 4, 4, v) == SWGL_ERR_ARG, "a rectangle past the edge is refused: %s",
+          swgl_last_error());
     gpu_array2d_destroy(a);
 
     /* 1000 create/destroy cycles: every texture and framebuffer name is released */

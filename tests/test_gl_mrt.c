@@ -51,17 +51,17 @@ int main(void)
     gpu_program *prog = NULL;
     char defs[32];
     snprintf(defs, sizeof defs, "#define N %d\n", nmax > 4 ? 8 : 4);
-    CHECK(gpu_program_create_from_source("mrt_test", mrt_src, defs, &prog) == GPU_OK, "build: %s", gpu_last_error());
+    CHECK(gpu_program_create_from_source("mrt_test", mrt_src, defs, &prog) == SWGL_OK, "build: %s", swgl_last_error());
     for (int n = 1; n <= nmax; n++) {
         gpu_mrt *m = NULL;
         gpu_mrt_desc md = {W, H, n, {0}, "mrt"};
-        CHECK(gpu_mrt_create(&md, &m) == GPU_OK, "MRT of %d: %s", n, gpu_last_error());
+        CHECK(gpu_mrt_create(&md, &m) == SWGL_OK, "MRT of %d: %s", n, swgl_last_error());
         for (int k = 0; k < n; k++) gpu_array2d_fill(gpu_mrt_member(m, k), poison);
         gpu_pass p;
         gpu_pass_begin(&p, prog);
         gpu_pass_array(&p, "u_in", in);
         gpu_pass_float(&p, "u_base", 10.0f);
-        CHECK(gpu_pass_draw_mrt(&p, m, NULL) == GPU_OK, "draw into %d targets: %s", n, gpu_last_error());
+        CHECK(gpu_pass_draw_mrt(&p, m, NULL) == SWGL_OK, "draw into %d targets: %s", n, swgl_last_error());
         int bad = 0;
         for (int k = 0; k < n; k++) {
             gpu_array2d_download(gpu_mrt_member(m, k), buf);
@@ -79,7 +79,7 @@ int main(void)
         gpu_pass_begin(&p, prog);
         gpu_pass_array(&p, "u_in", in);
         gpu_pass_float(&p, "u_base", 0.0f);
-        CHECK(gpu_pass_draw_mrt(&p, m, &r) == GPU_OK, "sub-rectangle draw: %s", gpu_last_error());
+        CHECK(gpu_pass_draw_mrt(&p, m, &r) == SWGL_OK, "sub-rectangle draw: %s", swgl_last_error());
         bad = 0;
         gpu_array2d_download(gpu_mrt_member(m, n - 1), buf);
         for (int y = 0; y < H; y++)
@@ -93,7 +93,7 @@ int main(void)
     }
     gpu_mrt *m = NULL;
     gpu_mrt_desc md9 = {W, H, 9, {0}, "nine"};
-    CHECK(gpu_mrt_create(&md9, &m) == GPU_ERR_ARG && !m, "an MRT of 9 is refused: %s", gpu_last_error());
+    CHECK(gpu_mrt_create(&md9, &m) == SWGL_ERR_ARG && !m, "an MRT of 9 is refused: %s", swgl_last_error());
     gpu_mrt_destroy(NULL);
     gpu_program_destroy(prog);
     gpu_array2d_destroy(in);

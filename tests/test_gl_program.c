@@ -19,20 +19,20 @@ int main(void)
                       "void main() {\n"
                       "    o_out = vec4(1.0) +* 2.0;\n"
                       "}\n";
-    gpu_status st = gpu_program_create_from_source("broken_pass", bad, NULL, &p);
-    const char *msg = gpu_last_error();
-    CHECK(st == GPU_ERR_COMPILE && p == NULL, "a syntax error fails with GPU_ERR_COMPILE");
+    swgl_status st = gpu_program_create_from_source("broken_pass", bad, NULL, &p);
+    const char *msg = swgl_last_error();
+    CHECK(st == SWGL_ERR_COMPILE && p == NULL, "a syntax error fails with SWGL_ERR_COMPILE");
     CHECK(strstr(msg, "broken_pass") != NULL, "the message names the pass: %.200s", msg);
     CHECK(strstr(msg, "broken_pass.glsl:4") != NULL, "the message names file and line 4: %.300s", msg);
     CHECK(strstr(msg, "driver log") != NULL, "the driver's log follows");
 
     /* an error inside an included file names that file */
     st = gpu_program_create("does_not_exist", NULL, &p);
-    CHECK(st == GPU_ERR_MISSING && strstr(gpu_last_error(), "does_not_exist.glsl"),
-          "an unknown pass is named in the error: %s", gpu_last_error());
+    CHECK(st == SWGL_ERR_MISSING && strstr(swgl_last_error(), "does_not_exist.glsl"),
+          "an unknown pass is named in the error: %s", swgl_last_error());
 
     /* the copy pass from shaders/, built from the embedded copy */
-    CHECK(gpu_program_create("copy", NULL, &p) == GPU_OK, "copy pass builds: %s", gpu_last_error());
+    CHECK(gpu_program_create("copy", NULL, &p) == SWGL_OK, "copy pass builds: %s", swgl_last_error());
     gpu_array2d *a = NULL, *b = NULL;
     gpu_array2d_desc d = {16, 8, GPU_RGBA32F, "A"}, d2 = {16, 8, GPU_RGBA32F, "B"};
     gpu_array2d_create(&d, &a);
@@ -42,18 +42,18 @@ int main(void)
     gpu_pass pass;
     gpu_pass_begin(&pass, p);
     gpu_pass_array(&pass, "u_in", a);
-    CHECK(gpu_pass_draw(&pass, a, NULL) == GPU_ERR_ALIAS, "a pass reading its own output is refused");
-    CHECK(strstr(gpu_last_error(), "u_in") && strstr(gpu_last_error(), "'A'"),
-          "the message names the input and the array: %s", gpu_last_error());
-    CHECK(gpu_pass_draw(&pass, b, NULL) == GPU_OK, "copy A -> B: %s", gpu_last_error());
+    CHECK(gpu_pass_draw(&pass, a, NULL) == SWGL_ERR_ALIAS, "a pass reading its own output is refused");
+    CHECK(strstr(swgl_last_error(), "u_in") && strstr(swgl_last_error(), "'A'"),
+          "the message names the input and the array: %s", swgl_last_error());
+    CHECK(gpu_pass_draw(&pass, b, NULL) == SWGL_OK, "copy A -> B: %s", swgl_last_error());
     gpu_array2d_download(b, out);
     int bad_el = 0;
     for (int i = 0; i < 16 * 8; i++) bad_el += memcmp(out + 4 * i, v, sizeof v) != 0;
     CHECK(bad_el == 0, "copy pass copies every element exactly (%d wrong)", bad_el);
     gpu_pass_begin(&pass, p);
     gpu_pass_array(&pass, "u_inn", a);
-    CHECK(gpu_pass_draw(&pass, b, NULL) == GPU_ERR_MISSING && strstr(gpu_last_error(), "u_inn"),
-          "a misspelt input is an error naming it: %s", gpu_last_error());
+    CHECK(gpu_pass_draw(&pass, b, NULL) == SWGL_ERR_MISSING && strstr(swgl_last_error(), "u_inn"),
+          "a misspelt input is an error naming it: %s", swgl_last_error());
     gpu_program_destroy(p);
 
     /* 1000 create / run / destroy cycles */
@@ -62,11 +62,11 @@ int main(void)
     int failures = 0;
     for (int i = 0; i < 1000; i++) {
         p = NULL;
-        if (gpu_program_create("copy", NULL, &p) != GPU_OK) { failures++; continue; }
+        if (gpu_program_create("copy", NULL, &p) != SWGL_OK) { failures++; continue; }
         handles[i] = gpu_program_handle(p);
         gpu_pass_begin(&pass, p);
         gpu_pass_array(&pass, "u_in", a);
-        if (gpu_pass_draw(&pass, b, NULL) != GPU_OK) failures++;
+        if (gpu_pass_draw(&pass, b, NULL) != SWGL_OK) failures++;
         gpu_program_destroy(p);
     }
     int alive = 0;

@@ -14,9 +14,9 @@ static void one_size(gpu_reductor *r, int w, int h, uint64_t seed)
     gpu_array2d_create(&d, &a);
     gpu_array2d_upload(a, v);
     float mn[4], mx[4], sm[4];
-    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_MIN, mn) == GPU_OK, "min %dx%d: %s", w, h, gpu_last_error());
-    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_MAX, mx) == GPU_OK, "max %dx%d: %s", w, h, gpu_last_error());
-    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_SUM, sm) == GPU_OK, "sum %dx%d: %s", w, h, gpu_last_error());
+    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_MIN, mn) == SWGL_OK, "min %dx%d: %s", w, h, swgl_last_error());
+    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_MAX, mx) == SWGL_OK, "max %dx%d: %s", w, h, swgl_last_error());
+    CHECK(gpu_reductor_run(r, a, GPU_REDUCE_SUM, sm) == SWGL_OK, "sum %dx%d: %s", w, h, swgl_last_error());
     int passes = gpu_reductor_passes(r);
     for (int c = 0; c < 4; c++) {
         float lo = v[c], hi = v[c];
@@ -46,7 +46,7 @@ int main(void)
 {
     gpu_context *ctx = test_gl_context();
     gpu_reductor *r = NULL;
-    CHECK(gpu_reductor_create(&r) == GPU_OK, "create");
+    CHECK(gpu_reductor_create(&r) == SWGL_OK, "create");
     static const int sizes[][2] = {{1, 1}, {1, 1000}, {1000, 1}, {3, 7}, {257, 129}, {1000, 1000}, {2, 2}, {5, 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) one_size(r, sizes[i][0], sizes[i][1], 77 + i);
     /* reuse: a second call at one size draws the same number of passes with no new arrays */

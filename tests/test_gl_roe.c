@@ -10,6 +10,7 @@
 
 #include "gl_util.h"
 #include "gpu_pass.h"
+#include "scheme_shaders.h"
 #include "roe.h"
 
 /* ---------- GLSL flux vs C flux ---------- */
@@ -69,14 +70,15 @@ static void flux_points(void)
     gpu_array2d_upload(A, wi);
     gpu_array2d_upload(B, wj);
     gpu_array2d_upload(E, ee);
-    CHECK(gpu_program_create_from_source("roe_flux_probe", flux_src, NULL, &prog) == GPU_OK, "build: %s",
-          gpu_last_error());
+    scheme_register_shaders();
+    CHECK(gpu_program_create_from_source("roe_flux_probe", flux_src, NULL, &prog) == SWGL_OK, "build: %s",
+          swgl_last_error());
     gpu_pass p;
     gpu_pass_begin(&p, prog);
     gpu_pass_array(&p, "u_wi", A);
     gpu_pass_array(&p, "u_wj", B);
     gpu_pass_array(&p, "u_e", E);
-    CHECK(gpu_pass_draw_mrt(&p, out, NULL) == GPU_OK, "draw: %s", gpu_last_error());
+    CHECK(gpu_pass_draw_mrt(&p, out, NULL) == SWGL_OK, "draw: %s", swgl_last_error());
     gpu_array2d_download(gpu_mrt_member(out, 0), fi);
     gpu_array2d_download(gpu_mrt_member(out, 1), fj);
     double worst = 0;

@@ -104,17 +104,17 @@ static double rel_linf(const double *a, const double *b, int nx, int ny)
 static int run_gpu(const prob *q, int dbl, int opt2, int steps, double *h, double *s)
 {
     sed_gpu *g = NULL;
-    if (sed_gpu_create(&q->p, dbl, &g) != GPU_OK) {
-        printf("FAIL  sed_gpu_create: %s\n", gpu_last_error());
+    if (sed_gpu_create(&q->p, dbl, &g) != SWGL_OK) {
+        printf("FAIL  sed_gpu_create: %s\n", swgl_last_error());
         return -1;
     }
     sed_gpu_set_opt2(g, opt2);
-    gpu_status st = sed_gpu_set_state(g, q->h, q->s);
-    if (st == GPU_OK) st = sed_gpu_run(g, steps);
-    if (st == GPU_OK) st = sed_gpu_get_state(g, h, s);
-    if (st != GPU_OK) printf("FAIL  GPU run: %s\n", gpu_last_error());
+    swgl_status st = sed_gpu_set_state(g, q->h, q->s);
+    if (st == SWGL_OK) st = sed_gpu_run(g, steps);
+    if (st == SWGL_OK) st = sed_gpu_get_state(g, h, s);
+    if (st != SWGL_OK) printf("FAIL  GPU run: %s\n", swgl_last_error());
     sed_gpu_destroy(g);
-    return st == GPU_OK ? 0 : -1;
+    return st == SWGL_OK ? 0 : -1;
 }
 
 static void run_cpu(const prob *q, int steps, double *h, double *s)

@@ -132,8 +132,8 @@ static int engine_open(engine *e, enum backend b, int dbl, const sed_setup *s, c
     e->b = b;
     if (b == BACKEND_GPU) {
         e->dbl = dbl;
-        if (sed_gpu_create(&s->p, dbl, &e->g) != GPU_OK || sed_gpu_set_state(e->g, s->h, s->s) != GPU_OK) {
-            snprintf(err, errlen, "%s", gpu_last_error());
+        if (sed_gpu_create(&s->p, dbl, &e->g) != SWGL_OK || sed_gpu_set_state(e->g, s->h, s->s) != SWGL_OK) {
+            snprintf(err, errlen, "%s", swgl_last_error());
             engine_close(e);
             return -1;
         }
@@ -157,8 +157,8 @@ static int engine_run(engine *e, int steps, int progress, double *wall, char *er
     for (int done = 0; done < steps;) {
         int n = steps - done < chunk ? steps - done : chunk;
         if (e->g) {
-            if (sed_gpu_run(e->g, n) != GPU_OK) {
-                snprintf(err, errlen, "%s", gpu_last_error());
+            if (sed_gpu_run(e->g, n) != SWGL_OK) {
+                snprintf(err, errlen, "%s", swgl_last_error());
                 return -1;
             }
             if (progress) gpu_finish();
@@ -178,8 +178,8 @@ static int engine_run(engine *e, int steps, int progress, double *wall, char *er
 static int engine_get(engine *e, double *h, double *s, char *err, size_t errlen)
 {
     if (e->g) {
-        if (sed_gpu_get_state(e->g, h, s) != GPU_OK) {
-            snprintf(err, errlen, "%s", gpu_last_error());
+        if (sed_gpu_get_state(e->g, h, s) != SWGL_OK) {
+            snprintf(err, errlen, "%s", swgl_last_error());
             return -1;
         }
     } else {
@@ -216,8 +216,8 @@ int sediment_run(const scenario *sc, const run_options *opt)
     if (sed_setup_build(&s, sc, err, sizeof err)) goto fail;
     if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU) {
         gpu_context_desc d = {opt->device, opt->device >= 0};
-        if (gpu_context_create(&d, &ctx) != GPU_OK) {
-            snprintf(err, sizeof err, "%s", gpu_last_error());
+        if (gpu_context_create(&d, &ctx) != SWGL_OK) {
+            snprintf(err, sizeof err, "%s", swgl_last_error());
             goto fail;
         }
         const gpu_info *gi = gpu_context_info(ctx);

@@ -25,7 +25,7 @@ typedef struct bench_arrays {
 
 /* Seconds per call of fn, median of 5 batches after a warm-up, each batch long enough
  * to dwarf glFinish's latency. */
-typedef gpu_status (*bench_fn)(void *ctx);
+typedef swgl_status (*bench_fn)(void *ctx);
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -37,7 +37,7 @@ static double time_it(bench_fn fn, void *ctx, double min_batch_s)
 {
     gpu_finish();
     double t0 = cpu_seconds();
-    if (fn(ctx) != GPU_OK) return -1;
+    if (fn(ctx) != SWGL_OK) return -1;
     gpu_finish();
     double one = cpu_seconds() - t0;
     int reps = one > 0 ? (int)(min_batch_s / one) : 100;
@@ -48,7 +48,7 @@ static double time_it(bench_fn fn, void *ctx, double min_batch_s)
         gpu_finish();
         t0 = cpu_seconds();
         for (int r = 0; r < reps; r++)
-            if (fn(ctx) != GPU_OK) return -1;
+            if (fn(ctx) != SWGL_OK) return -1;
         gpu_finish();
         t[b] = (cpu_seconds() - t0) / reps;
     }
@@ -63,7 +63,7 @@ typedef struct job {
     int mrt;
 } job;
 
-static gpu_status run_pass(void *v)
+static swgl_status run_pass(void *v)
 {
     job *j = v;
     bench_arrays *ar = j->ar;
@@ -79,7 +79,7 @@ static gpu_status run_pass(void *v)
     return gpu_pass_draw(&p, f ? ar->a : ar->b, NULL);
 }
 
-static gpu_status run_reduce(void *v)
+static swgl_status run_reduce(void *v)
 {
     job *j = v;
     float r[4];
@@ -136,8 +136,8 @@ int bench_gpgpu(int argc, char **argv)
     }
     gpu_context *ctx = NULL;
     gpu_context_desc desc = {device, device >= 0};
-    if (gpu_context_create(&desc, &ctx) != GPU_OK) {
-        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
     }
     const gpu_info *info = gpu_context_info(ctx);
@@ -145,7 +145,7 @@ int bench_gpgpu(int argc, char **argv)
     gpu_reductor *red = NULL;
     if (gpu_program_create("copy", NULL, &copy) || gpu_program_create("stencil5", NULL, &sten) ||
         gpu_program_create("mrt3", NULL, &mrt3) || gpu_reductor_create(&red)) {
-        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
     }
     printf("swgl bench gpgpu — texture-layer ceilings (fragment passes, float4 elements)\n");
@@ -165,7 +165,7 @@ int bench_gpgpu(int argc, char **argv)
         if (gpu_array2d_create(&d, &ar.a) || gpu_array2d_create(&d, &ar.b) || gpu_mrt_create(&md, &ar.m[0]) ||
             gpu_mrt_create(&md, &ar.m[1]) || gpu_array2d_upload(ar.a, init) ||
             gpu_array2d_upload(ar.b, init) || gpu_array2d_upload(gpu_mrt_member(ar.m[1], 0), init)) {
-            printf("%7d  (stops here: %s)\n", n, gpu_last_error());
+            printf("%7d  (stops here: %s)\n", n, swgl_last_error());
             free(init);
             gpu_array2d_destroy(ar.a);
             gpu_array2d_destroy(ar.b);
@@ -185,7 +185,7 @@ int bench_gpgpu(int argc, char **argv)
             job j = {rows[r].prog, &ar, red, rows[r].mrt};
             double t = time_it(rows[r].reduce ? run_reduce : run_pass, &j, batch);
             if (t < 0) {
-                printf("%7d  %-12s failed: %s\n", n, rows[r].name, gpu_last_error());
+                printf("%7d  %-12s failed: %s\n", n, rows[r].name, swgl_last_error());
                 rc = 1;
                 continue;
             }

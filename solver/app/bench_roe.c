@@ -57,8 +57,8 @@ int bench_roe(int argc, char **argv)
     }
     gpu_context *ctx = NULL;
     gpu_context_desc desc = {device, device >= 0};
-    if (gpu_context_create(&desc, &ctx) != GPU_OK) {
-        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
     }
     const gpu_info *info = gpu_context_info(ctx);

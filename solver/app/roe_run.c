@@ -145,8 +145,8 @@ int roe_run(const scenario *sc, const run_options *opt)
     if (roe_setup_build(&s, sc, err, sizeof err)) goto fail;
     if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU) {
         gpu_context_desc d = {opt->device, opt->device >= 0};
-        if (gpu_context_create(&d, &ctx) != GPU_OK) {
-            snprintf(err, sizeof err, "%s", gpu_last_error());
+        if (gpu_context_create(&d, &ctx) != SWGL_OK) {
+            snprintf(err, sizeof err, "%s", swgl_last_error());
             goto fail;
         }
     }

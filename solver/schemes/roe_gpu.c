@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "gpu_pass.h"
+#include "scheme_shaders.h"
 #include "gpu_reductor.h"
 
 struct roe_gpu {
@@ -42,12 +43,12 @@ void roe_gpu_destroy(roe_gpu *r)
     free(r);
 }
 
-static gpu_status upload_constants(roe_gpu *r, const swe_problem *p)
+static swgl_status upload_constants(roe_gpu *r, const swe_problem *p)
 {
     int W = r->W, H = r->H;
     float *vc = malloc((size_t)4 * W * H * sizeof(float));
     float *ed = malloc((size_t)8 * W * H * sizeof(float));
-    gpu_status st = GPU_ERR_NO_MEMORY;
+    swgl_status st = SWGL_ERR_NO_MEMORY;
     if (!vc || !ed) goto done;
     for (int j = 0; j < H; j++)
         for (int i = 0; i < W; i++) {
@@ -69,19 +70,20 @@ static gpu_status upload_constants(roe_gpu *r, const swe_problem *p)
                 e[3] = (a && b) ? 0.0f : (a || b) ? 1.0f : -1.0f;
             }
         }
-    if ((st = gpu_array2d_upload(r->vconst, vc)) == GPU_OK) st = gpu_array2d_upload(r->edges, ed);
+    if ((st = gpu_array2d_upload(r->vconst, vc)) == SWGL_OK) st = gpu_array2d_upload(r->edges, ed);
 done:
     free(vc);
     free(ed);
     return st;
 }
 
-gpu_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
+swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
 {
-    gpu_status st;
+    scheme_register_shaders();
+    swgl_status st;
     roe_gpu *r = calloc(1, sizeof *r);
     *out = NULL;
-    if (!r) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    if (!r) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     r->nx = p->nx;
     r->ny = p->ny;
     r->W = p->nx + 2;
@@ -105,14 +107,14 @@ gpu_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
         return st;
     }
     *out = r;
-    return GPU_OK;
+    return SWGL_OK;
 }
 
-gpu_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy)
+swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy)
 {
     size_t n = (size_t)r->W * r->H;
     float *s = malloc(4 * n * sizeof(float));
-    if (!s) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     for (size_t k = 0; k < n; k++) {
         s[4 * k] = (float)h[k];
         s[4 * k + 1] = (float)qx[k];
@@ -120,18 +122,18 @@ gpu_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, cons
         s[4 * k + 3] = 0.0f;
     }
     r->cur = 0;
-    gpu_status st = gpu_array2d_upload(r->state[0], s);
+    swgl_status st = gpu_array2d_upload(r->state[0], s);
     free(s);
     return st;
 }
 
-gpu_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
+swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
 {
     size_t n = (size_t)r->W * r->H;
     float *s = malloc(4 * n * sizeof(float));
-    if (!s) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
-    gpu_status st = gpu_array2d_download(r->state[r->cur], s);
-    for (size_t k = 0; st == GPU_OK && k < n; k++) {
+    if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    swgl_status st = gpu_array2d_download(r->state[r->cur], s);
+    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
         h[k] = s[4 * k];
         qx[k] = s[4 * k + 1];
         qy[k] = s[4 * k + 2];
@@ -140,9 +142,9 @@ gpu_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
     return st;
 }
 
-gpu_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken)
+swgl_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken)
 {
-    gpu_status st;
+    swgl_status st;
     gpu_pass p;
     gpu_array2d *now = r->state[r->cur], *next = r->state[1 - r->cur];
 
@@ -153,7 +155,7 @@ gpu_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken)
     gpu_pass_array(&p, "u_edges", r->edges);
     gpu_pass_float(&p, "u_g", (float)r->g);
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
-    if ((st = gpu_pass_draw_mrt(&p, r->flux, NULL)) != GPU_OK) return st;
+    if ((st = gpu_pass_draw_mrt(&p, r->flux, NULL)) != SWGL_OK) return st;
 
     /* 2. local dt per volume, (8) */
     gpu_pass_begin(&p, r->p_dt);
@@ -161,13 +163,13 @@ gpu_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken)
     gpu_pass_array(&p, "u_high", gpu_mrt_member(r->flux, 1));
     gpu_pass_array(&p, "u_const", r->vconst);
     gpu_pass_float(&p, "u_cfl", (float)r->cfl);
-    if ((st = gpu_pass_draw(&p, r->dtloc, NULL)) != GPU_OK) return st;
+    if ((st = gpu_pass_draw(&p, r->dtloc, NULL)) != SWGL_OK) return st;
 
     /* 3. dt = min over volumes: the only value that comes back to the CPU */
     float mn[4];
-    if ((st = gpu_reductor_run(r->red, r->dtloc, GPU_REDUCE_MIN, mn)) != GPU_OK) return st;
+    if ((st = gpu_reductor_run(r->red, r->dtloc, GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
     if (isnan(mn[0]) || mn[0] <= 0.0f)
-        return gpu_fail(GPU_ERR_ARG, "the time step is %g: the solution has blown up (NaN or negative depth)",
+        return swgl_fail(SWGL_ERR_ARG, "the time step is %g: the solution has blown up (NaN or negative depth)",
                         (double)mn[0]);
     double dt = isinf(mn[0]) ? dt_max : fmin((double)mn[0], dt_max);
 
@@ -179,8 +181,8 @@ gpu_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken)
     gpu_pass_array(&p, "u_const", r->vconst);
     gpu_pass_float(&p, "u_dt", (float)dt);
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
-    if ((st = gpu_pass_draw(&p, next, NULL)) != GPU_OK) return st;
+    if ((st = gpu_pass_draw(&p, next, NULL)) != SWGL_OK) return st;
     r->cur = 1 - r->cur;
     *dt_taken = dt;
-    return GPU_OK;
+    return SWGL_OK;
 }

@@ -50,8 +50,8 @@ static int cmd_info(int argc, char **argv)
     printf("swgl %s\nEGL devices:\n", SWGL_VERSION);
     gpu_list_devices(stdout);
     gpu_context *ctx = NULL;
-    if (gpu_context_create(&desc, &ctx) != GPU_OK) {
-        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
     }
     const gpu_info *i = gpu_context_info(ctx);

@@ -9,13 +9,13 @@
 
 typedef struct roe_gpu roe_gpu;
 
-gpu_status roe_gpu_create(const swe_problem *p, roe_gpu **out);
+swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out);
 void roe_gpu_destroy(roe_gpu *r);
 /* arrays of (nx+2)*(ny+2) doubles laid out as in swe.h */
-gpu_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy);
-gpu_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy);
+swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy);
+swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy);
 /* One step: dt from (8) (the reduction's 1x1 result is the only thing read back),
  * dt = min(dt, dt_max), then the update.  *dt_taken is dt_max when no wave moves. */
-gpu_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken);
+swgl_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken);
 
 #endif

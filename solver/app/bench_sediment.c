@@ -79,26 +79,26 @@ static void bprob_free(bprob *q)
 }
 
 /* seconds per repetition of a GPU piece: which = -1 a step, 0 h pass, 1 s pass, 2 OPT-2 h */
-static gpu_status gpu_piece(sed_gpu *g, int which, int reps)
+static swgl_status gpu_piece(sed_gpu *g, int which, int reps)
 {
     return which < 0 ? sed_gpu_run(g, reps) : sed_gpu_run_pass(g, which, reps);
 }
 
 static double time_gpu(sed_gpu *g, int which, double target, int *reps_out)
 {
-    gpu_status st = gpu_piece(g, which, 1);
+    swgl_status st = gpu_piece(g, which, 1);
     gpu_finish();
     double t0 = cpu_seconds();
-    if (st == GPU_OK) st = gpu_piece(g, which, 2);
+    if (st == SWGL_OK) st = gpu_piece(g, which, 2);
     gpu_finish();
     double t = (cpu_seconds() - t0) / 2;
     int reps = t > 0 ? (int)fmin(fmax(target / t, 3), 100000) : 100;
     t0 = cpu_seconds();
-    if (st == GPU_OK) st = gpu_piece(g, which, reps);
+    if (st == SWGL_OK) st = gpu_piece(g, which, reps);
     gpu_finish();
     *reps_out = reps;
-    if (st != GPU_OK) {
-        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+    if (st != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return -1;
     }
     return (cpu_seconds() - t0) / reps;
@@ -181,8 +181,8 @@ int bench_sediment(int argc, char **argv)
     }
     gpu_context *ctx = NULL;
     gpu_context_desc desc = {device, device >= 0};
-    if (gpu_context_create(&desc, &ctx) != GPU_OK) {
-        fprintf(stderr, "swgl: %s\n", gpu_last_error());
+    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
     }
     const gpu_info *info = gpu_context_info(ctx);
@@ -209,8 +209,8 @@ int bench_sediment(int argc, char **argv)
         }
         for (int dbl = 0; dbl <= info->has_fp64; dbl++) {
             sed_gpu *g = NULL;
-            if (sed_gpu_create(&q.p, dbl, &g) != GPU_OK || sed_gpu_set_state(g, q.h, q.s) != GPU_OK) {
-                fprintf(stderr, "swgl: %d^2 %s: %s\n", n, dbl ? "double" : "single", gpu_last_error());
+            if (sed_gpu_create(&q.p, dbl, &g) != SWGL_OK || sed_gpu_set_state(g, q.h, q.s) != SWGL_OK) {
+                fprintf(stderr, "swgl: %d^2 %s: %s\n", n, dbl ? "double" : "single", swgl_last_error());
                 sed_gpu_destroy(g);
                 rc = 1;
                 continue;

@@ -85,9 +85,9 @@ int roe_engine_open(roe_engine *e, enum backend b, const roe_setup *s, const cha
     memset(e, 0, sizeof *e);
     e->backend = b;
     if (b == BACKEND_GPU) {
-        if (roe_gpu_create(&s->p, &e->gpu) != GPU_OK ||
-            roe_gpu_set_state(e->gpu, s->h, s->qx, s->qy) != GPU_OK) {
-            snprintf(err, errlen, "GPU solver: %s", gpu_last_error());
+        if (roe_gpu_create(&s->p, &e->gpu) != SWGL_OK ||
+            roe_gpu_set_state(e->gpu, s->h, s->qx, s->qy) != SWGL_OK) {
+            snprintf(err, errlen, "GPU solver: %s", swgl_last_error());
             roe_engine_close(e);
             return -1;
         }
@@ -112,8 +112,8 @@ void roe_engine_close(roe_engine *e)
 int roe_engine_step(roe_engine *e, double dt_max, double *dt, char *err, size_t errlen)
 {
     if (e->gpu) {
-        if (roe_gpu_step(e->gpu, dt_max, dt) != GPU_OK) {
-            snprintf(err, errlen, "GPU step: %s", gpu_last_error());
+        if (roe_gpu_step(e->gpu, dt_max, dt) != SWGL_OK) {
+            snprintf(err, errlen, "GPU step: %s", swgl_last_error());
             return -1;
         }
         return 0;
@@ -129,8 +129,8 @@ int roe_engine_step(roe_engine *e, double dt_max, double *dt, char *err, size_t 
 int roe_engine_get(roe_engine *e, double *h, double *qx, double *qy, char *err, size_t errlen)
 {
     if (e->gpu) {
-        if (roe_gpu_get_state(e->gpu, h, qx, qy) != GPU_OK) {
-            snprintf(err, errlen, "GPU download: %s", gpu_last_error());
+        if (roe_gpu_get_state(e->gpu, h, qx, qy) != SWGL_OK) {
+            snprintf(err, errlen, "GPU download: %s", swgl_last_error());
             return -1;
         }
         return 0;

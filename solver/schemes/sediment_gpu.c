@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gpu_pass.h"
+#include "scheme_shaders.h"
 
 struct sed_gpu {
     sed_problem p;
@@ -64,36 +65,37 @@ static int put_const(char *buf, size_t len, size_t *at, int dbl, const char *nam
     return 0;
 }
 
-static gpu_status check_problem(const sed_problem *p)
+static swgl_status check_problem(const sed_problem *p)
 {
-    if (!p || p->nx < 2 || p->ny < 2) return gpu_fail(GPU_ERR_ARG, "sediment: grid must have nx, ny >= 2");
-    if (!(p->dx > 0) || !(p->dy > 0)) return gpu_fail(GPU_ERR_ARG, "sediment: dx and dy must be > 0");
+    if (!p || p->nx < 2 || p->ny < 2) return swgl_fail(SWGL_ERR_ARG, "sediment: grid must have nx, ny >= 2");
+    if (!(p->dx > 0) || !(p->dy > 0)) return swgl_fail(SWGL_ERR_ARG, "sediment: dx and dy must be > 0");
     if (!(p->cs > 0) || !(p->cm > 0) || !(p->layer > 0))
-        return gpu_fail(GPU_ERR_ARG, "sediment: cs, cm and layer must be > 0");
-    if (!p->alpha || !p->beta) return gpu_fail(GPU_ERR_ARG, "sediment: alpha and beta are required");
+        return swgl_fail(SWGL_ERR_ARG, "sediment: cs, cm and layer must be > 0");
+    if (!p->alpha || !p->beta) return swgl_fail(SWGL_ERR_ARG, "sediment: alpha and beta are required");
     if (p->form != SED_FORM_PAPER && p->form != SED_FORM_CONSERVATIVE)
-        return gpu_fail(GPU_ERR_ARG, "sediment: unknown form");
-    if (!(p->dt > 0)) return gpu_fail(GPU_ERR_ARG, "sediment: dt must be > 0");
+        return swgl_fail(SWGL_ERR_ARG, "sediment: unknown form");
+    if (!(p->dt > 0)) return swgl_fail(SWGL_ERR_ARG, "sediment: dt must be > 0");
     if (p->inflow_side != SED_NONE) {
         if (p->inflow_side < SED_WEST || p->inflow_side > SED_NORTH)
-            return gpu_fail(GPU_ERR_ARG, "sediment: unknown inflow side");
+            return swgl_fail(SWGL_ERR_ARG, "sediment: unknown inflow side");
         int n = p->inflow_side == SED_WEST || p->inflow_side == SED_EAST ? p->ny : p->nx;
         if (p->inflow_first < 1 || p->inflow_last > n || p->inflow_first > p->inflow_last)
-            return gpu_fail(GPU_ERR_ARG, "sediment: inflow points %d..%d outside the side's 1..%d",
+            return swgl_fail(SWGL_ERR_ARG, "sediment: inflow points %d..%d outside the side's 1..%d",
                             p->inflow_first, p->inflow_last, n);
         if (!(p->inflow_sand >= 0) || !(p->inflow_mud >= 0))
-            return gpu_fail(GPU_ERR_ARG, "sediment: inflow rates must be >= 0");
+            return swgl_fail(SWGL_ERR_ARG, "sediment: inflow rates must be >= 0");
     }
-    return GPU_OK;
+    return SWGL_OK;
 }
 
-gpu_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
+swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
 {
-    gpu_status st;
+    scheme_register_shaders();
+    swgl_status st;
     *out = NULL;
-    if ((st = check_problem(p)) != GPU_OK) return st;
+    if ((st = check_problem(p)) != SWGL_OK) return st;
     sed_gpu *g = calloc(1, sizeof *g);
-    if (!g) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     g->p = *p;
     g->W = p->nx + 2;
     g->H = p->ny + 2;
@@ -103,7 +105,7 @@ gpu_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
     g->beta = malloc(n * sizeof(double));
     if (!g->alpha || !g->beta) {
         sed_gpu_destroy(g);
-        return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
     memcpy(g->alpha, p->alpha, n * sizeof(double));
     memcpy(g->beta, p->beta, n * sizeof(double));
@@ -135,7 +137,7 @@ gpu_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
         put_const(defs, sizeof defs, &at, g->dbl, "C_DNX", p->dx) ||
         put_const(defs, sizeof defs, &at, g->dbl, "C_DNY", p->dy)) {
         sed_gpu_destroy(g);
-        return gpu_fail(GPU_ERR_ARG, "sediment: defines too long");
+        return swgl_fail(SWGL_ERR_ARG, "sediment: defines too long");
     }
 
     gpu_format f = g->dbl ? GPU_RGBA32UI : GPU_RGBA32F;
@@ -154,23 +156,23 @@ gpu_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
         return st;
     }
     *out = g;
-    return GPU_OK;
+    return SWGL_OK;
 }
 
 int sed_gpu_is_double(const sed_gpu *g) { return g->dbl; }
 void sed_gpu_set_opt2(sed_gpu *g, int on) { g->opt2 = on != 0; }
 
-gpu_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
+swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
 {
     size_t n = (size_t)g->W * g->H;
-    gpu_status st;
+    swgl_status st;
     g->cur = 0;
     if (g->dbl) {
         double *a = malloc(2 * n * sizeof(double)), *b = malloc(2 * n * sizeof(double));
         if (!a || !b) {
             free(a);
             free(b);
-            return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         }
         for (size_t k = 0; k < n; k++) {
             a[2 * k] = h[k];
@@ -178,21 +180,21 @@ gpu_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
             b[2 * k] = g->alpha[k];
             b[2 * k + 1] = g->beta[k];
         }
-        if ((st = gpu_array2d_upload(g->state[0], a)) == GPU_OK && (st = gpu_array2d_upload(g->state[1], a)) == GPU_OK)
+        if ((st = gpu_array2d_upload(g->state[0], a)) == SWGL_OK && (st = gpu_array2d_upload(g->state[1], a)) == SWGL_OK)
             st = gpu_array2d_upload(g->ab, b);
         free(a);
         free(b);
         return st;
     }
     float *a = malloc(4 * n * sizeof(float));
-    if (!a) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+    if (!a) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     for (size_t k = 0; k < n; k++) {
         a[4 * k] = (float)h[k];
         a[4 * k + 1] = (float)s[k];
         a[4 * k + 2] = (float)g->alpha[k];
         a[4 * k + 3] = (float)g->beta[k];
     }
-    if ((st = gpu_array2d_upload(g->state[0], a)) == GPU_OK) st = gpu_array2d_upload(g->state[1], a);
+    if ((st = gpu_array2d_upload(g->state[0], a)) == SWGL_OK) st = gpu_array2d_upload(g->state[1], a);
     free(a);
     return st;
 }
@@ -231,30 +233,30 @@ static void fill_ghosts(const sed_gpu *g, double *h, double *s)
     }
 }
 
-gpu_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
+swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
 {
     size_t n = (size_t)g->W * g->H;
-    gpu_status st;
+    swgl_status st;
     if (g->dbl) {
         double *a = malloc(2 * n * sizeof(double));
-        if (!a) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+        if (!a) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         st = gpu_array2d_download(g->state[g->cur], a);
-        for (size_t k = 0; st == GPU_OK && k < n; k++) {
+        for (size_t k = 0; st == SWGL_OK && k < n; k++) {
             h[k] = a[2 * k];
             s[k] = a[2 * k + 1];
         }
         free(a);
     } else {
         float *a = malloc(4 * n * sizeof(float));
-        if (!a) return gpu_fail(GPU_ERR_NO_MEMORY, "out of memory");
+        if (!a) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         st = gpu_array2d_download(g->state[g->cur], a);
-        for (size_t k = 0; st == GPU_OK && k < n; k++) {
+        for (size_t k = 0; st == SWGL_OK && k < n; k++) {
             h[k] = a[4 * k];
             s[k] = a[4 * k + 1];
         }
         free(a);
     }
-    if (st == GPU_OK) fill_ghosts(g, h, s);
+    if (st == SWGL_OK) fill_ghosts(g, h, s);
     return st;
 }
 
@@ -268,16 +270,16 @@ static void bind_state(sed_gpu *g, gpu_pass *ps, gpu_array2d *st)
     }
 }
 
-static gpu_status h_pass_to(sed_gpu *g, int opt2, gpu_array2d *out)
+static swgl_status h_pass_to(sed_gpu *g, int opt2, gpu_array2d *out)
 {
-    gpu_status st;
+    swgl_status st;
     gpu_pass ps;
     gpu_rect r = {1, 1, g->p.nx, g->p.ny};
     gpu_array2d *now = g->state[g->cur];
     if (opt2) {
         gpu_pass_begin(&ps, g->p_k);
         bind_state(g, &ps, now);
-        if ((st = gpu_pass_draw(&ps, g->kk, &r)) != GPU_OK) return st;
+        if ((st = gpu_pass_draw(&ps, g->kk, &r)) != SWGL_OK) return st;
         gpu_pass_begin(&ps, g->p_hopt);
         bind_state(g, &ps, now);
         gpu_pass_array(&ps, "u_kk", g->kk);
@@ -288,9 +290,9 @@ static gpu_status h_pass_to(sed_gpu *g, int opt2, gpu_array2d *out)
     return gpu_pass_draw(&ps, out, &r);
 }
 
-static gpu_status h_pass(sed_gpu *g, int opt2) { return h_pass_to(g, opt2, g->hn); }
+static swgl_status h_pass(sed_gpu *g, int opt2) { return h_pass_to(g, opt2, g->hn); }
 
-static gpu_status s_pass_to(sed_gpu *g, gpu_array2d *out)
+static swgl_status s_pass_to(sed_gpu *g, gpu_array2d *out)
 {
     gpu_pass ps;
     gpu_rect r = {1, 1, g->p.nx, g->p.ny};
@@ -300,26 +302,26 @@ static gpu_status s_pass_to(sed_gpu *g, gpu_array2d *out)
     return gpu_pass_draw(&ps, out, &r);
 }
 
-static gpu_status s_pass(sed_gpu *g) { return s_pass_to(g, g->state[1 - g->cur]); }
+static swgl_status s_pass(sed_gpu *g) { return s_pass_to(g, g->state[1 - g->cur]); }
 
-gpu_status sed_gpu_run(sed_gpu *g, int steps)
+swgl_status sed_gpu_run(sed_gpu *g, int steps)
 {
-    gpu_status st;
+    swgl_status st;
     for (int n = 0; n < steps; n++) {
-        if ((st = h_pass(g, g->opt2)) != GPU_OK || (st = s_pass(g)) != GPU_OK) return st;
+        if ((st = h_pass(g, g->opt2)) != SWGL_OK || (st = s_pass(g)) != SWGL_OK) return st;
         g->cur = 1 - g->cur;
     }
-    return GPU_OK;
+    return SWGL_OK;
 }
 
-gpu_status sed_gpu_run_pass(sed_gpu *g, int which, int reps)
+swgl_status sed_gpu_run_pass(sed_gpu *g, int which, int reps)
 {
     /* A pass repeated into one target with nothing reading it in between can be merged
      * by a driver (llvmpipe drops the binned work of a draw that a later opaque
      * full-screen draw covers), so the h and s passes alone alternate between their
      * target and the (then unused) kk array; k pass + h_opt depend on each other. */
-    gpu_status st = GPU_OK;
-    for (int n = 0; n < reps && st == GPU_OK; n++) {
+    swgl_status st = SWGL_OK;
+    for (int n = 0; n < reps && st == SWGL_OK; n++) {
         if (which == 2) st = h_pass(g, 1);
         else if (which == 1) st = s_pass_to(g, n % 2 ? g->kk : g->state[1 - g->cur]);
         else st = h_pass_to(g, 0, n % 2 ? g->kk : g->hn);

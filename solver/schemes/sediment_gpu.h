@@ -12,22 +12,22 @@
 typedef struct sed_gpu sed_gpu;
 
 /* use_double: 1 for double (the caller checks gpu_context_info()->has_fp64 first; without
- * it the passes fail to compile, GPU_ERR_COMPILE), 0 for single.  p is copied (alpha,
- * beta too); its arguments are checked as sed_cpu_create does (GPU_ERR_ARG). */
-gpu_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out);
+ * it the passes fail to compile, SWGL_ERR_COMPILE), 0 for single.  p is copied (alpha,
+ * beta too); its arguments are checked as sed_cpu_create does (SWGL_ERR_ARG). */
+swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out);
 void sed_gpu_destroy(sed_gpu *g);
 /* arrays of (nx+2)*(ny+2) doubles laid out as in sediment.h; ghosts of the input are
  * ignored, the output's ghosts are set by the ghost rule (as sed_cpu_get_state). */
-gpu_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s);
-gpu_status sed_gpu_get_state(sed_gpu *g, double *h, double *s);
+swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s);
+swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s);
 /* steps of h pass then s pass. */
-gpu_status sed_gpu_run(sed_gpu *g, int steps);
+swgl_status sed_gpu_run(sed_gpu *g, int steps);
 /* 1: the h pass reads alpha s and beta (1 - s) stored by a pass of their own (the OPT-2
  * analog: sed_kpass.glsl + sed_h_opt.glsl); 0 (default): it recomputes them. */
 void sed_gpu_set_opt2(sed_gpu *g, int on);
 /* For the bench: reps of one pass alone (0 h pass, 1 s pass, 2 k pass + opt h pass),
  * leaving the state unchanged. */
-gpu_status sed_gpu_run_pass(sed_gpu *g, int which, int reps);
+swgl_status sed_gpu_run_pass(sed_gpu *g, int which, int reps);
 int sed_gpu_is_double(const sed_gpu *g);
 
 /* ---- driver helpers (solver/sediment_run.c) ---------------------------------------- */
