@@ -127,8 +127,8 @@ double sed_dt_limit_state(const sed_problem *p, const double *h)
 /* Set the ghost ring of h (and, if sg is not NULL, of sg) by the ghost rule applied to
  * the boundary points of h and s.  Corners are read by no stencil; they get the diagonal
  * point's values so that output grids hold no garbage. */
-static void fill_ghosts(const sed_problem *p, const sed_consts *c, const double *alpha,
-                        const double *beta, double *h, const double *s, double *sg)
+void sed_fill_ghosts(const sed_problem *p, const sed_consts *c, const double *alpha,
+                     const double *beta, double *h, const double *s, double *sg)
 {
     int W = p->nx + 2, H = p->ny + 2;
     for (int side = 0; side < 4; side++) {
@@ -153,19 +153,6 @@ static void fill_ghosts(const sed_problem *p, const sed_consts *c, const double 
     }
 }
 
-static void copy_ghost_ring(const sed_problem *p, double *f)
-{
-    int W = p->nx + 2, H = p->ny + 2;
-    for (int j = 1; j < H - 1; j++) {
-        f[j * W] = f[j * W + 1];
-        f[j * W + W - 1] = f[j * W + W - 2];
-    }
-    for (int i = 0; i < W; i++) {
-        f[i] = f[W + i];
-        f[(H - 1) * W + i] = f[(H - 2) * W + i];
-    }
-}
-
 void sed_cpu_destroy(sed_cpu *s)
 {
     if (!s) return;
@@ -178,9 +165,8 @@ void sed_cpu_destroy(sed_cpu *s)
     free(s);
 }
 
-sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind, char *err, int errlen)
+swgl_status sed_problem_check(const sed_problem *p)
 {
-    sed_cpu *s = NULL;
     const char *why = NULL;
     char buf[200];
     if (!p || p->nx < 2 || p->ny < 2) { why = "grid must have nx, ny >= 2"; goto fail; }
@@ -188,15 +174,15 @@ sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind, char *err,
     if (!(p->cs > 0) || !(p->cm > 0) || !(p->layer > 0)) { why = "cs, cm and layer must be > 0"; goto fail; }
     if (!p->alpha || !p->beta) { why = "alpha and beta are required"; goto fail; }
     if (p->form != SED_FORM_PAPER && p->form != SED_FORM_CONSERVATIVE) { why = "unknown form"; goto fail; }
-    if (kind != SED_CPU_SCALAR && kind != SED_CPU_FAST) { why = "unknown CPU kind"; goto fail; }
-    int W = p->nx + 2, H = p->ny + 2;
-    for (int j = 1; j < H - 1; j++)
-        for (int i = 1; i < W - 1; i++)
-            if (!(p->alpha[j * W + i] >= 0) || !(p->beta[j * W + i] >= 0)) {
-                snprintf(buf, sizeof buf, "alpha and beta must be >= 0 (point %d,%d)", i, j);
+    for (int j = 0; j < p->ny; j++)
+        for (int i = 0; i < p->nx; i++) {
+            size_t k = grid_in(p->nx, i, j);
+            if (!(p->alpha[k] >= 0) || !(p->beta[k] >= 0)) {
+                snprintf(buf, sizeof buf, "alpha and beta must be >= 0 (point %d,%d)", i + 1, j + 1);
                 why = buf;
                 goto fail;
             }
+        }
     if (p->inflow_side != SED_NONE) {
         if (p->inflow_side < SED_WEST || p->inflow_side > SED_NORTH) { why = "unknown inflow side"; goto fail; }
         int n = side_len(p, p->inflow_side);
@@ -217,7 +203,18 @@ sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind, char *err,
         }
     }
     if (!(p->dt > 0)) { why = "dt must be > 0"; goto fail; }
+    return SWGL_OK;
+fail:
+    return swgl_fail(SWGL_ERR_ARG, "sediment: %s", why);
+}
 
+sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind)
+{
+    sed_cpu *s = NULL;
+    const char *why = NULL;
+    if (sed_problem_check(p) != SWGL_OK) return NULL;
+    if (kind != SED_CPU_SCALAR && kind != SED_CPU_FAST) { why = "unknown CPU kind"; goto fail; }
+    int W = grid_stride(p->nx), H = grid_rows(p->ny);
     s = calloc(1, sizeof *s);
     if (!s) { why = "out of memory"; goto fail; }
     s->p = *p;
@@ -233,13 +230,13 @@ sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind, char *err,
     if (!s->alpha || !s->beta) { why = "out of memory"; goto fail; }
     memcpy(s->alpha, p->alpha, n * sizeof(double));
     memcpy(s->beta, p->beta, n * sizeof(double));
-    copy_ghost_ring(p, s->alpha);
-    copy_ghost_ring(p, s->beta);
+    grid_copy_ring(s->alpha, p->nx, p->ny);
+    grid_copy_ring(s->beta, p->nx, p->ny);
     s->p.alpha = s->alpha;
     s->p.beta = s->beta;
     return s;
 fail:
-    if (err && errlen > 0) snprintf(err, (size_t)errlen, "sediment: %s", why ? why : "error");
+    swgl_fail(why && strcmp(why, "out of memory") == 0 ? SWGL_ERR_NO_MEMORY : SWGL_ERR_ARG, "sediment: %s", why);
     sed_cpu_destroy(s);
     return NULL;
 }
@@ -251,7 +248,7 @@ void sed_cpu_set_state(sed_cpu *s, const double *h, const double *sand)
     memcpy(s->s[s->cur], sand, n * sizeof(double));
     sed_consts c;
     sed_consts_init(&c, &s->p);
-    fill_ghosts(&s->p, &c, s->alpha, s->beta, s->h[s->cur], s->s[s->cur], s->s[s->cur]);
+    sed_fill_ghosts(&s->p, &c, s->alpha, s->beta, s->h[s->cur], s->s[s->cur], s->s[s->cur]);
 }
 
 void sed_cpu_get_state(const sed_cpu *s, double *h, double *sand)
@@ -261,31 +258,42 @@ void sed_cpu_get_state(const sed_cpu *s, double *h, double *sand)
     if (sand) memcpy(sand, s->s[s->cur], n * sizeof(double));
 }
 
-int sed_cpu_run(sed_cpu *s, int steps)
+void sed_cpu_step(sed_cpu *s, double dt)
 {
     const sed_problem *p = &s->p;
     sed_consts c;
     sed_consts_init(&c, p);
-    for (int n = 0; n < steps; n++) {
-        double *h = s->h[s->cur], *sa = s->s[s->cur];
-        double *hn = s->h[1 - s->cur], *sn = s->s[1 - s->cur];
-        /* before the h pass: ghosts of h^l and s^l */
-        fill_ghosts(p, &c, s->alpha, s->beta, h, sa, sa);
-        if (s->kind == SED_CPU_FAST) sed_fast_h_pass(p, &c, s->alpha, s->beta, h, sa, hn);
-        else sed_scalar_h_pass(p, &c, s->alpha, s->beta, h, sa, hn);
-        /* before the s pass: ghosts of h^{l+1} by the same rule (with s^l); the paper's
-         * s pass reads them, the conservative one reads h^l's ghosts only */
-        fill_ghosts(p, &c, s->alpha, s->beta, hn, sa, NULL);
-        if (s->kind == SED_CPU_FAST) sed_fast_s_pass(p, &c, s->alpha, h, hn, sa, sn);
-        else sed_scalar_s_pass(p, &c, s->alpha, h, hn, sa, sn);
-        s->cur = 1 - s->cur;
-    }
+    c.dt = dt;
     double *h = s->h[s->cur], *sa = s->s[s->cur];
-    fill_ghosts(p, &c, s->alpha, s->beta, h, sa, sa);
-    size_t n = (size_t)(p->nx + 2) * (p->ny + 2);
+    double *hn = s->h[1 - s->cur], *sn = s->s[1 - s->cur];
+    /* before the h pass: ghosts of h^l and s^l */
+    sed_fill_ghosts(p, &c, s->alpha, s->beta, h, sa, sa);
+    if (s->kind == SED_CPU_FAST) sed_fast_h_pass(p, &c, s->alpha, s->beta, h, sa, hn);
+    else sed_scalar_h_pass(p, &c, s->alpha, s->beta, h, sa, hn);
+    /* before the s pass: ghosts of h^{l+1} by the same rule (with s^l); the paper's
+     * s pass reads them, the conservative one reads h^l's ghosts only */
+    sed_fill_ghosts(p, &c, s->alpha, s->beta, hn, sa, NULL);
+    if (s->kind == SED_CPU_FAST) sed_fast_s_pass(p, &c, s->alpha, h, hn, sa, sn);
+    else sed_scalar_s_pass(p, &c, s->alpha, h, hn, sa, sn);
+    s->cur = 1 - s->cur;
+    h = s->h[s->cur];
+    sa = s->s[s->cur];
+    sed_fill_ghosts(p, &c, s->alpha, s->beta, h, sa, sa);
+}
+
+int sed_cpu_run(sed_cpu *s, int steps)
+{
+    for (int n = 0; n < steps; n++) sed_cpu_step(s, s->p.dt);
+    const double *h = s->h[s->cur], *sa = s->s[s->cur];
+    size_t n = grid_size(s->p.nx, s->p.ny);
     for (size_t k = 0; k < n; k++)
         if (isnan(h[k]) || isnan(sa[k])) return -1;
     return 0;
+}
+
+const sed_problem *sed_cpu_problem(const sed_cpu *s)
+{
+    return &s->p;
 }
 
 int sed_cpu_threads(const sed_cpu *s)

@@ -9,6 +9,9 @@
 #ifndef SWGL_SEDIMENT_H
 #define SWGL_SEDIMENT_H
 
+#include "swgl_error.h"
+#include "swgl_grid.h"
+
 enum sed_form {
     SED_FORM_PAPER = 0,        /* (4) exactly as printed (the benchmarked kernel) */
     SED_FORM_CONSERVATIVE = 1  /* the flux form of the right-hand side (docs/sediment.md) */
@@ -40,14 +43,25 @@ double sed_dt_limit(const sed_problem *p);
 enum sed_cpu_kind { SED_CPU_SCALAR = 0, SED_CPU_FAST = 1 };
 typedef struct sed_cpu sed_cpu;
 
-sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind, char *err, int errlen);
+/* The one validation of a sediment problem, called by every backend: SWGL_ERR_ARG with
+ * "sediment: ..." naming what is wrong (grid, dx/dy, cs/cm/layer, alpha/beta >= 0 at
+ * every point, the inflow segment and rates, alpha/beta > 0 where sediment flows in,
+ * dt > 0). */
+swgl_status sed_problem_check(const sed_problem *p);
+
+/* NULL with the message set (sed_problem_check, or out of memory). */
+sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind);
 void sed_cpu_destroy(sed_cpu *s);
 void sed_cpu_set_state(sed_cpu *s, const double *h, const double *sand);
 void sed_cpu_get_state(const sed_cpu *s, double *h, double *sand);
 /* n steps of (3) then (4), with the ghost points set from the boundary fluxes before
  * each pass.  Returns 0, or -1 if a NaN appeared. */
 int sed_cpu_run(sed_cpu *s, int steps);
+/* One step of (3) then (4) with this dt (at most p->dt, the step the problem was checked
+ * for); no NaN check (sed_cpu_run does one at its end). */
+void sed_cpu_step(sed_cpu *s, double dt);
 int sed_cpu_threads(const sed_cpu *s);
+const sed_problem *sed_cpu_problem(const sed_cpu *s);   /* its copy of the problem */
 const char *sed_cpu_name(const sed_cpu *s);
 
 /* ---- additions (docs/sediment.md explains each) ------------------------------------ */
@@ -163,6 +177,13 @@ static inline void sed_ghost(int form, const sed_consts *c, double qs, double qm
     out[0] = hP + jump;
     out[1] = sG;
 }
+
+/* The one ghost fill of every backend: the ghost ring of h (and, if sg is not NULL, of
+ * sg) by sed_ghost applied to the boundary points of h and s (alpha, beta with their
+ * ghost ring copied from the boundary points); corners take the diagonal point's
+ * values so that output grids hold no garbage. */
+void sed_fill_ghosts(const sed_problem *p, const sed_consts *c, const double *alpha,
+                     const double *beta, double *h, const double *s, double *sg);
 
 /* Internal: the passes of the two CPU kinds, on arrays with the ghost ring already set
  * (alpha, beta with ghosts copied from their boundary points). */

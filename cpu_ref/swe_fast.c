@@ -1,24 +1,40 @@
-/* swe_fast.c — the fast CPU solver of the Lastra et al. (2009) Roe scheme: float,
- * SSE2 intrinsics over 4 edges / 4 cells, OpenMP over blocks of rows.  Same scheme, same
- * sweep and the same order of sums as the scalar solver (swe_scalar.c), whose comment
- * block describes a step; the edge function is swe_roe_edge (swe_flux.c, equations
- * there) written for 4 lanes, with every branch turned into a mask and a blend:
+/* swe_fast.c — the fast CPU solver of the Lastra et al. (2009) Roe scheme with the
+ * draining limiter on the mass update: float, SSE2 intrinsics over 4 edges / 4 cells,
+ * OpenMP over blocks of rows.  Same scheme, same sweep and the same order of sums as
+ * the scalar solver (swe_scalar.c), whose comment block gives rates and apply with
+ * equations (M1)-(M4); the edge function is swe_roe_edge (swe_flux.c, equations there)
+ * written for 4 lanes, with every branch turned into a mask and a blend:
  *   dry cells         dry = h <= h_dry; u = dry ? 0 : q/h
  *   entropy fix       fix_k = lambda^L_k < 0 & lambda^R_k > 0, per lane
  *   emerging bottom   case A = dry_i & h_j <= H_j - H_i, case B = dry_j & h_i <= H_i - H_j
  *   boundary edges    a lane whose one side is a ghost gets that side rebuilt from the
  *                     active side (wall: q_n -> -q_n, free: copy; H_ext = H_int)
+ *   mass flux (M1)    G = |Gamma| (qn_L + F-_LR[0]), and 0 on wall lanes
+ *                     (ghost side not free) and lanes with no active side
+ *   drain time (M2)   O = (max(P_E,0) + max(P_W,0)) + (max(P_N,0) + max(P_S,0)),
+ *                     tau = active & O > 0 ? h |V| / max(O, tiny) : +inf
+ *   update (M3)-(M4)  theta = min(1, tau / dt) of the cell and of its 4 neighbours
+ *                     (unaligned loads at c, c+-1, c+-st), t_X = P_X > 0 ? theta_c :
+ *                     theta_neighbour; h -= dt/|V| ((t_E P_E + t_W P_W) + (t_N P_N +
+ *                     t_S P_S)); momentum (4) as before; h = max(h, 0), dry -> q = 0
  * Divisions that can see 0 in a lane whose result is blended away use max(x, tiny)
- * so that no lane makes an inf or a NaN.
+ * so that no lane makes an inf or a NaN (tau = +inf is set by the blend, and inf / dt
+ * = inf, min(1, inf) = 1: a ghost never limits).
  *
  * Storage: float arrays with a padded row stride st = roundup(nx + 6, 4) >= nx + 6, so a
  * 4-wide load starting at any column 0..nx+1 stays in its row; the padding columns
- * are SWE_OFF (never active) with zero state.  Each OpenMP thread sweeps its own block
- * of rows with its own row buffers (x-edges of the row, its north and south edges); the
- * y-edge row between two blocks is computed by both threads, each keeping its side.
- * The per-cell sums acc (3 floats) are the only full-size scratch.
+ * are CELL_OFF (never active) with zero state and tau = +inf.  Full-size arrays: the
+ * state, H, M (2 floats), G of the east and north edge of each cell (phiE, phiN, as in
+ * the scalar solver, index k = j st + i) and tau.  Each OpenMP thread sweeps its own
+ * block of rows j0..j1-1 with its own row buffers (momentum F- and ||D|| of the x-edges
+ * of the row and of its north and south edges); it writes G of the x-edges and north
+ * edges of its own rows straight into phiE / phiN.  The y-edge row between two blocks
+ * is computed by both threads: the one below owns it (writes phiN), the one above keeps
+ * its copy of G in its buffer; the thread with j0 = 1 also writes row 0 of phiN.  The
+ * update (apply) is a second parallel loop over rows, after the sweep's barrier.
  */
 #include "swe.h"
+#include "swe_internal.h"
 
 #include <emmintrin.h>
 #include <math.h>
@@ -28,15 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int swe_problem_check(const swe_problem *p, char *err, int errlen); /* swe_scalar.c */
-
-struct swe_fast;
-struct swe_fast *swe_fast_create(const swe_problem *p, char *err, int errlen);
-void swe_fast_destroy(struct swe_fast *f);
-void swe_fast_set_state(struct swe_fast *f, const double *h, const double *qx, const double *qy);
-void swe_fast_get_state(const struct swe_fast *f, double *h, double *qx, double *qy);
-double swe_fast_step(struct swe_fast *f, double dt_max);
-int swe_fast_threads(const struct swe_fast *f);
 
 struct swe_fast {
     int nx, ny, nthreads;
@@ -44,14 +51,21 @@ struct swe_fast {
     size_t n;                   /* floats per field, with tail padding */
     double dx, dy, cfl;
     float g, h_dry;
-    float *H, *h, *qx, *qy, *acc[3];
+    float *H, *h, *qx, *qy;
+    float *mom[2];              /* M_i per cell */
+    float *phiE, *phiN;         /* G of the east / north edge of cell k (owner: west/south cell) */
+    float *tau;                 /* drain time; +inf off the active cells */
     int32_t *act, *fre;         /* lane masks: -1 active / free, 0 otherwise */
-    float *tbuf;                /* per thread: 3 edge rows x 7 fields x st */
+    float *tbuf;                /* per thread: 3 edge rows x 5 fields x st, 1 row of G */
     size_t tsize;
+    int moving;                 /* rates saw a wave */
+    double clip_vol, clip_rel;  /* last apply's clip */
 };
 
+/* one row of edges: momentum F-[1..2] of each side, ||D||_inf, and G (may point into
+ * phiE / phiN) */
 typedef struct {
-    float *fi[3], *fj[3], *s;
+    float *fi[2], *fj[2], *s, *phi;
 } edge_row4;
 
 static void *alloc16(size_t bytes)
@@ -69,16 +83,19 @@ void swe_fast_destroy(struct swe_fast *f)
     free(f->h);
     free(f->qx);
     free(f->qy);
-    for (int m = 0; m < 3; m++) free(f->acc[m]);
+    for (int m = 0; m < 2; m++) free(f->mom[m]);
+    free(f->phiE);
+    free(f->phiN);
+    free(f->tau);
     free(f->act);
     free(f->fre);
     free(f->tbuf);
     free(f);
 }
 
-struct swe_fast *swe_fast_create(const swe_problem *p, char *err, int errlen)
+struct swe_fast *swe_fast_create(const swe_problem *p)
 {
-    if (!swe_problem_check(p, err, errlen)) return NULL;
+    if (swe_problem_check(p) != SWGL_OK) return NULL;
     struct swe_fast *f = calloc(1, sizeof *f);
     if (!f) goto fail;
     f->nx = p->nx;
@@ -92,30 +109,34 @@ struct swe_fast *swe_fast_create(const swe_problem *p, char *err, int errlen)
     f->n = f->st * (size_t)(p->ny + 2) + 8;
     f->nthreads = omp_get_max_threads();
     if (f->nthreads < 1) f->nthreads = 1;
-    f->tsize = 21 * f->st;
+    f->tsize = 16 * f->st;
     size_t fb = f->n * sizeof(float);
     f->H = alloc16(fb);
     f->h = alloc16(fb);
     f->qx = alloc16(fb);
     f->qy = alloc16(fb);
-    for (int m = 0; m < 3; m++) f->acc[m] = alloc16(fb);
+    for (int m = 0; m < 2; m++) f->mom[m] = alloc16(fb);
+    f->phiE = alloc16(fb);
+    f->phiN = alloc16(fb);
+    f->tau = alloc16(fb);
     f->act = alloc16(f->n * sizeof(int32_t));
     f->fre = alloc16(f->n * sizeof(int32_t));
     f->tbuf = alloc16((size_t)f->nthreads * f->tsize * sizeof(float));
-    if (!f->H || !f->h || !f->qx || !f->qy || !f->acc[0] || !f->acc[1] || !f->acc[2] ||
-        !f->act || !f->fre || !f->tbuf)
+    if (!f->H || !f->h || !f->qx || !f->qy || !f->mom[0] || !f->mom[1] || !f->phiE ||
+        !f->phiN || !f->tau || !f->act || !f->fre || !f->tbuf)
         goto fail;
+    for (size_t k = 0; k < f->n; k++) f->tau[k] = INFINITY;
     const size_t w = (size_t)p->nx + 2;
     for (int j = 0; j < p->ny + 2; j++)
         for (size_t i = 0; i < w; i++) {
             size_t k = (size_t)j * w + i, kf = (size_t)j * f->st + i;
             f->H[kf] = (float)p->H[k];
-            f->act[kf] = p->code[k] == SWE_ACTIVE ? -1 : 0;
-            f->fre[kf] = p->code[k] == SWE_FREE ? -1 : 0;
+            f->act[kf] = p->code[k] == CELL_ACTIVE ? -1 : 0;
+            f->fre[kf] = p->code[k] == CELL_FREE ? -1 : 0;
         }
     return f;
 fail:
-    if (err && errlen > 0) snprintf(err, (size_t)errlen, "swe: out of memory");
+    swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory");
     swe_fast_destroy(f);
     return NULL;
 }
@@ -126,10 +147,10 @@ void swe_fast_set_state(struct swe_fast *f, const double *h, const double *qx, c
     for (int j = 0; j < f->ny + 2; j++)
         for (size_t i = 0; i < w; i++) {
             size_t k = (size_t)j * w + i, kf = (size_t)j * f->st + i;
-            int a = f->act[kf] != 0;
+            int a = f->act[kf] != 0, wet = a && !((float)h[k] <= f->h_dry);
             f->h[kf] = a ? (float)h[k] : 0.0f;
-            f->qx[kf] = a ? (float)qx[k] : 0.0f;
-            f->qy[kf] = a ? (float)qy[k] : 0.0f;
+            f->qx[kf] = wet ? (float)qx[k] : 0.0f;
+            f->qy[kf] = wet ? (float)qy[k] : 0.0f;
         }
 }
 
@@ -258,9 +279,10 @@ static inline __m128 roe4(__m128 hi, __m128 qni, __m128 qti, __m128 Hi,
 
 /* One batch of 4 edges between cells kL.. and kR.. (kR = kL + 1 for x-edges, kL + st
  * for y-edges).  x-edges: frame (n, t) = (x, y); y-edges: (n, t) = (y, -x).  Writes
- * the edge row r at index e. */
+ * the edge row r at index e: momentum F- of each side, ||D||_inf and
+ * G = gam (qn_L + F-_LR[0]) (M1), 0 on wall lanes and lanes with no active side. */
 static inline void edges4(const struct swe_fast *f, size_t kL, size_t kR, int yedge,
-                          edge_row4 *r, size_t e)
+                          __m128 gam, edge_row4 *r, size_t e)
 {
     const __m128 aL = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(f->act + kL)));
     const __m128 aR = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(f->act + kR)));
@@ -284,6 +306,7 @@ static inline void edges4(const struct swe_fast *f, size_t kL, size_t kR, int ye
     /* boundary lanes: the ghost side is rebuilt from the active side */
     const __m128 gR = _mm_andnot_ps(aR, aL), gL = _mm_andnot_ps(aL, aR);
     const __m128 none = _mm_andnot_ps(_mm_or_ps(aL, aR), _mm_castsi128_ps(_mm_set1_epi32(-1)));
+    const __m128 wall = _mm_or_ps(_mm_andnot_ps(frR, gR), _mm_andnot_ps(frL, gL));
     hR = sel(gR, hL, hR);
     HR = sel(gR, HL, HR);
     qnR = sel(gR, sel(frR, qnL, _mm_sub_ps(z, qnL)), qnR);
@@ -304,62 +327,88 @@ static inline void edges4(const struct swe_fast *f, size_t kL, size_t kR, int ye
         fix = _mm_sub_ps(z, fi.ft); fiy = fi.fn;
         fjx = _mm_sub_ps(z, fj.ft); fjy = fj.fn;
     }
-    _mm_storeu_ps(r->fi[0] + e, _mm_andnot_ps(none, fi.f0));
-    _mm_storeu_ps(r->fi[1] + e, _mm_andnot_ps(none, fix));
-    _mm_storeu_ps(r->fi[2] + e, _mm_andnot_ps(none, fiy));
-    _mm_storeu_ps(r->fj[0] + e, _mm_andnot_ps(none, fj.f0));
-    _mm_storeu_ps(r->fj[1] + e, _mm_andnot_ps(none, fjx));
-    _mm_storeu_ps(r->fj[2] + e, _mm_andnot_ps(none, fjy));
+    const __m128 G = _mm_mul_ps(gam, _mm_add_ps(qnL, fi.f0));              /* (M1) */
+    _mm_storeu_ps(r->fi[0] + e, _mm_andnot_ps(none, fix));
+    _mm_storeu_ps(r->fi[1] + e, _mm_andnot_ps(none, fiy));
+    _mm_storeu_ps(r->fj[0] + e, _mm_andnot_ps(none, fjx));
+    _mm_storeu_ps(r->fj[1] + e, _mm_andnot_ps(none, fjy));
     _mm_storeu_ps(r->s + e, _mm_andnot_ps(none, sp));
+    _mm_storeu_ps(r->phi + e, _mm_andnot_ps(_mm_or_ps(none, wall), G));
 }
 
 static void north_edges4(const struct swe_fast *f, int j, edge_row4 *r)
 {
     const size_t row = (size_t)j * f->st;
+    const __m128 dx = _mm_set1_ps((float)f->dx);
     for (size_t i = 1; i <= (size_t)f->nx; i += 4)
-        edges4(f, row + i, row + i + f->st, 1, r, i);
+        edges4(f, row + i, row + i + f->st, 1, dx, r, i);
 }
 
-/* Sweep rows j0..j1-1: edges, per-cell sums acc; returns max S_i over active cells. */
-static float sweep_rows(struct swe_fast *f, int j0, int j1, float *buf)
+/* Sweep rows j0..j1-1: edges (G into phiE of rows j0..j1-1 and phiN of rows j0..j1-1,
+ * and of row 0 when j0 = 1: each edge row is written by the thread that owns it),
+ * per-cell M, tau; returns max S_i over active cells; *nan: a NaN in the state or sums. */
+static float sweep_rows(struct swe_fast *f, int j0, int j1, float *buf, int *nan)
 {
     const size_t st = f->st;
     edge_row4 xe, ne, se;
     edge_row4 *rows[3] = {&xe, &ne, &se};
     for (int q = 0; q < 3; q++) {
-        float *b = buf + (size_t)q * 7 * st;
-        for (int m = 0; m < 3; m++) {
+        float *b = buf + (size_t)q * 5 * st;
+        for (int m = 0; m < 2; m++) {
             rows[q]->fi[m] = b + (size_t)m * st;
-            rows[q]->fj[m] = b + (size_t)(3 + m) * st;
+            rows[q]->fj[m] = b + (size_t)(2 + m) * st;
         }
-        rows[q]->s = b + 6 * st;
+        rows[q]->s = b + 4 * st;
     }
     const __m128 dx = _mm_set1_ps((float)f->dx), dy = _mm_set1_ps((float)f->dy);
-    __m128 smax = _mm_setzero_ps();
+    const __m128 V = _mm_set1_ps((float)(f->dx * f->dy)), z = _mm_setzero_ps();
+    const __m128 inf = _mm_set1_ps(INFINITY), tiny = _mm_set1_ps(1e-30f);
+    __m128 smax = z, bad = z;
 
+    /* the south edges of row j0: row j0 - 1's north edges, owned by the thread below
+     * (this one keeps its copy in buf), or the ghost row 0 (this thread writes it) */
+    se.phi = j0 == 1 ? f->phiN : buf + 15 * st;
     north_edges4(f, j0 - 1, &se);
     for (int j = j0; j < j1; j++) {
         const size_t row = (size_t)j * st;
+        xe.phi = f->phiE + row;
+        ne.phi = f->phiN + row;
         for (size_t e = 0; e <= (size_t)f->nx; e += 4)
-            edges4(f, row + e, row + e + 1, 0, &xe, e);
+            edges4(f, row + e, row + e + 1, 0, dy, &xe, e);
         north_edges4(f, j, &ne);
         for (size_t i = 1; i <= (size_t)f->nx; i += 4) {
             const size_t k = row + i;
-            for (int m = 0; m < 3; m++) {
+            __m128 mom[2];
+            for (int m = 0; m < 2; m++) {
                 __m128 ew = _mm_add_ps(_mm_loadu_ps(xe.fi[m] + i), _mm_loadu_ps(xe.fj[m] + i - 1));
                 __m128 ns = _mm_add_ps(_mm_loadu_ps(ne.fi[m] + i), _mm_loadu_ps(se.fj[m] + i));
-                _mm_storeu_ps(f->acc[m] + k, _mm_add_ps(_mm_mul_ps(dy, ew), _mm_mul_ps(dx, ns)));
+                mom[m] = _mm_add_ps(_mm_mul_ps(dy, ew), _mm_mul_ps(dx, ns));
+                _mm_storeu_ps(f->mom[m] + k, mom[m]);
             }
             __m128 sew = _mm_add_ps(_mm_loadu_ps(xe.s + i), _mm_loadu_ps(xe.s + i - 1));
             __m128 sns = _mm_add_ps(_mm_loadu_ps(ne.s + i), _mm_loadu_ps(se.s + i));
             __m128 S = _mm_add_ps(_mm_mul_ps(dy, sew), _mm_mul_ps(dx, sns));
             __m128 a = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(f->act + k)));
             smax = _mm_max_ps(smax, _mm_and_ps(a, S));
+            /* (M2): P = +G east/north, -G west/south; O = sum max(P, 0); tau = h |V| / O */
+            __m128 pE = _mm_loadu_ps(xe.phi + i), pW = _mm_sub_ps(z, _mm_loadu_ps(xe.phi + i - 1));
+            __m128 pN = _mm_loadu_ps(ne.phi + i), pS = _mm_sub_ps(z, _mm_loadu_ps(se.phi + i));
+            __m128 O = _mm_add_ps(_mm_add_ps(_mm_max_ps(pE, z), _mm_max_ps(pW, z)),
+                                  _mm_add_ps(_mm_max_ps(pN, z), _mm_max_ps(pS, z)));
+            __m128 h = _mm_loadu_ps(f->h + k);
+            __m128 tau = _mm_div_ps(_mm_mul_ps(h, V), _mm_max_ps(O, tiny));
+            tau = sel(_mm_and_ps(a, _mm_cmpgt_ps(O, z)), tau, inf);
+            _mm_storeu_ps(f->tau + k, tau);
+            __m128 u = _mm_or_ps(_mm_or_ps(_mm_cmpunord_ps(h, S), _mm_cmpunord_ps(O, mom[0])),
+                                 _mm_or_ps(_mm_cmpunord_ps(mom[1], _mm_loadu_ps(f->qx + k)),
+                                           _mm_cmpunord_ps(_mm_loadu_ps(f->qy + k), z)));
+            bad = _mm_or_ps(bad, _mm_and_ps(a, u));
         }
         edge_row4 t = se;
         se = ne;
         ne = t;
     }
+    *nan = _mm_movemask_ps(bad) != 0;
     float v[4];
     _mm_storeu_ps(v, smax);
     float m = v[0];
@@ -368,45 +417,90 @@ static float sweep_rows(struct swe_fast *f, int j0, int j1, float *buf)
     return m;
 }
 
-double swe_fast_step(struct swe_fast *f, double dt_max)
+double swe_fast_rates(struct swe_fast *f)
 {
     const int ny = f->ny;
     float smax = 0.0f;
+    int bad = 0;
 
-#pragma omp parallel num_threads(f->nthreads) reduction(max : smax)
+#pragma omp parallel num_threads(f->nthreads) reduction(max : smax) reduction(| : bad)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         int j0 = 1 + (int)((long)ny * t / nt), j1 = 1 + (int)((long)ny * (t + 1) / nt);
         if (j1 > j0) {
-            float m = sweep_rows(f, j0, j1, f->tbuf + (size_t)t * f->tsize);
+            int nan = 0;
+            float m = sweep_rows(f, j0, j1, f->tbuf + (size_t)t * f->tsize, &nan);
             if (m > smax) smax = m;
+            bad |= nan;
         }
     }
+    f->moving = smax > 0.0f;
+    if (bad) return NAN;
+    return smax > 0.0f ? 2.0 * f->cfl * f->dx * f->dy / (double)smax : INFINITY;
+}
 
-    double dt = dt_max;
-    if (smax > 0.0f) {
-        double dt8 = 2.0 * f->cfl * f->dx * f->dy / (double)smax;
-        if (dt8 < dt) dt = dt8;
-    }
-    const __m128 k = _mm_set1_ps(smax > 0.0f ? (float)(dt / (f->dx * f->dy)) : 0.0f);
+/* theta = min(1, tau / dt) of the 4 cells at p (M3) */
+static inline __m128 theta4(const float *p, __m128 dt)
+{
+    return _mm_min_ps(_mm_set1_ps(1.0f), _mm_div_ps(_mm_loadu_ps(p), dt));
+}
+
+int swe_fast_apply(struct swe_fast *f, double dt)
+{
+    const int ny = f->ny;
+    const size_t st = f->st;
+    f->clip_vol = f->clip_rel = 0.0;
+    if (isnan(dt) || dt < 0.0 || (f->moving && !(dt < INFINITY))) return -1;
+    /* nothing moves, or dt = 0: only the dry clean-up (and theta is never 0/0) */
+    const int move = f->moving && dt > 0.0;
+    const double Vd = f->dx * f->dy;
+    const __m128 k = _mm_set1_ps(move ? (float)(dt / Vd) : 0.0f);
+    const __m128 dtv = _mm_set1_ps(move ? (float)dt : 1.0f);
     const __m128 hdry = _mm_set1_ps(f->h_dry), z = _mm_setzero_ps();
     int bad = 0;
+    double cvol = 0.0, crel = 0.0;
 
-#pragma omp parallel for num_threads(f->nthreads) schedule(static) reduction(| : bad)
+#pragma omp parallel for num_threads(f->nthreads) schedule(static) reduction(| : bad) \
+    reduction(+ : cvol) reduction(max : crel)
     for (int j = 1; j <= ny; j++) {
-        const size_t row = (size_t)j * f->st;
+        const size_t row = (size_t)j * st;
         __m128 nan = z;
         for (size_t i = 1; i <= (size_t)f->nx; i += 4) {
             const size_t c = row + i;
             __m128 a = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(f->act + c)));
             __m128 h0 = _mm_loadu_ps(f->h + c), qx0 = _mm_loadu_ps(f->qx + c),
                    qy0 = _mm_loadu_ps(f->qy + c);
-            __m128 h = _mm_sub_ps(h0, _mm_mul_ps(k, _mm_loadu_ps(f->acc[0] + c)));
-            __m128 qx = _mm_sub_ps(qx0, _mm_mul_ps(k, _mm_loadu_ps(f->acc[1] + c)));
-            __m128 qy = _mm_sub_ps(qy0, _mm_mul_ps(k, _mm_loadu_ps(f->acc[2] + c)));
+            /* (M3), (M4): P out of the cell, the donor's theta on each edge */
+            __m128 pE = _mm_loadu_ps(f->phiE + c), pW = _mm_sub_ps(z, _mm_loadu_ps(f->phiE + c - 1));
+            __m128 pN = _mm_loadu_ps(f->phiN + c), pS = _mm_sub_ps(z, _mm_loadu_ps(f->phiN + c - st));
+            __m128 th = theta4(f->tau + c, dtv);
+            __m128 tE = sel(_mm_cmpgt_ps(pE, z), th, theta4(f->tau + c + 1, dtv));
+            __m128 tW = sel(_mm_cmpgt_ps(pW, z), th, theta4(f->tau + c - 1, dtv));
+            __m128 tN = sel(_mm_cmpgt_ps(pN, z), th, theta4(f->tau + c + st, dtv));
+            __m128 tS = sel(_mm_cmpgt_ps(pS, z), th, theta4(f->tau + c - st, dtv));
+            __m128 fE = _mm_mul_ps(tE, pE), fW = _mm_mul_ps(tW, pW);
+            __m128 fN = _mm_mul_ps(tN, pN), fS = _mm_mul_ps(tS, pS);
+            __m128 dh = _mm_add_ps(_mm_add_ps(fE, fW), _mm_add_ps(fN, fS));
+            __m128 h = _mm_sub_ps(h0, _mm_mul_ps(k, dh));
+            __m128 qx = _mm_sub_ps(qx0, _mm_mul_ps(k, _mm_loadu_ps(f->mom[0] + c)));
+            __m128 qy = _mm_sub_ps(qy0, _mm_mul_ps(k, _mm_loadu_ps(f->mom[1] + c)));
             nan = _mm_or_ps(nan, _mm_and_ps(a, _mm_or_ps(_mm_cmpunord_ps(h, qx),
                                                          _mm_cmpunord_ps(qy, qy))));
-            h = _mm_max_ps(h, z);                       /* h < 0 -> 0 */
+            __m128 neg = _mm_and_ps(a, _mm_cmplt_ps(h, z));
+            if (_mm_movemask_ps(neg)) {                 /* rounding clip: record it */
+                __m128 scale = _mm_add_ps(h0, _mm_mul_ps(k, _mm_add_ps(
+                    _mm_add_ps(vabs(fE), vabs(fW)), _mm_add_ps(vabs(fN), vabs(fS)))));
+                float hv[4], sv[4];
+                _mm_storeu_ps(hv, _mm_and_ps(neg, h));
+                _mm_storeu_ps(sv, scale);
+                for (int q = 0; q < 4; q++)
+                    if (hv[q] < 0.0f) {
+                        cvol -= (double)hv[q] * Vd;
+                        double r = -(double)hv[q] / (double)sv[q];
+                        if (r > crel) crel = r;
+                    }
+            }
+            h = _mm_max_ps(h, z);                       /* h < 0 -> 0 (rounding) */
             __m128 dry = _mm_cmple_ps(h, hdry);         /* h <= h_dry -> q = 0 */
             qx = _mm_andnot_ps(dry, qx);
             qy = _mm_andnot_ps(dry, qy);
@@ -416,5 +510,13 @@ double swe_fast_step(struct swe_fast *f, double dt_max)
         }
         if (_mm_movemask_ps(nan)) bad |= 1;
     }
-    return bad ? -1.0 : dt;
+    f->clip_vol = cvol;
+    f->clip_rel = crel;
+    return bad ? -1 : 0;
+}
+
+void swe_fast_clip_stats(const struct swe_fast *f, double *volume, double *rel)
+{
+    *volume = f->clip_vol;
+    *rel = f->clip_rel;
 }

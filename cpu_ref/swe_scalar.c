@@ -1,44 +1,67 @@
 /* swe_scalar.c — the CPU solvers' public face (swe.h) and the scalar double-precision
- * solver of the Lastra et al. (2009) Roe scheme: the accuracy reference.
+ * solver of the Lastra et al. (2009) Roe scheme with a draining limiter on the mass
+ * update (Bollermann, Chen, Kurganov & Noelle 2013): the accuracy reference.
  *
- * One step (the fast solver in swe_fast.c does the same in float, 4 lanes at a time):
+ * One step = swe_cpu_rates + swe_cpu_apply (the fast solver in swe_fast.c does the same
+ * in float, 4 lanes at a time).  |V| = dx dy, |Gamma| = dy on x-edges, dx on y-edges.
+ *
+ * swe_cpu_rates:
  *  1. Edge sweep, row by row (j = 1..ny), each edge computed once by swe_roe_edge with
- *     the normal pointing east (x-edges) or north (y-edges):
+ *     the normal n pointing east (x-edges) or north (y-edges):
  *       x-edges of row j:   cells (e, j) | (e+1, j),    e = 0..nx
- *       north edges of j:   cells (i, j) | (i, j+1),    i = 1..nx
+ *       north edges of j:   cells (i, j) | (i, j+1),    i = 1..nx   (j = 0: row 1's south)
  *     the south edges of row j are the north edges of row j-1, kept from the previous
  *     row.  A boundary edge (one side ACTIVE, the other a ghost) gets its exterior state
- *     from the interior one: wall -> (h, q - 2 (q.eta) eta), free -> copy, and H_ext =
- *     H_int; SWE_OFF next to an active cell is treated as a wall.  Edges with no active
- *     side are skipped.  For every active cell:
- *       acc_i = dy (F-_E + F-_W) + dx (F-_N + F-_S)               (sum |Gamma| F-)
- *       S_i   = dy (|D|_E + |D|_W) + dx (|D|_N + |D|_S)           (sum |Gamma| ||D||_inf)
- *  2. Time step (8): dt = min_i 2 cfl |V_i| / S_i = 2 cfl dx dy / max_i S_i (|V_i| = dx dy
- *     for all cells), then dt = min(dt, dt_max); dt = dt_max when no wave moves.
- *  3. Update (4): W_i <- W_i - dt / (dx dy) acc_i; then h < 0 -> h = 0 and
+ *     from the interior one: wall -> (h, q - 2 (q.n) n), free -> copy, and H_ext =
+ *     H_int; CELL_OFF next to an active cell is treated as a wall.  Edges with no active
+ *     side are skipped.  Per edge e = (L | R), L west/south:
+ *       G_e = |Gamma_e| (qn_L + F-_LR[0])                                        (M1)
+ *     with qn_L = q_L . n of the (rebuilt) L state; G_e = 0 on a wall edge and on an
+ *     edge with no active side.  Stored per owning cell L: phiE[L] (x-edges),
+ *     phiN[L] (y-edges), indices k = j (nx+2) + i including the ghost row/column 0.
+ *  2. For every active cell k, with P_E = phiE[k], P_W = -phiE[k-1], P_N = phiN[k],
+ *     P_S = -phiN[k-(nx+2)] the fluxes out of k (|Gamma| Phi_out):
+ *       M_k = dy (F-_E + F-_W) + dx (F-_N + F-_S)      momentum components [1..2] of
+ *                                                       k's side of each edge
+ *       S_k = dy (|D|_E + |D|_W) + dx (|D|_N + |D|_S)  (sum |Gamma| ||D||_inf)
+ *       O_k = (max(P_E,0) + max(P_W,0)) + (max(P_N,0) + max(P_S,0))            (M2)
+ *       tau_k = h_k |V| / O_k, or +inf when O_k = 0 (tau = +inf on every cell that is
+ *       not active, set once at create)
+ *  3. Returns (8): dt_stable = min_k 2 cfl |V| / S_k = 2 cfl dx dy / max_k S_k, or
+ *     +INFINITY when max S_k = 0 (no wave), NaN when h, q, S, O or M is NaN.
+ *
+ * swe_cpu_apply(dt), 0 <= dt <= dt_stable, for every active cell k:
+ *       theta_m = min(1, tau_m / dt)   (= tau_m < dt ? tau_m / dt : 1, bitwise)   (M3)
+ *       t_X = theta_k when P_X > 0, else theta of the neighbour across X
+ *       h_k  <- h_k - dt/|V| ((t_E P_E + t_W P_W) + (t_N P_N + t_S P_S))         (M4)
+ *       q_k  <- q_k - dt/|V| M_k                                                  (4)
+ *     then h < 0 -> h = 0 (rounding only: swe_cpu_clip_stats reports it) and
  *     h <= h_dry -> q = 0.  Ghost and inactive cells are not updated (kept at 0).
+ *     (M4) keeps h >= 0: the outflows of k sum to O_k and are scaled by theta_k <=
+ *     tau_k/dt, so they remove at most dt/|V| tau_k O_k = h_k; inflows only add.  The
+ *     two cells of an edge add +-t G_e with the same t, so the volume telescopes.
+ *     Without the limiter (theta = 1), (M4) is the mass row of (4): sum_e |Gamma_e|
+ *     F-_e[0] = sum_e |Gamma_e| (qn_k,e + F-_e[0]) since sum_e |Gamma_e| n_e = 0.
+ *     When nothing moves (rates gave +inf) or dt = 0, apply only does the dry clean-up.
+ *
  * The sums are written in an order that a 90-degree rotation of the problem maps onto
- * itself (E<->N, W<->S), so a rotated case gives the rotated answer.
+ * itself (E<->N, W<->S).  The rotation maps north edges onto west edges, whose G is
+ * computed from the other side (qn_R - F-_RL[0] there, equal in exact arithmetic), so
+ * a rotated case gives the rotated answer to rounding (1e-15 seen), no longer bitwise.
  */
 #include "swe.h"
+#include "swe_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The fast solver (swe_fast.c); not part of the public contract. */
-struct swe_fast;
-struct swe_fast *swe_fast_create(const swe_problem *p, char *err, int errlen);
-void swe_fast_destroy(struct swe_fast *f);
-void swe_fast_set_state(struct swe_fast *f, const double *h, const double *qx, const double *qy);
-void swe_fast_get_state(const struct swe_fast *f, double *h, double *qx, double *qy);
-double swe_fast_step(struct swe_fast *f, double dt_max);
-int swe_fast_threads(const struct swe_fast *f);
 
-/* one edge's results: contribution to the cell on each side, and ||D||_inf */
+/* one row of edges: momentum contribution F-[1..2] to the cell on each side, ||D||_inf,
+ * and G = |Gamma| Phi (M1), which points into the full edge array phiE or phiN */
 typedef struct {
-    double *fi[3], *fj[3], *s;
+    double *fi[2], *fj[2], *s, *phi;
 } edge_row;
 
 struct swe_cpu {
@@ -50,27 +73,27 @@ struct swe_cpu {
     double *H;
     unsigned char *code;
     double *h, *qx, *qy;
-    double *acc[3];
+    double *mom[2];             /* M_i, per cell */
+    double *phiE, *phiN;        /* G of the east / north edge of cell k (owner: west/south cell) */
+    double *tau;                /* drain time, +inf off the active cells */
     edge_row xe, ne, se;        /* x-edges of a row, its north and south edges */
     double *rowbuf;
+    int moving;                 /* rates saw a wave (max S_i > 0) */
+    double clip_vol, clip_rel;  /* last apply's clip */
 };
 
-static void set_err(char *err, int errlen, const char *msg)
+/* The one validation of a shallow-water problem (swe.h), called by every backend. */
+swgl_status swe_problem_check(const swe_problem *p)
 {
-    if (err && errlen > 0) snprintf(err, (size_t)errlen, "%s", msg);
-}
-
-/* Problem checks shared with swe_fast.c (by contract, not by header). */
-int swe_problem_check(const swe_problem *p, char *err, int errlen)
-{
-    if (!p) { set_err(err, errlen, "swe: no problem"); return 0; }
-    if (p->nx < 1 || p->ny < 1) { set_err(err, errlen, "swe: nx and ny must be >= 1"); return 0; }
-    if (!(p->dx > 0.0) || !(p->dy > 0.0)) { set_err(err, errlen, "swe: dx and dy must be > 0"); return 0; }
-    if (!(p->g > 0.0)) { set_err(err, errlen, "swe: g must be > 0"); return 0; }
-    if (!(p->cfl > 0.0 && p->cfl <= 1.0)) { set_err(err, errlen, "swe: cfl must be in (0, 1]"); return 0; }
-    if (!(p->h_dry >= 0.0)) { set_err(err, errlen, "swe: h_dry must be >= 0"); return 0; }
-    if (!p->H || !p->code) { set_err(err, errlen, "swe: H and code are required"); return 0; }
-    return 1;
+    const char *why = NULL;
+    if (!p) why = "no problem";
+    else if (p->nx < 1 || p->ny < 1) why = "nx and ny must be >= 1";
+    else if (!(p->dx > 0.0) || !(p->dy > 0.0)) why = "dx and dy must be > 0";
+    else if (!(p->g > 0.0)) why = "g must be > 0";
+    else if (!(p->cfl > 0.0 && p->cfl <= 1.0)) why = "cfl must be in (0, 1]";
+    else if (!(p->h_dry >= 0.0)) why = "h_dry must be >= 0";
+    else if (!p->H || !p->code) why = "H and code are required";
+    return why ? swgl_fail(SWGL_ERR_ARG, "swe: %s", why) : SWGL_OK;
 }
 
 void swe_cpu_destroy(swe_cpu *s)
@@ -82,24 +105,30 @@ void swe_cpu_destroy(swe_cpu *s)
     free(s->h);
     free(s->qx);
     free(s->qy);
-    for (int m = 0; m < 3; m++) free(s->acc[m]);
+    for (int m = 0; m < 2; m++) free(s->mom[m]);
+    free(s->phiE);
+    free(s->phiN);
+    free(s->tau);
     free(s->rowbuf);
     free(s);
 }
 
-swe_cpu *swe_cpu_create(const swe_problem *p, enum swe_cpu_kind kind, char *err, int errlen)
+swe_cpu *swe_cpu_create(const swe_problem *p, enum swe_cpu_kind kind)
 {
-    if (!swe_problem_check(p, err, errlen)) return NULL;
+    if (swe_problem_check(p) != SWGL_OK) return NULL;
     if (kind != SWE_CPU_SCALAR && kind != SWE_CPU_FAST) {
-        set_err(err, errlen, "swe: unknown solver kind");
+        swgl_fail(SWGL_ERR_ARG, "swe: unknown solver kind");
         return NULL;
     }
     swe_cpu *s = calloc(1, sizeof *s);
-    if (!s) { set_err(err, errlen, "swe: out of memory"); return NULL; }
+    if (!s) {
+        swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory");
+        return NULL;
+    }
     s->kind = kind;
     s->p = *p;
     if (kind == SWE_CPU_FAST) {
-        s->fast = swe_fast_create(p, err, errlen);
+        s->fast = swe_fast_create(p);
         if (!s->fast) goto fail_quiet;
         snprintf(s->name, sizeof s->name, "cpu (float, SSE x4, %d threads)", swe_fast_threads(s->fast));
         return s;
@@ -113,27 +142,31 @@ swe_cpu *swe_cpu_create(const swe_problem *p, enum swe_cpu_kind kind, char *err,
     s->h = calloc(n, sizeof *s->h);
     s->qx = calloc(n, sizeof *s->qx);
     s->qy = calloc(n, sizeof *s->qy);
-    for (int m = 0; m < 3; m++) s->acc[m] = calloc(n, sizeof *s->acc[m]);
-    s->rowbuf = calloc(21 * w, sizeof *s->rowbuf);
-    if (!s->H || !s->code || !s->h || !s->qx || !s->qy || !s->acc[0] || !s->acc[1] ||
-        !s->acc[2] || !s->rowbuf)
+    for (int m = 0; m < 2; m++) s->mom[m] = calloc(n, sizeof *s->mom[m]);
+    s->phiE = calloc(n, sizeof *s->phiE);
+    s->phiN = calloc(n, sizeof *s->phiN);
+    s->tau = malloc(n * sizeof *s->tau);
+    s->rowbuf = calloc(15 * w, sizeof *s->rowbuf);
+    if (!s->H || !s->code || !s->h || !s->qx || !s->qy || !s->mom[0] || !s->mom[1] ||
+        !s->phiE || !s->phiN || !s->tau || !s->rowbuf)
         goto fail;
     memcpy(s->H, p->H, n * sizeof *s->H);
     memcpy(s->code, p->code, n);
     s->p.H = s->H;
     s->p.code = s->code;
+    for (size_t k = 0; k < n; k++) s->tau[k] = INFINITY;
     edge_row *rows[3] = {&s->xe, &s->ne, &s->se};
     for (int r = 0; r < 3; r++) {
-        double *b = s->rowbuf + (size_t)r * 7 * w;
-        for (int m = 0; m < 3; m++) {
+        double *b = s->rowbuf + (size_t)r * 5 * w;
+        for (int m = 0; m < 2; m++) {
             rows[r]->fi[m] = b + (size_t)m * w;
-            rows[r]->fj[m] = b + (size_t)(3 + m) * w;
+            rows[r]->fj[m] = b + (size_t)(2 + m) * w;
         }
-        rows[r]->s = b + 6 * w;
+        rows[r]->s = b + 4 * w;
     }
     return s;
 fail:
-    set_err(err, errlen, "swe: out of memory");
+    swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory");
 fail_quiet:
     swe_cpu_destroy(s);
     return NULL;
@@ -144,10 +177,10 @@ void swe_cpu_set_state(swe_cpu *s, const double *h, const double *qx, const doub
     if (s->kind == SWE_CPU_FAST) { swe_fast_set_state(s->fast, h, qx, qy); return; }
     size_t n = (size_t)(s->p.nx + 2) * (size_t)(s->p.ny + 2);
     for (size_t k = 0; k < n; k++) {
-        int a = s->code[k] == SWE_ACTIVE;
+        int a = s->code[k] == CELL_ACTIVE, wet = a && !(h[k] <= s->p.h_dry);
         s->h[k] = a ? h[k] : 0.0;
-        s->qx[k] = a ? qx[k] : 0.0;
-        s->qy[k] = a ? qy[k] : 0.0;
+        s->qx[k] = wet ? qx[k] : 0.0;
+        s->qy[k] = wet ? qy[k] : 0.0;
     }
 }
 
@@ -170,13 +203,20 @@ const char *swe_cpu_name(const swe_cpu *s)
     return s->name;
 }
 
+static inline double pos(double x) { return x > 0.0 ? x : 0.0; }
+/* theta = min(1, tau / dt) (M3), bitwise: tau >= dt <=> tau / dt >= 1 (rounding is
+ * monotone), so the division is only done where the cell limits */
+static inline double theta(double tau, double dt) { return tau < dt ? tau / dt : 1.0; }
+
 /* One edge between cells kL (west/south) and kR (east/north), normal (ex, ey) from L to
- * R.  Boundary edges get the exterior state from the active side.  0 when no side is
- * active. */
+ * R.  Boundary edges get the exterior state from the active side.  Writes F-_LR, F-_RL
+ * and *phi = Phi (M1) = qn_L + F-_LR[0] (0 on a wall edge and when no side is active);
+ * returns ||D||_inf (0 when no side is active). */
 static double edge(const swe_cpu *s, size_t kL, size_t kR, double ex, double ey,
-                   double fL[3], double fR[3])
+                   double fL[3], double fR[3], double *phi)
 {
-    int aL = s->code[kL] == SWE_ACTIVE, aR = s->code[kR] == SWE_ACTIVE;
+    int aL = s->code[kL] == CELL_ACTIVE, aR = s->code[kR] == CELL_ACTIVE;
+    *phi = 0.0;
     if (!aL && !aR) {
         for (int m = 0; m < 3; m++) fL[m] = fR[m] = 0.0;
         return 0.0;
@@ -184,6 +224,7 @@ static double edge(const swe_cpu *s, size_t kL, size_t kR, double ex, double ey,
     double wL[3] = {s->h[kL], s->qx[kL], s->qy[kL]};
     double wR[3] = {s->h[kR], s->qx[kR], s->qy[kR]};
     double HL = s->H[kL], HR = s->H[kR];
+    int wall = 0;
     if (!aR || !aL) {
         /* exterior from interior: free -> copy, wall (or off) -> mirror q */
         const double *wa = aL ? wL : wR;
@@ -191,85 +232,124 @@ static double edge(const swe_cpu *s, size_t kL, size_t kR, double ex, double ey,
         unsigned char cg = aL ? s->code[kR] : s->code[kL];
         double qn = wa[1] * ex + wa[2] * ey;
         wg[0] = wa[0];
-        wg[1] = cg == SWE_FREE ? wa[1] : wa[1] - 2.0 * qn * ex;
-        wg[2] = cg == SWE_FREE ? wa[2] : wa[2] - 2.0 * qn * ey;
+        wg[1] = cg == CELL_FREE ? wa[1] : wa[1] - 2.0 * qn * ex;
+        wg[2] = cg == CELL_FREE ? wa[2] : wa[2] - 2.0 * qn * ey;
         if (aL) HR = HL; else HL = HR;
+        wall = cg != CELL_FREE;
     }
-    return swe_roe_edge(wL, wR, HL, HR, ex, ey, s->p.g, s->p.h_dry, fL, fR);
+    double sp = swe_roe_edge(wL, wR, HL, HR, ex, ey, s->p.g, s->p.h_dry, fL, fR);
+    if (!wall) *phi = wL[1] * ex + wL[2] * ey + fL[0];        /* (M1) */
+    return sp;
 }
 
-static void edge_store(edge_row *r, int i, const double fL[3], const double fR[3], double sp)
+static void edge_store(edge_row *r, int i, const double fL[3], const double fR[3], double sp,
+                       double G)
 {
-    for (int m = 0; m < 3; m++) {
-        r->fi[m][i] = fL[m];
-        r->fj[m][i] = fR[m];
+    for (int m = 0; m < 2; m++) {
+        r->fi[m][i] = fL[1 + m];
+        r->fj[m][i] = fR[1 + m];
     }
     r->s[i] = sp;
+    r->phi[i] = G;
 }
 
-/* north edges of row j: (i, j) | (i, j+1), i = 1..nx */
+/* north edges of row j: (i, j) | (i, j+1), i = 1..nx; G = dx Phi into phiN of row j */
 static void north_edges(swe_cpu *s, int j, edge_row *r)
 {
     const size_t w = (size_t)(s->p.nx + 2);
-    double fL[3], fR[3];
+    double fL[3], fR[3], phi;
+    r->phi = s->phiN + (size_t)j * w;
     for (int i = 1; i <= s->p.nx; i++) {
         size_t k = (size_t)j * w + (size_t)i;
-        double sp = edge(s, k, k + w, 0.0, 1.0, fL, fR);
-        edge_store(r, i, fL, fR, sp);
+        double sp = edge(s, k, k + w, 0.0, 1.0, fL, fR, &phi);
+        edge_store(r, i, fL, fR, sp, s->p.dx * phi);
     }
 }
 
-double swe_cpu_step(swe_cpu *s, double dt_max)
+double swe_cpu_rates(swe_cpu *s)
 {
-    if (s->kind == SWE_CPU_FAST) return swe_fast_step(s->fast, dt_max);
+    if (s->kind == SWE_CPU_FAST) return swe_fast_rates(s->fast);
 
     const int nx = s->p.nx, ny = s->p.ny;
     const size_t w = (size_t)(nx + 2);
-    const double dx = s->p.dx, dy = s->p.dy;
+    const double dx = s->p.dx, dy = s->p.dy, V = dx * dy;
     double smax = 0.0;
-    double fL[3], fR[3];
+    int bad = 0;
+    double fL[3], fR[3], phi;
 
     north_edges(s, 0, &s->se);
     for (int j = 1; j <= ny; j++) {
+        s->xe.phi = s->phiE + (size_t)j * w;
         for (int e = 0; e <= nx; e++) {
             size_t k = (size_t)j * w + (size_t)e;
-            double sp = edge(s, k, k + 1, 1.0, 0.0, fL, fR);
-            edge_store(&s->xe, e, fL, fR, sp);
+            double sp = edge(s, k, k + 1, 1.0, 0.0, fL, fR, &phi);
+            edge_store(&s->xe, e, fL, fR, sp, dy * phi);
         }
         north_edges(s, j, &s->ne);
         for (int i = 1; i <= nx; i++) {
             size_t k = (size_t)j * w + (size_t)i;
-            if (s->code[k] != SWE_ACTIVE) continue;
-            for (int m = 0; m < 3; m++)
-                s->acc[m][k] = dy * (s->xe.fi[m][i] + s->xe.fj[m][i - 1]) +
+            if (s->code[k] != CELL_ACTIVE) continue;
+            for (int m = 0; m < 2; m++)
+                s->mom[m][k] = dy * (s->xe.fi[m][i] + s->xe.fj[m][i - 1]) +
                                dx * (s->ne.fi[m][i] + s->se.fj[m][i]);
             double S = dy * (s->xe.s[i] + s->xe.s[i - 1]) + dx * (s->ne.s[i] + s->se.s[i]);
+            /* (M2): P = +G east/north, -G west/south */
+            double pE = s->xe.phi[i], pW = -s->xe.phi[i - 1];
+            double pN = s->ne.phi[i], pS = -s->se.phi[i];
+            double O = (pos(pE) + pos(pW)) + (pos(pN) + pos(pS));
+            s->tau[k] = O > 0.0 ? s->h[k] * V / O : INFINITY;
             if (S > smax) smax = S;
+            if (isnan(S) || isnan(O) || isnan(s->h[k]) || isnan(s->qx[k]) || isnan(s->qy[k]) ||
+                isnan(s->mom[0][k]) || isnan(s->mom[1][k]))
+                bad = 1;
         }
         edge_row t = s->se;
         s->se = s->ne;
         s->ne = t;
     }
+    s->moving = smax > 0.0;
+    if (bad) return NAN;
+    return smax > 0.0 ? 2.0 * s->p.cfl * V / smax : INFINITY;
+}
 
-    double dt = dt_max;
-    if (smax > 0.0) {
-        double dt8 = 2.0 * s->p.cfl * dx * dy / smax;
-        if (dt8 < dt) dt = dt8;
-    }
-    const double k_dt = dt / (dx * dy);
+int swe_cpu_apply(swe_cpu *s, double dt)
+{
+    if (s->kind == SWE_CPU_FAST) return swe_fast_apply(s->fast, dt);
+
+    const int nx = s->p.nx, ny = s->p.ny;
+    const size_t w = (size_t)(nx + 2);
+    s->clip_vol = s->clip_rel = 0.0;
+    if (isnan(dt) || dt < 0.0 || (s->moving && !(dt < INFINITY))) return -1;
+    /* nothing moves, or dt = 0: only the dry clean-up (and theta is never 0/0) */
+    const int move = s->moving && dt > 0.0;
+    const double dtt = move ? dt : 1.0;
+    const double V = s->p.dx * s->p.dy, k_dt = move ? dt / V : 0.0;
     const double h_dry = s->p.h_dry;
+    const double *tau = s->tau;
     int bad = 0;
     for (int j = 1; j <= ny; j++) {
         for (int i = 1; i <= nx; i++) {
             size_t k = (size_t)j * w + (size_t)i;
-            if (s->code[k] != SWE_ACTIVE) continue;
-            double h = s->h[k], qx = s->qx[k], qy = s->qy[k];
-            if (smax > 0.0) {
-                h -= k_dt * s->acc[0][k];
-                qx -= k_dt * s->acc[1][k];
-                qy -= k_dt * s->acc[2][k];
+            if (s->code[k] != CELL_ACTIVE) continue;
+            const double h0 = s->h[k];
+            double h = h0, qx = s->qx[k], qy = s->qy[k];
+            /* (M3), (M4): the donor's theta on each edge */
+            double pE = s->phiE[k], pW = -s->phiE[k - 1], pN = s->phiN[k], pS = -s->phiN[k - w];
+            double th = theta(tau[k], dtt);
+            double tE = pE > 0.0 ? th : theta(tau[k + 1], dtt);
+            double tW = pW > 0.0 ? th : theta(tau[k - 1], dtt);
+            double tN = pN > 0.0 ? th : theta(tau[k + w], dtt);
+            double tS = pS > 0.0 ? th : theta(tau[k - w], dtt);
+            h -= k_dt * ((tE * pE + tW * pW) + (tN * pN + tS * pS));
+            qx -= k_dt * s->mom[0][k];
+            qy -= k_dt * s->mom[1][k];
+            if (h < 0.0) {
+                double scale = h0 + k_dt * ((fabs(tE * pE) + fabs(tW * pW)) +
+                                            (fabs(tN * pN) + fabs(tS * pS)));
+                s->clip_vol -= h * V;
+                if (-h / scale > s->clip_rel) s->clip_rel = -h / scale;
+                h = 0.0;
             }
-            if (h < 0.0) h = 0.0;
             if (h <= h_dry) qx = qy = 0.0;
             if (isnan(h) || isnan(qx) || isnan(qy)) bad = 1;
             s->h[k] = h;
@@ -277,5 +357,21 @@ double swe_cpu_step(swe_cpu *s, double dt_max)
             s->qy[k] = qy;
         }
     }
-    return bad ? -1.0 : dt;
+    return bad ? -1 : 0;
+}
+
+double swe_cpu_step(swe_cpu *s, double dt_max)
+{
+    double d = swe_cpu_rates(s);
+    if (isnan(d)) return -1.0;
+    double dt = d < dt_max ? d : dt_max;
+    return swe_cpu_apply(s, dt) == 0 ? dt : -1.0;
+}
+
+void swe_cpu_clip_stats(const swe_cpu *s, double *volume, double *rel)
+{
+    double v = s->clip_vol, r = s->clip_rel;
+    if (s->kind == SWE_CPU_FAST) swe_fast_clip_stats(s->fast, &v, &r);
+    if (volume) *volume = v;
+    if (rel) *rel = r;
 }

@@ -56,7 +56,8 @@ static swgl_status build_chain(gpu_reductor *r, int w, int h)
     return SWGL_OK;
 }
 
-swgl_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4])
+swgl_status gpu_reductor_run_gpu(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op,
+                                 const gpu_array2d **result)
 {
     static const char *defs[3] = {"#define REDUCE_OP 0\n", "#define REDUCE_OP 1\n", "#define REDUCE_OP 2\n"};
     swgl_status st;
@@ -78,7 +79,15 @@ swgl_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_
         src = r->chain[i];
     }
     r->last_passes = r->levels;
-    return gpu_array2d_download_rect(src, 0, 0, 1, 1, result);
+    *result = src;
+    return SWGL_OK;
+}
+
+swgl_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4])
+{
+    const gpu_array2d *one;
+    swgl_status st = gpu_reductor_run_gpu(r, in, op, &one);
+    return st == SWGL_OK ? gpu_array2d_download_rect(one, 0, 0, 1, 1, result) : st;
 }
 
 int gpu_reductor_passes(const gpu_reductor *r) { return r->last_passes; }

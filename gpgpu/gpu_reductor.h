@@ -15,6 +15,10 @@ swgl_status gpu_reductor_create(gpu_reductor **out);
 void gpu_reductor_destroy(gpu_reductor *r);      /* NULL is fine */
 /* Reduces in (RGBA32F) and reads the 1x1 result back into result[4]. */
 swgl_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, float result[4]);
+/* The same, leaving the result on the GPU: *result is the 1x1 array (owned by the
+ * reductor, valid until its next run; the input itself when it is 1x1). */
+swgl_status gpu_reductor_run_gpu(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op,
+                                 const gpu_array2d **result);
 /* Number of 2x2 passes the last run drew. */
 int gpu_reductor_passes(const gpu_reductor *r);
 

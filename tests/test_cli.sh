@@ -40,5 +40,29 @@ ok $? "an unknown case is an error naming it"
 "$swgl" run --backend tpu 2> "$tmp/err"; [ $? -ne 0 ] && grep -q 'tpu' "$tmp/err"; ok $? "a bad --backend is refused"
 "$swgl" frobnicate 2> /dev/null; [ $? -ne 0 ]; ok $? "an unknown command exits non-zero"
 
+# the one run driver: a sediment run writes snapshots at output_times as a roe run does
+"$swgl" run --case sediment-gaussian --backend cpu-scalar --set run.t_end=32 --set run.output_times=10,20 \
+  --out "$tmp/sed" --quiet
+ok $? "a sediment run with output_times succeeds"
+for f in h_t10.asc s_t10.asc h_t20.asc s_t20.asc h.asc s.asc summary.json height.png sand.png; do
+  [ -s "$tmp/sed/$f" ]; ok $? "the sediment run wrote $f"
+done
+grep -q '"t_end": 32' "$tmp/sed/summary.json"; ok $? "the sediment run ends exactly at t = 32 s"
+# a blow-up is an error of its own, with the time, and ends (it ran forever before)
+for b in cpu-scalar cpu; do
+  timeout 60 "$swgl" run --case lastra-test1 --set initial.qx=1e30 --backend $b --out "$tmp/blow" 2> "$tmp/err"
+  rc=$?
+  [ $rc -eq 1 ] && grep -q 'blew up' "$tmp/err" && grep -q 't = ' "$tmp/err"
+  ok $? "initial.qx = 1e30 on $b ends with a blow-up naming the time (exit $rc): $(tail -1 "$tmp/err")"
+done
+[ ! -e "$tmp/blow/summary.json" ]; ok $? "a blown-up run writes no outputs"
+# the comparison keys are the same for every scheme: l1_rel_F and linf_rel_F per field
+"$swgl" run --case sediment-gaussian --backend cpu --compare cpu-scalar --out "$tmp/cmp" --quiet
+grep -q '"l1_rel_h"' "$tmp/cmp/summary.json" && grep -q '"linf_rel_s"' "$tmp/cmp/summary.json"
+ok $? "sediment --compare reports l1_rel_h and linf_rel_s"
+"$swgl" run "$tmp/t2.ini" --backend cpu --compare cpu-scalar --set run.t_end=0.05 --out "$tmp/cmp2" --quiet
+grep -q '"l1_rel_h"' "$tmp/cmp2/summary.json" && grep -q '"linf_rel_qx"' "$tmp/cmp2/summary.json"
+ok $? "roe --compare reports l1_rel_h and linf_rel_qx"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

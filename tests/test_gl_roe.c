@@ -12,6 +12,7 @@
 #include "gpu_pass.h"
 #include "scheme_shaders.h"
 #include "roe.h"
+#include "roe_gpu.h"
 
 /* ---------- GLSL flux vs C flux ---------- */
 static const char *flux_src =
@@ -135,30 +136,36 @@ static double mass_of(const double *h, const unsigned char *code, size_t n)
 {
     double s = 0;
     for (size_t k = 0; k < n; k++)
-        if (code[k] == SWE_ACTIVE) s += h[k];
+        if (code[k] == CELL_ACTIVE) s += h[k];
     return s;
 }
 
-/* Runs a built-in case with overrides on a backend; fills r (ghost-ring layout). */
+/* Runs a built-in case with overrides on a backend through the scheme interface (steps_max
+ * > 0: that many steps of the bound (8), else the time loop to t_end); fills r
+ * (ghost-ring layout). */
 static int run_case(const char *name, const char *const *sets, int nsets, enum backend b, int steps_max,
                     const char *renderer, result *r)
 {
     scenario sc;
-    roe_setup s;
-    roe_engine e;
-    char err[1024];
+    scheme_setup s;
+    scheme_inst e;
+    const scheme_desc *d = scheme_find(SCHEME_ROE);
     memset(&sc, 0, sizeof sc);
     memset(r, 0, sizeof *r);
-    if (scenario_load_case(&sc, name, sets, nsets, err, sizeof err)) {
-        printf("FAIL  %s: %s\n", name, err);
-        return -1;
-    }
-    if (roe_setup_build(&s, &sc, err, sizeof err) || roe_engine_open(&e, b, &s, renderer, err, sizeof err)) {
-        printf("FAIL  %s: %s\n", name, err);
+    scheme_config cfg = {renderer, 0, PRECISION_AUTO};
+    if (scenario_load_case(&sc, name, sets, nsets) || d->setup(&sc, &s)) {
+        printf("FAIL  %s: %s\n", name, swgl_last_error());
         scenario_free(&sc);
         return -1;
     }
-    size_t n = (size_t)(sc.nx + 2) * (sc.ny + 2);
+    if (scheme_open(&e, d, b, &s, &cfg)) {
+        printf("FAIL  %s: %s\n", name, swgl_last_error());
+        d->setup_free(&s);
+        scenario_free(&sc);
+        return -1;
+    }
+    size_t n = grid_size(sc.nx, sc.ny);
+    const roe_problem *rp = s.problem;
     r->nx = sc.nx;
     r->ny = sc.ny;
     r->h = malloc(n * sizeof(double));
@@ -166,28 +173,30 @@ static int run_case(const char *name, const char *const *sets, int nsets, enum b
     r->qy = malloc(n * sizeof(double));
     r->H = malloc(n * sizeof(double));
     r->code = malloc(n);
-    memcpy(r->H, s.H, n * sizeof(double));
+    memcpy(r->H, rp->H, n * sizeof(double));
     memcpy(r->code, s.code, n);
-    r->mass0 = mass_of(s.h, s.code, n);
-    double t = 0, wall;
-    int rc = 0;
+    r->mass0 = mass_of(s.init[0], s.code, n);
+    swgl_status rc = SWGL_OK;
     if (steps_max > 0) {
-        for (int k = 0; k < steps_max && rc == 0; k++) {
+        for (int k = 0; k < steps_max && rc == SWGL_OK; k++) {
             double dt;
-            rc = roe_engine_step(&e, 1e30, &dt, err, sizeof err);
-            t += dt;
+            rc = e.be->stage(e.self, 0, &dt);
+            if (rc == SWGL_OK) rc = e.be->advance(e.self, 0, isinf(dt) ? 1.0 : dt);
         }
         r->steps = steps_max;
     } else {
-        rc = roe_engine_run(&e, &sc.t_end, 1, 0, &r->steps, &wall, NULL, NULL, err, sizeof err);
+        timeloop_result tr;
+        rc = timeloop_run(&e, &s.t_end, 1, 0, NULL, NULL, &tr);
+        r->steps = tr.steps;
     }
-    if (rc == 0) rc = roe_engine_get(&e, r->h, r->qx, r->qy, err, sizeof err);
-    if (rc) printf("FAIL  %s on %s: %s\n", name, backend_name(b), err);
+    double *f[3] = {r->h, r->qx, r->qy};
+    if (rc == SWGL_OK) rc = e.be->get_state(e.self, f);
+    if (rc) printf("FAIL  %s on %s: %s\n", name, backend_name(b), swgl_last_error());
     r->mass1 = mass_of(r->h, r->code, n);
-    roe_engine_close(&e);
-    roe_setup_free(&s);
+    scheme_close(&e);
+    d->setup_free(&s);
     scenario_free(&sc);
-    return rc;
+    return rc ? -1 : 0;
 }
 
 static void lake_at_rest(const char *renderer)
@@ -207,7 +216,7 @@ static void lake_at_rest(const char *renderer)
         double qmax = 0, dev = 0, eta0 = c == 0 ? 1.5 : 0.0;
         int dry = 0;
         for (size_t k = 0; k < (size_t)(r.nx + 2) * (r.ny + 2); k++) {
-            if (r.code[k] != SWE_ACTIVE) continue;
+            if (r.code[k] != CELL_ACTIVE) continue;
             qmax = fmax(qmax, fmax(fabs(r.qx[k]), fabs(r.qy[k])));
             if (r.h[k] > 0) dev = fmax(dev, fabs(r.h[k] - r.H[k] - eta0));
             else dry++;
@@ -266,7 +275,7 @@ static void gpu_vs_cpu(const char *renderer)
     }
     double dh = 0, nh = 0, dq = 0, nq = 0;
     for (size_t k = 0; k < (size_t)(g.nx + 2) * (g.ny + 2); k++) {
-        if (g.code[k] != SWE_ACTIVE) continue;
+        if (g.code[k] != CELL_ACTIVE) continue;
         dh += fabs(g.h[k] - c.h[k]);
         nh += fabs(c.h[k]);
         dq += fabs(g.qx[k] - c.qx[k]) + fabs(g.qy[k] - c.qy[k]);
@@ -312,10 +321,31 @@ static void gpu_vs_cpu(const char *renderer)
     result_free(&c);
 }
 
+/* The one validation (swe_problem_check) guards the GPU solver as it guards the CPU ones. */
+static void refused(void)
+{
+    double H[16] = {0};
+    unsigned char code[16];
+    memset(code, CELL_WALL, sizeof code);
+    code[5] = code[6] = code[9] = code[10] = CELL_ACTIVE;
+    swe_problem p = {.nx = 2, .ny = 2, .dx = 1, .dy = 1, .g = 9.81, .cfl = 0.0, .h_dry = 1e-5, .H = H, .code = code};
+    roe_gpu *r = NULL;
+    swgl_status st = roe_gpu_create(&p, &r);
+    CHECK(st == SWGL_ERR_ARG && r == NULL && strstr(swgl_last_error(), "cfl"),
+          "cfl = 0 is refused by the GPU solver as by the CPU ones: \"%s\"", swgl_last_error());
+    roe_gpu_destroy(r);
+    p.cfl = 0.9;
+    p.dx = -1;
+    st = roe_gpu_create(&p, &r);
+    CHECK(st == SWGL_ERR_ARG && r == NULL, "dx < 0 is refused by the GPU solver: \"%s\"", swgl_last_error());
+    roe_gpu_destroy(r);
+}
+
 int main(void)
 {
     gpu_context *ctx = test_gl_context();
     const char *renderer = gpu_context_info(ctx)->renderer;
+    refused();
     flux_points();
     lake_at_rest(renderer);
     mass_and_rotation(renderer);

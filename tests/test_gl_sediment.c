@@ -12,6 +12,7 @@
 #include "gl_util.h"
 #include "run.h"
 #include "sediment_gpu.h"
+#include "sediment_scheme.h"
 
 typedef struct prob {
     sed_problem p;
@@ -119,10 +120,9 @@ static int run_gpu(const prob *q, int dbl, int opt2, int steps, double *h, doubl
 
 static void run_cpu(const prob *q, int steps, double *h, double *s)
 {
-    char err[256];
-    sed_cpu *c = sed_cpu_create(&q->p, SED_CPU_SCALAR, err, sizeof err);
+    sed_cpu *c = sed_cpu_create(&q->p, SED_CPU_SCALAR);
     if (!c) {
-        printf("FAIL  sed_cpu_create: %s\n", err);
+        printf("FAIL  sed_cpu_create: %s\n", swgl_last_error());
         exit(1);
     }
     sed_cpu_set_state(c, q->h, q->s);
@@ -246,37 +246,55 @@ static void bounds(int has_fp64)
 static void dt_limit(void)
 {
     scenario sc;
-    char err[1024];
     memset(&sc, 0, sizeof sc);
     const char *sets[3] = {"domain.nx=32", "domain.ny=32", "sediment.dt=1e7"};
-    if (scenario_load_case(&sc, "sediment-basin", sets, 3, err, sizeof err)) {
-        CHECK(0, "load sediment-basin: %s", err);
+    if (scenario_load_case(&sc, "sediment-basin", sets, 3) != SWGL_OK) {
+        CHECK(0, "load sediment-basin: %s", swgl_last_error());
         return;
     }
-    sed_setup s;
-    int rc = sed_setup_build(&s, &sc, err, sizeof err);
-    CHECK(rc == -1, "sediment.dt = 1e7 s is refused (the limit of this case is ~1e3 s)");
-    if (rc == 0) {
-        sed_setup_free(&s);
+    const scheme_desc *d = scheme_find(SCHEME_SEDIMENT);
+    scheme_setup s;
+    swgl_status rc = d->setup(&sc, &s);
+    CHECK(rc == SWGL_ERR_INPUT, "sediment.dt = 1e7 s is refused (the limit of this case is ~1e3 s)");
+    if (rc == SWGL_OK) {
+        d->setup_free(&s);
     } else {
+        char err[1024];
+        snprintf(err, sizeof err, "%s", swgl_last_error());
         sc.sed_dt = 0;
-        sed_setup s2;
-        char err2[1024];
-        if (sed_setup_build(&s2, &sc, err2, sizeof err2) == 0) {
+        scheme_setup s2;
+        if (d->setup(&sc, &s2) == SWGL_OK) {
+            const sed_setup *q = s2.problem;
             char lim[64];
-            snprintf(lim, sizeof lim, "%g s", s2.dt_limit);
+            snprintf(lim, sizeof lim, "%g s", q->dt_limit);
             CHECK(strstr(err, lim) != NULL && strstr(err, "stability limit") != NULL,
                   "the message names the limit (%s): \"%s\"", lim, err);
-            CHECK_NEAR(s2.p.dt, 0.9 * s2.dt_limit, 1e-12 * s2.dt_limit, "default dt = 0.9 x the limit");
-            sed_setup_free(&s2);
+            CHECK_NEAR(q->p.dt, 0.9 * q->dt_limit, 1e-12 * q->dt_limit, "default dt = 0.9 x the limit");
+            d->setup_free(&s2);
         }
         /* through the driver too: exit status 1, nothing written */
         run_options o = {"/tmp/swgl-test-sed-dt-should-not-exist", BACKEND_CPU_SCALAR, BACKEND_NONE, -1,
                          PRECISION_AUTO, 1, 0};
         sc.sed_dt = 1e7;
-        CHECK(sediment_run(&sc, &o) == 1, "sediment_run refuses dt above the limit (exit status 1)");
+        CHECK(run_scenario(&sc, &o) == 1, "the run driver refuses dt above the limit (exit status 1)");
     }
     scenario_free(&sc);
+}
+
+/* The one validation (sed_problem_check) guards the GPU solver as it guards the CPU ones. */
+static void refused(void)
+{
+    prob q;
+    prob_make(&q, 16, 16, 0, 1, SED_FORM_CONSERVATIVE);
+    q.a[grid_in(q.p.nx, 3, 4)] = -1.0;
+    sed_gpu *g = NULL;
+    swgl_status st = sed_gpu_create(&q.p, 0, &g);
+    CHECK(st == SWGL_ERR_ARG && g == NULL && strstr(swgl_last_error(), "alpha"),
+          "a negative alpha is refused by the GPU solver as by the CPU ones: \"%s\"", swgl_last_error());
+    sed_gpu_destroy(g);
+    CHECK(sed_cpu_create(&q.p, SED_CPU_SCALAR) == NULL && strstr(swgl_last_error(), "alpha"),
+          "and by the CPU: \"%s\"", swgl_last_error());
+    prob_free(&q);
 }
 
 int main(void)
@@ -284,6 +302,7 @@ int main(void)
     gpu_context *ctx = test_gl_context();
     int fp64 = gpu_context_info(ctx)->has_fp64;
     printf("fp64: %s\n", fp64 ? "yes (double checks run)" : "no (double checks skipped)");
+    refused();
     vs_cpu(fp64);
     mass();
     bounds(fp64);

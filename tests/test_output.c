@@ -47,63 +47,66 @@ static int exists(const char *path)
 
 static void test_asc_roundtrip(void)
 {
-    char err[512];
     double v[6] = {1, 2, 3, 4.5, 1.0 / 3.0, -7e-12};   /* 3 x 2, row 0 south */
     unsigned char mask[6] = {1, 1, 0, 1, 1, 1};
-    int rc = asc_write(tmp_path("a.asc"), 3, 2, 10, 20, 0.5, 0.5, v, mask, err, sizeof err);
-    CHECK(rc == 0, "asc_write: %s", err);
+    swgl_status rc = asc_write(tmp_path("a.asc"), 3, 2, 10, 20, 0.5, 0.5, v, mask);
+    CHECK(rc == 0, "asc_write: %s", swgl_last_error());
     const char *text = read_text(tmp_path("a.asc"));
     CHECK(strstr(text, "ncols 3\nnrows 2\nxllcorner 10\nyllcorner 20\ncellsize 0.5\nNODATA_value -9999\n"
                        "4.5 0.333333333 -7e-12\n1 2 -9999\n") == text, "the file, north row first:\n%s", text);
     int nx, ny;
     double xll, yll, dx, dy, *r;
     unsigned char *nd;
-    rc = asc_read(tmp_path("a.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, &nd, err, sizeof err);
-    if (!CHECK(rc == 0, "asc_read: %s", err)) return;
+    rc = asc_read(tmp_path("a.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, &nd);
+    if (!CHECK(rc == 0, "asc_read: %s", swgl_last_error())) return;
     CHECK(nx == 3 && ny == 2 && xll == 10 && yll == 20 && dx == 0.5 && dy == 0.5, "header read back");
     CHECK_NEAR(r[3], 4.5, 0, "row 0 is southern after reading");
     CHECK_NEAR(r[4], 1.0 / 3.0, 1e-9, "%%.9g keeps 9 significant digits");
     CHECK(nd[2] == 1 && isnan(r[2]) && nd[0] == 0, "a masked cell comes back as NODATA (NaN)");
     free(r);
     free(nd);
-    rc = asc_read(tmp_path("a.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "a.asc:8: NODATA value at row 2, column 3"), "NODATA without nodata[]: %s", err);
+    rc = asc_read(tmp_path("a.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "a.asc:8: NODATA value at row 2, column 3"),
+          "NODATA without nodata[]: %s", swgl_last_error());
 
     double w[4] = {1, 2, 3, 4};
-    rc = asc_write(tmp_path("b.asc"), 2, 2, 0, 0, 1, 2, w, NULL, err, sizeof err);
+    rc = asc_write(tmp_path("b.asc"), 2, 2, 0, 0, 1, 2, w, NULL);
     CHECK(rc == 0 && strstr(read_text(tmp_path("b.asc")), "dx 1\ndy 2\n"), "dx and dy when they differ");
-    rc = asc_read(tmp_path("b.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
-    CHECK(rc == 0 && dx == 1 && dy == 2, "dx and dy read back: %s", err);
+    rc = asc_read(tmp_path("b.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL);
+    CHECK(rc == 0 && dx == 1 && dy == 2, "dx and dy read back: %s", swgl_last_error());
     if (rc == 0) free(r);
-    rc = asc_write("/nonexistent/x.asc", 2, 2, 0, 0, 1, 1, w, NULL, err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "/nonexistent/x.asc: cannot create"), "%s", err);
+    rc = asc_write("/nonexistent/x.asc", 2, 2, 0, 0, 1, 1, w, NULL);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "/nonexistent/x.asc: cannot create"),
+          "%s", swgl_last_error());
 }
 
 static void test_asc_variants(void)
 {
-    char err[512];
     int nx, ny;
     double xll, yll, dx, dy, *r;
     write_text(tmp_path("c.asc"), "NROWS 2\r\nNCOLS 2\r\nXLLCENTER 1\r\nYLLCENTER 3\r\nCELLSIZE 2\r\n"
                                   "1 2 3\r\n4\r\n");
-    int rc = asc_read(tmp_path("c.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
-    CHECK(rc == 0, "upper case, any order, CRLF, values across lines, no NODATA: %s", err);
+    swgl_status rc = asc_read(tmp_path("c.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL);
+    CHECK(rc == 0, "upper case, any order, CRLF, values across lines, no NODATA: %s", swgl_last_error());
     if (rc == 0) {
         CHECK(xll == 0 && yll == 2, "xllcenter / yllcenter: the corner is half a cell away");
         CHECK(r[0] == 3 && r[1] == 4 && r[2] == 1, "values in order, north row first");
         free(r);
     }
     write_text(tmp_path("d.asc"), "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3 4 5\n");
-    rc = asc_read(tmp_path("d.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "d.asc:6: more than ncols x nrows = 2 x 2 values"), "%s", err);
+    rc = asc_read(tmp_path("d.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "d.asc:6: more than ncols x nrows = 2 x 2 values"),
+          "%s", swgl_last_error());
     write_text(tmp_path("e.asc"), "ncols 2\nnrows 2\nxllcorner 0\ncellsize 1\n1 2 3 4\n");
-    rc = asc_read(tmp_path("e.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "e.asc:5: bad header: missing yllcorner or yllcenter"), "%s", err);
+    rc = asc_read(tmp_path("e.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "e.asc:5: bad header: missing yllcorner or yllcenter"),
+          "%s", swgl_last_error());
     write_text(tmp_path("f.asc"), "ncols -2\nnrows 2\n");
-    rc = asc_read(tmp_path("f.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "f.asc:1: bad header: ncols must be a positive integer"), "%s", err);
-    rc = asc_read(tmp_path("none.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL, err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "none.asc: cannot open"), "%s", err);
+    rc = asc_read(tmp_path("f.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "f.asc:1: bad header: ncols must be a positive integer"),
+          "%s", swgl_last_error());
+    rc = asc_read(tmp_path("none.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "none.asc: cannot open"), "%s", swgl_last_error());
 }
 
 /* Reads a PNG back as RGB: w, h and pixels (malloc'ed). */
@@ -136,10 +139,9 @@ static void test_png(void)
             relief[j * NX + i] = sin(i * 0.3) * cos(j * 0.2);
             mask[j * NX + i] = !(i < 5 && j < 5);
         }
-    char err[512];
-    int rc = png_write_field(tmp_path("v.png"), NX, NY, v, mask, NULL, 0, 1, CMAP_DEPTH, 4,
-                             "depth h (t = 5 s)", "m", err, sizeof err);
-    if (!CHECK(rc == 0, "png_write_field: %s", err)) return;
+    swgl_status rc = png_write_field(tmp_path("v.png"), NX, NY, v, mask, NULL, 0, 1, CMAP_DEPTH, 4,
+                                     "depth h (t = 5 s)", "m");
+    if (!CHECK(rc == 0, "png_write_field: %s", swgl_last_error())) return;
     int w, h;
     unsigned char *px = read_png(tmp_path("v.png"), &w, &h);
     if (!CHECK(px != NULL, "libpng reads the picture back")) return;
@@ -158,24 +160,23 @@ static void test_png(void)
     free(px);
 
     rc = png_write_field(tmp_path("r.png"), NX, NY, relief, NULL, relief, -1, 1, CMAP_TERRAIN, 0,
-                         "basin height", "m", err, sizeof err);
+                         "basin height", "m");
     px = rc == 0 ? read_png(tmp_path("r.png"), &w, &h) : NULL;
     CHECK(px && w >= 800, "scale 0: about 800 px wide (%d)", px ? w : 0);
     free(px);
     for (int m = CMAP_DEPTH; m <= CMAP_TERRAIN; m++) {
         rc = png_write_field(tmp_path("m.png"), NX, NY, v, NULL, relief, 0, 1, (enum colormap)m, 2,
-                             "colour map", "m^2/s", err, sizeof err);
-        CHECK(rc == 0, "colour map %d with shading: %s", m, err);
+                             "colour map", "m^2/s");
+        CHECK(rc == 0, "colour map %d with shading: %s", m, swgl_last_error());
     }
-    rc = png_write_field("/nonexistent/v.png", NX, NY, v, NULL, NULL, 0, 1, CMAP_VIRIDIS, 1, "", "", err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "/nonexistent/v.png"), "%s", err);
+    rc = png_write_field("/nonexistent/v.png", NX, NY, v, NULL, NULL, 0, 1, CMAP_VIRIDIS, 1, "", "");
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "/nonexistent/v.png"), "%s", swgl_last_error());
 }
 
 static void test_json(void)
 {
-    char err[512];
-    json_writer *w = json_open(tmp_path("s.json"), err, sizeof err);
-    if (!CHECK(w != NULL, "json_open: %s", err)) return;
+    json_writer *w = json_open(tmp_path("s.json"));
+    if (!CHECK(w != NULL, "json_open: %s", swgl_last_error())) return;
     json_str(w, "scheme", "roe");
     json_str(w, "renderer", "llvmpipe \"LLVM\" \\ tab\there\x01");
     json_int(w, "nx", 200);
@@ -189,8 +190,8 @@ static void test_json(void)
     json_begin_object(w, "empty");
     json_end_object(w);
     json_end_object(w);
-    int rc = json_close(w, err, sizeof err);
-    CHECK(rc == 0, "json_close: %s", err);
+    swgl_status rc = json_close(w);
+    CHECK(rc == 0, "json_close: %s", swgl_last_error());
     const char *want =
         "{\n"
         "  \"scheme\": \"roe\",\n"
@@ -208,20 +209,21 @@ static void test_json(void)
         "}\n";
     const char *got = read_text(tmp_path("s.json"));
     CHECK(strcmp(got, want) == 0, "summary.json text:\n%s", got);
-    w = json_open(tmp_path("t.json"), err, sizeof err);
+    w = json_open(tmp_path("t.json"));
     json_begin_object(w, "open");
-    CHECK(json_close(w, err, sizeof err) < 0 && strstr(err, "unbalanced"), "an unclosed object: %s", err);
-    CHECK(json_open("/nonexistent/s.json", err, sizeof err) == NULL && strstr(err, "cannot create"), "%s", err);
+    CHECK(json_close(w) != SWGL_OK && strstr(swgl_last_error(), "unbalanced"),
+          "an unclosed object: %s", swgl_last_error());
+    CHECK(json_open("/nonexistent/s.json") == NULL && strstr(swgl_last_error(), "cannot create"),
+          "%s", swgl_last_error());
 }
 
 static void test_outdir(void)
 {
-    char err[512];
     const char *dir = tmp_path("out/run1");      /* two levels that do not exist yet */
     char d[512];
     snprintf(d, sizeof d, "%s", dir);
-    outdir *o = outdir_open(d, err, sizeof err);
-    if (!CHECK(o != NULL, "outdir_open creates the folder: %s", err)) return;
+    outdir *o = outdir_open(d);
+    if (!CHECK(o != NULL, "outdir_open creates the folder: %s", swgl_last_error())) return;
     char stage[600];
     snprintf(stage, sizeof stage, "%s/.swgl-tmp-%ld", d, (long)getpid());
     CHECK(exists(stage), "staging folder %s", stage);
@@ -234,13 +236,13 @@ static void test_outdir(void)
     snprintf(f1, sizeof f1, "%s/h.asc", d);
     snprintf(f2, sizeof f2, "%s/frames/f1.txt", d);
     CHECK(!exists(f1), "nothing in DIR before the commit");
-    CHECK(outdir_commit(o, err, sizeof err) == 0, "commit: %s", err);
+    CHECK(outdir_commit(o) == 0, "commit: %s", swgl_last_error());
     CHECK(strcmp(read_text(f1), "first") == 0, "committed file");
     CHECK(strcmp(read_text(f2), "frame") == 0, "committed file in a subfolder");
     CHECK(!exists(stage), "staging folder removed after the commit");
 
     /* a failed run: the old files stay, the new one does not appear */
-    o = outdir_open(d, err, sizeof err);
+    o = outdir_open(d);
     write_text(outdir_path(o, "h.asc"), "second, half-writ");
     write_text(outdir_path(o, "new.png"), "x");
     outdir_abort(o);
@@ -250,13 +252,13 @@ static void test_outdir(void)
     outdir_abort(NULL);
 
     /* a second good run replaces the file */
-    o = outdir_open(d, err, sizeof err);
+    o = outdir_open(d);
     write_text(outdir_path(o, "h.asc"), "second");
-    CHECK(outdir_commit(o, err, sizeof err) == 0 && strcmp(read_text(f1), "second") == 0, "replaced");
+    CHECK(outdir_commit(o) == 0 && strcmp(read_text(f1), "second") == 0, "replaced");
 
     write_text(tmp_path("afile"), "x");
-    CHECK(outdir_open(tmp_path("afile"), err, sizeof err) == NULL && strstr(err, "cannot create folder"),
-          "DIR is a file: %s", err);
+    CHECK(outdir_open(tmp_path("afile")) == NULL && strstr(swgl_last_error(), "cannot create folder"),
+          "DIR is a file: %s", swgl_last_error());
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     if (system(cmd) != 0) printf("(could not remove %s)\n", tmp);

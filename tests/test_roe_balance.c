@@ -16,7 +16,7 @@ typedef struct {
     size_t n;
 } box;
 
-/* nx x ny cells with a ring of wall ghosts (corners unused: SWE_OFF) */
+/* nx x ny cells with a ring of wall ghosts (corners unused: CELL_OFF) */
 static void box_init(box *b, int nx, int ny, double dx, double dy)
 {
     b->n = (size_t)(nx + 2) * (size_t)(ny + 2);
@@ -29,7 +29,7 @@ static void box_init(box *b, int nx, int ny, double dx, double dy)
         for (int i = 0; i < nx + 2; i++) {
             int ring_x = i == 0 || i == nx + 1, ring_y = j == 0 || j == ny + 1;
             b->code[(size_t)j * (nx + 2) + i] =
-                ring_x && ring_y ? SWE_OFF : (ring_x || ring_y ? SWE_WALL : SWE_ACTIVE);
+                ring_x && ring_y ? CELL_OFF : (ring_x || ring_y ? CELL_WALL : CELL_ACTIVE);
         }
     b->p = (swe_problem){.nx = nx, .ny = ny, .dx = dx, .dy = dy, .g = 9.81, .cfl = 0.9,
                          .h_dry = 1e-5, .H = b->H, .code = b->code};
@@ -48,14 +48,13 @@ static void box_free(box *b)
 static void rest_run(box *b, enum swe_cpu_kind kind, double eta0, double *qmax, double *dmax,
                      int *dry_cells, int *ok_steps)
 {
-    char err[256];
     for (size_t k = 0; k < b->n; k++) {
         double h = eta0 + b->H[k];
         b->h[k] = h > 0.0 ? h : 0.0;
         b->qx[k] = b->qy[k] = 0.0;
     }
-    swe_cpu *s = swe_cpu_create(&b->p, kind, err, sizeof err);
-    CHECK(s != NULL, "create %d: %s", (int)kind, s ? "" : err);
+    swe_cpu *s = swe_cpu_create(&b->p, kind);
+    CHECK(s != NULL, "create %d: %s", (int)kind, s ? "" : swgl_last_error());
     if (!s) return;
     swe_cpu_set_state(s, b->h, b->qx, b->qy);
     *ok_steps = 0;
@@ -65,7 +64,7 @@ static void rest_run(box *b, enum swe_cpu_kind kind, double eta0, double *qmax, 
     *qmax = *dmax = 0.0;
     *dry_cells = 0;
     for (size_t k = 0; k < b->n; k++) {
-        if (b->code[k] != SWE_ACTIVE) continue;
+        if (b->code[k] != CELL_ACTIVE) continue;
         *qmax = fmax(*qmax, fmax(fabs(b->qx[k]), fabs(b->qy[k])));
         if (b->h[k] > b->p.h_dry) *dmax = fmax(*dmax, fabs(b->h[k] - b->H[k] - eta0));
         else (*dry_cells)++;
@@ -126,7 +125,7 @@ int main(void)
                  "over wet cells at rounding level", kname[kind]);
         int still_dry = 1;
         for (size_t k = 0; k < b.n; k++)
-            if (b.code[k] == SWE_ACTIVE && b.H[k] < 0.0 && b.h[k] != 0.0) still_dry = 0;
+            if (b.code[k] == CELL_ACTIVE && b.H[k] < 0.0 && b.h[k] != 0.0) still_dry = 0;
         CHECK(still_dry, "%s island: emerged cells stay exactly dry (h = 0)", kname[kind]);
         box_free(&b);
     }

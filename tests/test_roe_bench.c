@@ -31,16 +31,15 @@ static int bench(int nx, int ny, int steps)
         double x = ((double)i - 0.5) * dx;
         H[k] = 1.0 - cos(2.0 * PI * x) / 2.0;
         h[k] = x < 5.0 ? H[k] + 2.0 : H[k];
-        code[k] = (i == 0 || i == w - 1 || j == 0 || j == (size_t)ny + 1) ? SWE_WALL : SWE_ACTIVE;
+        code[k] = (i == 0 || i == w - 1 || j == 0 || j == (size_t)ny + 1) ? CELL_WALL : CELL_ACTIVE;
     }
     swe_problem p = {.nx = nx, .ny = ny, .dx = dx, .dy = dy, .g = 9.81, .cfl = 0.9, .h_dry = 1e-5,
                      .H = H, .code = code};
     double rate[2] = {0, 0};
     for (int kind = 0; kind < 2; kind++) {
-        char err[256];
-        swe_cpu *s = swe_cpu_create(&p, (enum swe_cpu_kind)kind, err, sizeof err);
+        swe_cpu *s = swe_cpu_create(&p, (enum swe_cpu_kind)kind);
         if (!s) {
-            fprintf(stderr, "create: %s\n", err);
+            fprintf(stderr, "create: %s\n", swgl_last_error());
             return 1;
         }
         swe_cpu_set_state(s, h, qx, qy);

@@ -25,14 +25,13 @@ static int dambreak(enum swe_cpu_kind kind, int nx, double hl, double hr, double
     for (size_t k = 0; k < n; k++) {
         size_t i = k % w, j = k / w;
         int ring = i == 0 || i == w - 1 || j != 1;
-        code[k] = ring ? SWE_WALL : SWE_ACTIVE;
+        code[k] = ring ? CELL_WALL : CELL_ACTIVE;
         double x = ((double)i - 0.5) * dx;
         h[k] = ring ? 0.0 : (x < X0 ? hl : hr);
     }
     swe_problem p = {.nx = nx, .ny = 1, .dx = dx, .dy = 1.0, .g = G, .cfl = 0.9, .h_dry = 1e-8,
                      .H = H, .code = code};
-    char err[256];
-    swe_cpu *s = swe_cpu_create(&p, kind, err, sizeof err);
+    swe_cpu *s = swe_cpu_create(&p, kind);
     int steps = 0;
     double m0 = 0.0, m1 = 0.0;
     for (size_t i = 1; i <= (size_t)nx; i++) m0 += h[w + i];
@@ -50,7 +49,7 @@ static int dambreak(enum swe_cpu_kind kind, int nx, double hl, double hr, double
         }
         swe_cpu_destroy(s);
     } else {
-        printf("create: %s\n", err);
+        printf("create: %s\n", swgl_last_error());
         steps = -1;
     }
     *l1 = 0.0;

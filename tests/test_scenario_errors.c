@@ -1,5 +1,6 @@
-/* test_scenario_errors.c — every class of scenario error gives -1 and one line naming the
- * file, the line, the key and what was expected (docs/scenarios.md, "Errors").
+/* test_scenario_errors.c — every class of scenario error fails (a status other than
+ * SWGL_OK) and leaves in swgl_last_error() one line naming the file, the line, the key and
+ * what was expected (docs/scenarios.md, "Errors").
  *
  * Each case is a small scenario written into a fresh temporary folder as case.ini (its
  * text is here, next to the message it must give); grid files come from tests/data. */
@@ -31,13 +32,15 @@ static const char *load_text(const char *text, const char *const *ov, int nov, c
     fputs(text, f);
     fclose(f);
     scenario sc;
-    err[0] = '\0';
-    int rc = scenario_load(&sc, path, ov, nov, err, len);
+    swgl_clear_error();
+    swgl_status rc = scenario_load(&sc, path, ov, nov);
     if (rc == 0) {
         snprintf(err, len, "(loaded)");
         scenario_free(&sc);
-    } else if (!err[0]) {
+    } else if (!swgl_last_error()[0]) {
         snprintf(err, len, "(failed with no message)");
+    } else {
+        snprintf(err, len, "%s", swgl_last_error());
     }
     return err;
 }
@@ -82,12 +85,13 @@ static void test_structure(void)
 
 static void test_missing_files(void)
 {
-    char err[512];
     scenario sc;
-    int rc = scenario_load(&sc, "/nonexistent/case.ini", NULL, 0, err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "/nonexistent/case.ini: cannot open"), "%s", err);
-    rc = scenario_load_case(&sc, "no-such-case", NULL, 0, err, sizeof err);
-    CHECK(rc < 0 && strstr(err, "no-such-case: no such built-in case"), "%s", err);
+    swgl_status rc = scenario_load(&sc, "/nonexistent/case.ini", NULL, 0);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "/nonexistent/case.ini: cannot open"), "%s",
+          swgl_last_error());
+    rc = scenario_load_case(&sc, "no-such-case", NULL, 0);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "no-such-case: no such built-in case"), "%s",
+          swgl_last_error());
     EXPECT_ERROR("[domain]\nbed = missing.asc\n" GOOD_INITIAL GOOD_RUN, "missing.asc: cannot open");
     EXPECT_ERROR("[domain]\nbed = missing.asc\n" GOOD_INITIAL GOOD_RUN, "([domain] bed, ");
     EXPECT_ERROR(GOOD_DOMAIN "[initial]\neta = nope.asc\n" GOOD_RUN, "nope.asc: cannot open");

@@ -42,10 +42,9 @@ int main(int argc, char **argv)
                 sed_problem p = {.nx = n, .ny = n, .dx = 1, .dy = 1, .cs = 1, .cm = 1, .layer = 1,
                                  .alpha = al, .beta = be, .form = form, .inflow_side = SED_NONE};
                 p.dt = 0.9 * sed_dt_limit(&p);
-                char err[200];
-                sed_cpu *c = sed_cpu_create(&p, kind, err, sizeof err);
+                sed_cpu *c = sed_cpu_create(&p, kind);
                 if (!c) {
-                    fprintf(stderr, "%s\n", err);
+                    fprintf(stderr, "%s\n", swgl_last_error());
                     return 1;
                 }
                 sed_cpu_set_state(c, h, s);

@@ -78,10 +78,9 @@ static void minmax(const sed_problem *p, const double *f, double *lo, double *hi
 
 static sed_cpu *make(const prob *q, int kind)
 {
-    char err[256];
-    sed_cpu *c = sed_cpu_create(&q->p, kind, err, sizeof err);
+    sed_cpu *c = sed_cpu_create(&q->p, kind);
     if (!c) {
-        printf("create failed: %s\n", err);
+        printf("create failed: %s\n", swgl_last_error());
         exit(1);
     }
     sed_cpu_set_state(c, q->h, q->s);
@@ -427,14 +426,13 @@ static void test_errors(void)
     printf("# argument checks\n");
     prob q;
     closed_problem(&q, SED_FORM_CONSERVATIVE);
-    char err[256] = "";
     river(&q, SED_EAST, 0, 3, 0.1, 0.1);
-    CHECK(sed_cpu_create(&q.p, SED_CPU_SCALAR, err, sizeof err) == NULL, "inflow point 0 refused: %s", err);
+    CHECK(sed_cpu_create(&q.p, SED_CPU_SCALAR) == NULL, "inflow point 0 refused: %s", swgl_last_error());
     river(&q, SED_EAST, 1, 3, -0.1, 0.1);
-    CHECK(sed_cpu_create(&q.p, SED_CPU_SCALAR, err, sizeof err) == NULL, "negative rate refused: %s", err);
+    CHECK(sed_cpu_create(&q.p, SED_CPU_SCALAR) == NULL, "negative rate refused: %s", swgl_last_error());
     river(&q, SED_NONE, 0, 0, 0, 0);
     q.p.dt = 0;
-    CHECK(sed_cpu_create(&q.p, SED_CPU_SCALAR, err, sizeof err) == NULL, "dt = 0 refused: %s", err);
+    CHECK(sed_cpu_create(&q.p, SED_CPU_SCALAR) == NULL, "dt = 0 refused: %s", swgl_last_error());
     /* the limit itself: diffusion part 1/(2 Dmax (1/dx^2 + 1/dy^2)) for this problem */
     double dmax = 0;
     for (int j = 1; j <= q.p.ny; j++)

@@ -1,8 +1,8 @@
 // copy.glsl — out = in, element by element: the ceiling every other pass is compared to.
-uniform sampler2D u_in;
-layout(location = 0) out vec4 o_out;
+SWGL_INPUT(u_in);
+SWGL_OUTPUT(0, o_out);
 
-void main()
+SWGL_MAIN
 {
-    o_out = texelFetch(u_in, swgl_cell(), 0);
+    o_out = SWGL_LOAD(u_in, swgl_cell());
 }

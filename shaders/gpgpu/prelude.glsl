@@ -2,9 +2,26 @@
 // prelude.glsl — prepended to every pass (gpgpu/gpu_program.c puts any defines
 // between the #version line above and the rest of this file).
 //
-// Conventions of every pass: one fragment per output element; the element's integer
-// coordinates are swgl_cell(); inputs are read with texelFetch (no filtering, no
-// normalised coordinates); a pass never reads the array it writes.
+// How a pass is driven is hidden behind these macros, so that the same per-cell code
+// can later be driven as a compute dispatch by changing this file (and gpgpu/), not the
+// passes.  A pass is written as
+//     SWGL_INPUT(u_state);                   an input array (float4 elements)
+//     SWGL_INPUT_U(u_hs);                    an input array of uint4 (packed doubles)
+//     SWGL_OUTPUT(0, o_state);               output k of the pass (an MRT member for k > 0)
+//     SWGL_OUTPUT_U(0, o_hs);                a uint4 output
+//     SWGL_MAIN { ivec2 c = swgl_cell(); ... o_state = SWGL_LOAD(u_state, c); }
+// As fragment passes (GL 3.3): one fragment per output element, drawn as a full-screen
+// quad (or a sub-rectangle); inputs are textures read with texelFetch (no filtering, no
+// normalised coordinates); outputs are render targets.  A pass never reads the array it
+// writes.  (As a compute dispatch, gpgpu would define SWGL_INPUT as an image or buffer,
+// SWGL_OUTPUT as a variable stored at the end of SWGL_MAIN, and swgl_cell() from
+// gl_GlobalInvocationID.)
+#define SWGL_INPUT(name) uniform sampler2D name
+#define SWGL_INPUT_U(name) uniform usampler2D name
+#define SWGL_OUTPUT(k, name) layout(location = k) out vec4 name
+#define SWGL_OUTPUT_U(k, name) layout(location = k) out uvec4 name
+#define SWGL_LOAD(a, p) texelFetch(a, p, 0)
+#define SWGL_MAIN void main()
 
 // Integer coordinates of the element this fragment computes.
 ivec2 swgl_cell() { return ivec2(gl_FragCoord.xy); }
@@ -16,5 +33,5 @@ float swgl_inf() { return uintBitsToFloat(0x7F800000u); }
 vec4 swgl_fetch_or(sampler2D a, ivec2 p, vec4 outside)
 {
     ivec2 n = textureSize(a, 0);
-    return (p.x < 0 || p.y < 0 || p.x >= n.x || p.y >= n.y) ? outside : texelFetch(a, p, 0);
+    return (p.x < 0 || p.y < 0 || p.x >= n.x || p.y >= n.y) ? outside : SWGL_LOAD(a, p);
 }

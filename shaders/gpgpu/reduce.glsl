@@ -3,8 +3,8 @@
 // Elements past the input's edge (odd sizes) are the operation's neutral element, so
 // any width and height reduce correctly: ceil(w/2) x ceil(h/2) out of w x h.
 // Compiled three times with REDUCE_OP 0 (min), 1 (max) or 2 (sum).
-uniform sampler2D u_in;
-layout(location = 0) out vec4 o_out;
+SWGL_INPUT(u_in);
+SWGL_OUTPUT(0, o_out);
 
 vec4 combine(vec4 a, vec4 b)
 {
@@ -17,7 +17,7 @@ vec4 combine(vec4 a, vec4 b)
 #endif
 }
 
-void main()
+SWGL_MAIN
 {
 #if REDUCE_OP == 0
     vec4 neutral = vec4(swgl_inf());

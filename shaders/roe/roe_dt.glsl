@@ -1,23 +1,39 @@
-// roe_dt.glsl — Lastra 4.3 phase 2: the local time step of each volume, from (8):
-//     dt_i = 2 gamma |V_i| / sum_j |Gamma_ij| ||D_ij||_inf
-// +infinity for ghosts and for cells where no wave moves, so that the min reduction
-// (phase 3) ignores them.
+// roe_dt.glsl — Lastra 4.3 phase 2: each cell gathers its four edges once, for the time
+// step and for the update (which then reads two texels of its own, not four edges):
+//   local time step (8):  dt_i = 2 gamma |V_i| / sum_e |Gamma_e| ||D_e||_inf
+//   outflow and drain time of the positivity limiter (cpu_ref/swe.h):
+//       O_i = sum_e max(|Gamma_e| Phi_e,out, 0),   tau_i = h_i |V_i| / O_i
+// Outputs (ghost and inactive cells: dt = tau = +inf, so that the min reduction and
+// the limiter ignore them):
+//   o_sums = (sum |Gamma| F-[qx], sum |Gamma| F-[qy], dt_i, tau_i)
+//   o_mass = |Gamma| Phi out of the cell through its (east, north, west, south) edges
 #include "roe_gather.glsl"
 
-uniform sampler2D u_low;     // edge pass output 0
-uniform sampler2D u_high;    // edge pass output 1
-uniform sampler2D u_const;
+SWGL_INPUT(u_low);       // edge pass output 0
+SWGL_INPUT(u_high);      // edge pass output 1
+SWGL_INPUT(u_state);
 uniform float u_cfl;
-layout(location = 0) out vec4 o_dt;
+uniform float u_area;    // |V_i| = dx dy
+SWGL_OUTPUT(0, o_sums);
+SWGL_OUTPUT(1, o_mass);
 
-void main()
+SWGL_MAIN
 {
     ivec2 c = swgl_cell();
-    vec4 k = texelFetch(u_const, c, 0);
-    float dt = swgl_inf();
-    if (k.w == 0.0) {
-        float s = roe_gather(u_low, u_high, c, int(k.z)).w;
-        if (s > 0.0) dt = 2.0 * u_cfl * k.y / s;
+    vec4 w = SWGL_LOAD(u_state, c);
+    o_sums = vec4(0.0, 0.0, swgl_inf(), swgl_inf());
+    o_mass = vec4(0.0);
+    if (w.w != CELL_ACTIVE) return;
+    vec4 sum = vec4(0.0), mass;
+    float out_flow = 0.0;
+    for (int k = 0; k < 4; k++) {
+        vec4 v = roe_edge_value(u_low, u_high, c, k);
+        sum += v;
+        mass[k] = v.x;
+        out_flow += max(v.x, 0.0);
     }
-    o_dt = vec4(dt);
+    float dt = sum.w > 0.0 ? 2.0 * u_cfl * u_area / sum.w : swgl_inf();
+    float tau = out_flow > 0.0 ? max(w.x, 0.0) * u_area / out_flow : swgl_inf();
+    o_sums = vec4(sum.yz, dt, tau);
+    o_mass = mass;
 }

@@ -1,63 +1,69 @@
 // roe_edge.glsl — Lastra 4.3 phase 1, the edge pass: one fragment per edge, each
-// interior edge computed once.  The edge texture is twice as wide as the volume
-// textures: element (2i, j) is the east edge of cell (i, j), element (2i+1, j) its north
-// edge (Lastra's "left, top, right" row layout, reduced to the two edges a cell owns).
-// Each edge element holds (normal x, normal y, length |Gamma|, flag): flag 0 for an
-// edge between two active cells, 1 for a boundary edge (one side a ghost), -1 for no
-// edge (both sides inactive).
+// interior edge computed once.  The edge arrays are twice as wide as the volume arrays:
+// element (2i, j) is the east edge of cell (i, j), element (2i+1, j) its north edge
+// (Lastra's "left, top, right" row layout, reduced to the two edges a cell owns).  An
+// edge's normal, (1, 0) or (0, 1), and its length |Gamma| (dy or dx) follow from the
+// parity of its column, so no edge texture is read.
 //
-// Outputs, through two render targets (Lastra's F- and F+):
-//   o_low  = (|Gamma| F-_ij, |Gamma| ||D||_inf)  for the cell on the low side (i, j)
-//   o_high = (|Gamma| F-_ji, |Gamma| ||D||_inf)  for the cell across the edge
+// Outputs, through two render targets (Lastra's F- and F+), for the cell on each side:
+//   o_low  = (|Gamma| Phi,  |Gamma| F-_ij[qx, qy],  |Gamma| ||D||_inf)   cell i = (i, j)
+//   o_high = (-|Gamma| Phi, |Gamma| F-_ji[qx, qy],  |Gamma| ||D||_inf)   the cell across
+// where Phi = qn_i + F-_ij[h] is the edge's conservative mass flux from i to j (equal to
+// qn_j - F-_ji[h]; cpu_ref/swe.h), so the mass channel of each side is its outward flux
+// and the mass update telescopes exactly.  Phi = 0 at a wall.
 // Boundary edges: the ghost's state is built here from the active cell and the ghost's
-// code (wall: mirror of the normal discharge, q.n = 0 on the edge; free: a copy, zero-order
-// extrapolation) with the ghost's depth function equal to the active cell's, so a wall is
-// exact whatever the shape of the active region, and only the active side gets a value.
+// code (wall: mirror of the normal discharge, q.n = 0 on the edge; free: a copy,
+// zero-order extrapolation) with the ghost's bed equal to the active cell's, so a wall
+// is exact whatever the shape of the active region; only the active side gets a value.
 #include "roe_flux.glsl"
 
-uniform sampler2D u_state;   // (h, qx, qy, 0) per cell
-uniform sampler2D u_const;   // (H, area, orientation bits, code) per cell
-uniform sampler2D u_edges;   // (nx, ny, |Gamma|, flag) per edge
+SWGL_INPUT(u_state);   // (h, qx, qy, cell code) per cell
+SWGL_INPUT(u_bed);     // (H, 0, 0, 0) per cell
+uniform vec2 u_len;    // |Gamma| of an east edge (dy) and of a north edge (dx)
 uniform float u_g;
 uniform float u_hdry;
-layout(location = 0) out vec4 o_low;
-layout(location = 1) out vec4 o_high;
-
-const float CODE_ACTIVE = 0.0, CODE_WALL = 1.0;
+SWGL_OUTPUT(0, o_low);
+SWGL_OUTPUT(1, o_high);
 
 // exterior state of a boundary edge: the active cell's state seen through the edge
 vec3 ghost_state(vec3 w, float code, vec2 e)
 {
-    if (code != CODE_WALL) return w;             // free: transmissive
+    if (code != CELL_WALL && code != CELL_OFF) return w;   // free: transmissive
     float qn = dot(w.yz, e);
-    return vec3(w.x, w.yz - 2.0 * qn * e);       // wall: mirror, q.n = 0 on the edge
+    return vec3(w.x, w.yz - 2.0 * qn * e);                 // wall: mirror, q.n = 0 on the edge
 }
 
-void main()
+SWGL_MAIN
 {
     ivec2 p = swgl_cell();
-    vec4 edge = texelFetch(u_edges, p, 0);
+    bool north = (p.x & 1) == 1;
+    ivec2 ci = ivec2(p.x >> 1, p.y);
+    ivec2 cj = ci + (north ? ivec2(0, 1) : ivec2(1, 0));
+    vec4 si = SWGL_LOAD(u_state, ci);
+    vec4 sj = swgl_fetch_or(u_state, cj, vec4(0.0, 0.0, 0.0, CELL_OFF));
+    bool active_i = si.w == CELL_ACTIVE, active_j = sj.w == CELL_ACTIVE;
     o_low = vec4(0.0);
     o_high = vec4(0.0);
-    if (edge.w < 0.0) return;
+    if (!active_i && !active_j) return;
 
-    ivec2 ci = ivec2(p.x >> 1, p.y);
-    ivec2 cj = ci + ((p.x & 1) == 0 ? ivec2(1, 0) : ivec2(0, 1));
-    vec4 ki = texelFetch(u_const, ci, 0), kj = texelFetch(u_const, cj, 0);
-    vec3 wi = texelFetch(u_state, ci, 0).xyz, wj = texelFetch(u_state, cj, 0).xyz;
-    vec2 e = edge.xy;
-    float len = edge.z;
-    float Hi = ki.x, Hj = kj.x;
-    bool active_i = ki.w == CODE_ACTIVE, active_j = kj.w == CODE_ACTIVE;
+    vec2 e = north ? vec2(0.0, 1.0) : vec2(1.0, 0.0);
+    float len = north ? u_len.y : u_len.x;
+    vec3 wi = si.xyz, wj = sj.xyz;
+    float Hi = active_i ? SWGL_LOAD(u_bed, ci).x : 0.0;
+    float Hj = active_j ? SWGL_LOAD(u_bed, cj).x : 0.0;
+    bool wall = false;
     if (!active_j) {
-        wj = ghost_state(wi, kj.w, e);
+        wj = ghost_state(wi, sj.w, e);
         Hj = Hi;
+        wall = sj.w != CELL_FREE;
     } else if (!active_i) {
-        wi = ghost_state(wj, ki.w, e);
+        wi = ghost_state(wj, si.w, e);
         Hi = Hj;
+        wall = si.w != CELL_FREE;
     }
     vec3 fi, fj;
     float speed = roe_edge(wi, wj, Hi, Hj, e, u_g, u_hdry, fi, fj);
-    if (active_i) o_low = vec4(len * fi, len * speed);
-    if (active_j) o_high = vec4(len * fj, len * speed);
+    float phi = wall ? 0.0 : dot(wi.yz, e) + fi.x;
+    if (active_i) o_low = vec4(len * phi, len * fi.yz, len * speed);
+    if (active_j) o_high = vec4(-len * phi, len * fj.yz, len * speed);
 }

@@ -1,27 +1,22 @@
-// roe_gather.glsl — what a cell collects from its four edges in the edge pass's two
-// outputs.  The orientation bits of the volume-constant texture say, for each edge,
-// whether the cell is the edge's low side (its outward normal is the edge's normal,
-// Lastra 4.2.1): bit 0 east, bit 1 north, bit 2 west, bit 3 south.  On this grid a
-// cell owns its east and north edges (bits 0b0011): the west edge is the east edge of
-// the cell to the west, the south edge the north edge of the cell to the south.
+// roe_gather.glsl — where a cell finds its four edges in the edge pass's two outputs.
+// Lastra 4.2.1 keeps orientation bits per cell saying, for each edge, whether the cell
+// is the edge's low side (its outward normal is the edge's normal).  On this grid every
+// cell owns its east and north edges (it is their low side: output o_low) and is the
+// high side of its west and south edges (the east edge of the cell to the west and the
+// north edge of the cell to the south: output o_high), so the bits are the constant
+// 0b0011 and the texels follow from the cell's coordinates:
+//   k = 0 east  (2i, j) low     1 north (2i+1, j) low
+//       2 west  (2i-2, j) high  3 south (2i+1, j-1) high
 
-struct roe_edge_ref { ivec2 texel; bool low; };
-
-roe_edge_ref roe_edge_of(ivec2 c, int k, int bits)
+ivec2 roe_edge_texel(ivec2 c, int k)
 {
-    // k: 0 east, 1 north, 2 west, 3 south
     ivec2 owner = c - (k == 2 ? ivec2(1, 0) : (k == 3 ? ivec2(0, 1) : ivec2(0)));
-    int slot = (k == 0 || k == 2) ? 0 : 1;
-    return roe_edge_ref(ivec2(2 * owner.x + slot, owner.y), ((bits >> k) & 1) != 0);
+    return ivec2(2 * owner.x + ((k & 1) == 1 ? 1 : 0), owner.y);
 }
 
-// sum over the four edges of |Gamma| F- (xyz) and |Gamma| ||D||_inf (w)
-vec4 roe_gather(sampler2D low, sampler2D high, ivec2 c, int bits)
+// what edge k (0 east, 1 north, 2 west, 3 south) of cell c holds for that cell
+vec4 roe_edge_value(sampler2D low, sampler2D high, ivec2 c, int k)
 {
-    vec4 sum = vec4(0.0);
-    for (int k = 0; k < 4; k++) {
-        roe_edge_ref r = roe_edge_of(c, k, bits);
-        sum += r.low ? texelFetch(low, r.texel, 0) : texelFetch(high, r.texel, 0);
-    }
-    return sum;
+    ivec2 t = roe_edge_texel(c, k);
+    return k < 2 ? SWGL_LOAD(low, t) : SWGL_LOAD(high, t);
 }

@@ -1,27 +1,47 @@
-// roe_update.glsl — Lastra 4.3 phase 4, the volume update (4):
-//     W_i <- W_i - dt / |V_i| sum_j |Gamma_ij| F-_ij
-// then positivity and the dry threshold: h < 0 -> h = 0; h <= h_dry -> q = 0.
-// Ghost and inactive cells keep their (unused) state.
-#include "roe_gather.glsl"
+// roe_update.glsl — Lastra 4.3 phase 4, the volume update (4) with the mass-conservative
+// positivity limiter (cpu_ref/swe.h, after Bollermann et al. 2013):
+//     theta_k = min(1, tau_k / dt)                       (1 when dt <= tau_k)
+//     h_i  <- h_i  - dt/|V_i| sum_e theta_donor(e) |Gamma_e| Phi_e,out
+//                    donor(e) = i where the edge's flux leaves i, else the cell across
+//     q_i  <- q_i  - dt/|V_i| sum_e |Gamma_e| F-_e[qx, qy]
+// then h = max(h, 0) (rounding only: the limiter keeps h >= 0) and h <= h_dry -> q = 0.
+// Both sides of an edge use the same theta and opposite fluxes, so mass telescopes.
+// Ghost and inactive cells keep their state (and their code in w).
 
-uniform sampler2D u_state;
-uniform sampler2D u_low;
-uniform sampler2D u_high;
-uniform sampler2D u_const;
+SWGL_INPUT(u_state);
+SWGL_INPUT(u_sums);    // dt pass output 0: (sum F-[qx], sum F-[qy], dt_i, tau_i)
+SWGL_INPUT(u_mass);    // dt pass output 1: outward mass fluxes (E, N, W, S)
+#ifdef ROE_DT_ON_GPU
+SWGL_INPUT(u_clock);   // the step chosen on the GPU (gpgpu's clock.glsl): dt in x
+#else
 uniform float u_dt;
+#endif
+uniform float u_area;
 uniform float u_hdry;
-layout(location = 0) out vec4 o_state;
+SWGL_OUTPUT(0, o_state);
 
-void main()
+float roe_theta(float tau, float dt) { return tau >= dt ? 1.0 : tau / dt; }
+
+SWGL_MAIN
 {
     ivec2 c = swgl_cell();
-    vec4 k = texelFetch(u_const, c, 0);
-    vec4 w = texelFetch(u_state, c, 0);
-    if (k.w == 0.0) {
-        vec3 m = roe_gather(u_low, u_high, c, int(k.z)).xyz;
-        w.xyz -= (u_dt / k.y) * m;
-        w.x = max(w.x, 0.0);
-        if (w.x <= u_hdry) w.yz = vec2(0.0);
-    }
+    vec4 w = SWGL_LOAD(u_state, c);
     o_state = w;
+    if (w.w != CELL_ACTIVE) return;
+#ifdef ROE_DT_ON_GPU
+    float u_dt = SWGL_LOAD(u_clock, ivec2(0)).x;
+#endif
+    vec4 s = SWGL_LOAD(u_sums, c);
+    vec4 m = SWGL_LOAD(u_mass, c);
+    const ivec2 nb[4] = ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(-1, 0), ivec2(0, -1));
+    float own = roe_theta(s.w, u_dt), mass = 0.0;
+    for (int k = 0; k < 4; k++) {
+        float theta = m[k] > 0.0 ? own : roe_theta(SWGL_LOAD(u_sums, c + nb[k]).w, u_dt);
+        mass += theta * m[k];
+    }
+    float k_dt = u_dt / u_area;
+    float h = max(w.x - k_dt * mass, 0.0);
+    vec2 q = w.yz - k_dt * s.xy;
+    if (h <= u_hdry) q = vec2(0.0);
+    o_state = vec4(h, q, w.w);
 }

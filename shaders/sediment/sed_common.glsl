@@ -25,24 +25,24 @@
 #endif
 
 #ifdef SED_DOUBLE
-uniform usampler2D u_hs;
-uniform usampler2D u_ab;
+SWGL_INPUT_U(u_hs);
+SWGL_INPUT_U(u_ab);
 real sed_lo(uvec4 t) { return packDouble2x32(t.xy); }
 real sed_hi(uvec4 t) { return packDouble2x32(t.zw); }
 uvec4 sed_pack(real x, real y) { return uvec4(unpackDouble2x32(x), unpackDouble2x32(y)); }
 void sed_load(ivec2 p, out real h, out real s, out real a, out real b)
 {
-    uvec4 t = texelFetch(u_hs, p, 0), u = texelFetch(u_ab, p, 0);
+    uvec4 t = SWGL_LOAD(u_hs, p), u = SWGL_LOAD(u_ab, p);
     h = sed_lo(t);
     s = sed_hi(t);
     a = sed_lo(u);
     b = sed_hi(u);
 }
 #else
-uniform sampler2D u_state;
+SWGL_INPUT(u_state);
 void sed_load(ivec2 p, out real h, out real s, out real a, out real b)
 {
-    vec4 t = texelFetch(u_state, p, 0);
+    vec4 t = SWGL_LOAD(u_state, p);
     h = t.x;
     s = t.y;
     a = t.z;

@@ -5,12 +5,12 @@
 #include "sed_common.glsl"
 
 #ifdef SED_DOUBLE
-layout(location = 0) out uvec4 o_hn;
+SWGL_OUTPUT_U(0, o_hn);
 #else
-layout(location = 0) out vec4 o_hn;
+SWGL_OUTPUT(0, o_hn);
 #endif
 
-void main()
+SWGL_MAIN
 {
     ivec2 c = swgl_cell();
     real h[5], s[5], a[5], b[5];

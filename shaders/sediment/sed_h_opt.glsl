@@ -5,26 +5,26 @@
 #include "sed_common.glsl"
 
 #ifdef SED_DOUBLE
-uniform usampler2D u_kk;
+SWGL_INPUT_U(u_kk);
 void sed_load_k(ivec2 p, out real h, out real k)
 {
-    uvec4 t = texelFetch(u_kk, p, 0);
-    h = sed_lo(texelFetch(u_hs, p, 0));
+    uvec4 t = SWGL_LOAD(u_kk, p);
+    h = sed_lo(SWGL_LOAD(u_hs, p));
     k = sed_lo(t) * C_ICS + sed_hi(t) * C_ICM;
 }
-layout(location = 0) out uvec4 o_hn;
+SWGL_OUTPUT_U(0, o_hn);
 #else
-uniform sampler2D u_kk;
+SWGL_INPUT(u_kk);
 void sed_load_k(ivec2 p, out real h, out real k)
 {
-    vec4 t = texelFetch(u_kk, p, 0);
+    vec4 t = SWGL_LOAD(u_kk, p);
     h = t.x;
     k = t.y * C_ICS + t.z * C_ICM;
 }
-layout(location = 0) out vec4 o_hn;
+SWGL_OUTPUT(0, o_hn);
 #endif
 
-void main()
+SWGL_MAIN
 {
     ivec2 c = swgl_cell();
     real h[5], k[5];

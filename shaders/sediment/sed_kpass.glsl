@@ -6,12 +6,12 @@
 #include "sed_common.glsl"
 
 #ifdef SED_DOUBLE
-layout(location = 0) out uvec4 o_kk;
+SWGL_OUTPUT_U(0, o_kk);
 #else
-layout(location = 0) out vec4 o_kk;
+SWGL_OUTPUT(0, o_kk);
 #endif
 
-void main()
+SWGL_MAIN
 {
     ivec2 c = swgl_cell();
     real h, s, a, b;

@@ -8,16 +8,16 @@
 #include "sed_common.glsl"
 
 #ifdef SED_DOUBLE
-uniform usampler2D u_hn;
-real sed_hn(ivec2 p) { return sed_lo(texelFetch(u_hn, p, 0)); }
-layout(location = 0) out uvec4 o_state;
+SWGL_INPUT_U(u_hn);
+real sed_hn(ivec2 p) { return sed_lo(SWGL_LOAD(u_hn, p)); }
+SWGL_OUTPUT_U(0, o_state);
 #else
-uniform sampler2D u_hn;
-real sed_hn(ivec2 p) { return texelFetch(u_hn, p, 0).x; }
-layout(location = 0) out vec4 o_state;
+SWGL_INPUT(u_hn);
+real sed_hn(ivec2 p) { return SWGL_LOAD(u_hn, p).x; }
+SWGL_OUTPUT(0, o_state);
 #endif
 
-void main()
+SWGL_MAIN
 {
     ivec2 c = swgl_cell();
     real hl[5], s[5], a[5], b[5], hn[5];

@@ -12,15 +12,19 @@
 #include "cpu_info.h"
 #include "gpu_context.h"
 #include "gpu_pass.h"
-#include "roe.h"
+#include "roe_gpu.h"
+#include "run.h"
+#include "scheme.h"
 
-/* Fewest bytes a step must move per cell (float4 = 16 B), by pass:
- *   edge   reads state and constants of 2 cells (counted once per cell: 32 B) and one
- *          edge texel per edge (2 per cell: 32 B), writes 2 targets per edge (64 B)
- *   dt     reads 4 edge texels of each target... once per edge: 64 B, constants 16, writes 16
+/* Fewest bytes a step must move per cell (float4 = 16 B), by pass (roe_gpu.c):
+ *   edge   reads the state and bed of a cell (32 B; each is read by the 2 edges it
+ *          owns and the 2 it borders, counted once), writes 2 targets per edge (64 B)
+ *   dt     reads 4 edge texels (64 B) and the state (16), writes 2 targets (32)
  *   min    reads 16 (+ 1/3 for the pyramid, not counted)
- *   update reads state 16, constants 16, edge outputs 64, writes 16 */
-#define ROE_BYTES_PER_CELL (32.0 + 32 + 64 + 64 + 16 + 16 + 16 + 16 + 16 + 64 + 16)
+ *   update reads the state, the sums and the mass fluxes (48), writes 16
+ * (before the sums went from the dt pass to the update, and the codes into the state:
+ * 352 B, with no positivity limiter) */
+#define ROE_BYTES_PER_CELL (32.0 + 64 + 64 + 16 + 32 + 16 + 48 + 16)
 
 static int parse_range(const char *s, int *a, int *b)
 {
@@ -77,7 +81,7 @@ int bench_roe(int argc, char **argv)
                "gpu s", "cpu s", "scalar s", "gpu/cpu", "gpu/scal", "gpu Mc/s", "GB/s", "copy");
         for (int lv = la; lv <= lb; lv++) {
             scenario sc;
-            char lvset[64], tset[64], err[1024];
+            char lvset[64], tset[64];
             memset(&sc, 0, sizeof sc);
             snprintf(lvset, sizeof lvset, "domain.level=%d", lv);
             const char *sets[2] = {lvset, NULL};
@@ -85,30 +89,31 @@ int bench_roe(int argc, char **argv)
             double t_end_paper = test == 1 ? (lv == 5 ? 0.1 : 5.0) : 0.65;
             snprintf(tset, sizeof tset, "run.t_end=%.17g", t_end_paper * t_scale);
             sets[nsets++] = tset;
-            if (scenario_load_case(&sc, test == 1 ? "lastra-test1" : "lastra-test2", sets, nsets, err, sizeof err)) {
-                fprintf(stderr, "swgl: %s\n", err);
-                rc = 1;
-                break;
-            }
-            roe_setup s;
-            if (roe_setup_build(&s, &sc, err, sizeof err)) {
-                fprintf(stderr, "swgl: %s\n", err);
+            const scheme_desc *d = scheme_find(SCHEME_ROE);
+            scheme_setup s;
+            if (scenario_load_case(&sc, test == 1 ? "lastra-test1" : "lastra-test2", sets, nsets) ||
+                d->setup(&sc, &s)) {
+                fprintf(stderr, "swgl: %s\n", swgl_last_error());
                 scenario_free(&sc);
                 rc = 1;
                 break;
             }
+            scheme_config cfg = {info->renderer, info->has_fp64, PRECISION_AUTO};
             double wall[3] = {-1, -1, -1};
             long steps[3] = {0, 0, 0};
             enum backend bk[3] = {BACKEND_GPU, BACKEND_CPU, BACKEND_CPU_SCALAR};
             for (int b = 0; b < 3; b++) {
                 if ((b == 1 && lv > cpu_max) || (b == 2 && lv > scalar_max)) continue;
-                roe_engine e;
-                if (roe_engine_open(&e, bk[b], &s, info->renderer, err, sizeof err) ||
-                    roe_engine_run(&e, &sc.t_end, 1, 0, &steps[b], &wall[b], NULL, NULL, err, sizeof err)) {
-                    fprintf(stderr, "swgl: level %d, %s: %s\n", lv, backend_name(bk[b]), err);
+                scheme_inst e;
+                timeloop_result r;
+                if (scheme_open(&e, d, bk[b], &s, &cfg) || timeloop_run(&e, &s.t_end, 1, 0, NULL, NULL, &r)) {
+                    fprintf(stderr, "swgl: level %d, %s: %s\n", lv, backend_name(bk[b]), swgl_last_error());
                     rc = 1;
+                } else {
+                    steps[b] = r.steps;
+                    wall[b] = r.wall;
                 }
-                roe_engine_close(&e);
+                scheme_close(&e);
             }
             long cells = (long)sc.nx * sc.ny;
             char c1[16] = "-", c2[16] = "-", s1[16] = "-", s2[16] = "-";
@@ -125,7 +130,7 @@ int bench_roe(int argc, char **argv)
             printf("%5d %9ld %8.3g %6ld | %9.3f %9s %9s | %8s %8s | %9.2f %7.1f %6.2f\n", lv, cells, sc.t_end,
                    steps[0], wall[0], c1, c2, s1, s2, cps / 1e6, gbs, ceiling > 0 ? gbs / ceiling : 0);
             fflush(stdout);
-            roe_setup_free(&s);
+            d->setup_free(&s);
             scenario_free(&sc);
         }
     }

@@ -106,10 +106,9 @@ static double time_gpu(sed_gpu *g, int which, double target, int *reps_out)
 
 static double time_cpu(const bprob *q, enum sed_cpu_kind kind, double target, int *reps_out, int *threads)
 {
-    char err[256];
-    sed_cpu *c = sed_cpu_create(&q->p, kind, err, sizeof err);
+    sed_cpu *c = sed_cpu_create(&q->p, kind);
     if (!c) {
-        fprintf(stderr, "swgl: %s\n", err);
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return -1;
     }
     *threads = sed_cpu_threads(c);

@@ -91,15 +91,6 @@ static int cmd_show_case(int argc, char **argv)
     return 0;
 }
 
-static int parse_backend(const char *s, enum backend *b)
-{
-    if (strcmp(s, "gpu") == 0) *b = BACKEND_GPU;
-    else if (strcmp(s, "cpu") == 0) *b = BACKEND_CPU;
-    else if (strcmp(s, "cpu-scalar") == 0) *b = BACKEND_CPU_SCALAR;
-    else return -1;
-    return 0;
-}
-
 static int cmd_run(int argc, char **argv)
 {
     run_options opt = {.out_dir = "out", .backend = BACKEND_GPU, .compare = BACKEND_NONE, .device = -1};
@@ -115,13 +106,13 @@ static int cmd_run(int argc, char **argv)
         else if (strcmp(a, "--device") == 0 && more) opt.device = atoi(argv[++i]);
         else if (strcmp(a, "--quiet") == 0) opt.quiet = 1;
         else if (strcmp(a, "--backend") == 0 && more) {
-            if (parse_backend(argv[++i], &opt.backend)) {
+            if (backend_parse(argv[++i], &opt.backend)) {
                 fprintf(stderr, "swgl run: --backend %s: expected gpu, cpu or cpu-scalar\n", argv[i]);
                 free(sets);
                 return 2;
             }
         } else if (strcmp(a, "--compare") == 0 && more) {
-            if (parse_backend(argv[++i], &opt.compare)) {
+            if (backend_parse(argv[++i], &opt.compare)) {
                 fprintf(stderr, "swgl run: --compare %s: expected gpu, cpu or cpu-scalar\n", argv[i]);
                 free(sets);
                 return 2;
@@ -154,24 +145,16 @@ static int cmd_run(int argc, char **argv)
     if (!file && !casename) casename = "dambreak";
     opt.progress = !opt.quiet && isatty(STDERR_FILENO);
     scenario sc;
-    char err[1024];
     memset(&sc, 0, sizeof sc);
-    int rc = file ? scenario_load(&sc, file, sets, nsets, err, sizeof err)
-                  : scenario_load_case(&sc, casename, sets, nsets, err, sizeof err);
+    int rc = file ? scenario_load(&sc, file, sets, nsets) : scenario_load_case(&sc, casename, sets, nsets);
     free(sets);
-    if (rc != 0) {
-        fprintf(stderr, "swgl: %s\n", err);
+    if (rc != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
         scenario_free(&sc);
         return 1;
     }
     if (opt.compare == opt.backend) opt.compare = BACKEND_NONE;
-    switch (sc.scheme) {
-    case SCHEME_ROE: rc = roe_run(&sc, &opt); break;
-    case SCHEME_SEDIMENT: rc = sediment_run(&sc, &opt); break;
-    default:
-        fprintf(stderr, "swgl: %s: scheme '%s' is not implemented yet\n", sc.source, scheme_name(sc.scheme));
-        rc = 1;
-    }
+    rc = run_scenario(&sc, &opt);
     scenario_free(&sc);
     return rc;
 }

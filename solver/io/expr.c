@@ -59,9 +59,7 @@ typedef struct parser {
     const char *p;
     expr *e;
     int depth;
-    int failed;
-    char *err;
-    size_t errlen;
+    int failed;      /* the message is in swgl_last_error() */
 } parser;
 
 static const struct { const char *name; fn1 f; } functions1[] = {
@@ -73,16 +71,20 @@ static int parse_cond(parser *ps);
 
 /* ---- errors and tokens ------------------------------------------------------------- */
 
-static void fail(parser *ps, const char *at, const char *fmt, ...)
+/* "column N: " + message; only the first failure is kept. */
+static void fail(parser *ps, swgl_status code, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void fail(parser *ps, swgl_status code, const char *at, const char *fmt, ...)
 {
     if (ps->failed) return;
     ps->failed = 1;
-    int n = snprintf(ps->err, ps->errlen, "column %d: ", (int)(at - ps->text) + 1);
-    if (n < 0 || (size_t)n >= ps->errlen) return;
+    char msg[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    swgl_fail(code, "column %d: %s", (int)(at - ps->text) + 1, msg);
 }
 
 /* A short description of what stands at p, for messages. */
@@ -118,7 +120,8 @@ static void expect(parser *ps, const char *tok)
     if (ps->failed) return;
     if (!accept(ps, tok)) {
         char buf[32];
-        fail(ps, ps->p, "expected '%s' but found %s", tok, found(ps->p, buf, sizeof buf));
+        fail(ps, SWGL_ERR_INPUT, ps->p, "expected '%s' but found %s", tok,
+             found(ps->p, buf, sizeof buf));
     }
 }
 
@@ -132,7 +135,7 @@ static int add_node(parser *ps, enum op op, int a, int b, int c)
         int cap = e->cap ? 2 * e->cap : 16;
         struct node *n = realloc(e->n, (size_t)cap * sizeof *n);
         if (!n) {
-            fail(ps, ps->p, "out of memory");
+            fail(ps, SWGL_ERR_NO_MEMORY, ps->p, "out of memory");
             return -1;
         }
         e->n = n;
@@ -150,7 +153,7 @@ static int add_node(parser *ps, enum op op, int a, int b, int c)
 static int enter(parser *ps)
 {
     if (++ps->depth > EXPR_MAX_DEPTH) {
-        fail(ps, ps->p, "expression nested more than %d deep", EXPR_MAX_DEPTH);
+        fail(ps, SWGL_ERR_INPUT, ps->p, "expression nested more than %d deep", EXPR_MAX_DEPTH);
         return 0;
     }
     return 1;
@@ -167,14 +170,14 @@ static int parse_number(parser *ps)
         while (isdigit((unsigned char)*q)) q++;
     }
     if (q == s + 1 && *s == '.') {
-        fail(ps, s, "expected digits after '.'");
+        fail(ps, SWGL_ERR_INPUT, s, "expected digits after '.'");
         return -1;
     }
     if (*q == 'e' || *q == 'E') {
         const char *r = q + 1;
         if (*r == '+' || *r == '-') r++;
         if (!isdigit((unsigned char)*r)) {
-            fail(ps, r, "expected the digits of an exponent");
+            fail(ps, SWGL_ERR_INPUT, r, "expected the digits of an exponent");
             return -1;
         }
         while (isdigit((unsigned char)*r)) r++;
@@ -183,7 +186,7 @@ static int parse_number(parser *ps)
     char buf[64];
     size_t n = (size_t)(q - s);
     if (n >= sizeof buf) {
-        fail(ps, s, "number too long");
+        fail(ps, SWGL_ERR_INPUT, s, "number too long");
         return -1;
     }
     memcpy(buf, s, n);
@@ -214,7 +217,8 @@ static int parse_call(parser *ps, const char *name, size_t len, const char *at)
         expect(ps, ")");
         return add_node(ps, name[1] == 'i' ? OP_MIN : OP_MAX, a, b, -1);
     }
-    fail(ps, at, "unknown name '%.*s' (known: x y pi sin cos tan exp log sqrt abs floor min max)",
+    fail(ps, SWGL_ERR_INPUT, at,
+         "unknown name '%.*s' (known: x y pi sin cos tan exp log sqrt abs floor min max)",
          (int)len, name);
     return -1;
 }
@@ -253,7 +257,7 @@ static int parse_primary(parser *ps)
         return a;
     }
     char buf[32];
-    fail(ps, ps->p, "expected a number, x, y, pi, a function or '(' but found %s",
+    fail(ps, SWGL_ERR_INPUT, ps->p, "expected a number, x, y, pi, a function or '(' but found %s",
          found(ps->p, buf, sizeof buf));
     return -1;
 }
@@ -357,21 +361,21 @@ static int parse_cond(parser *ps)
 
 /* ---- public ------------------------------------------------------------------------ */
 
-expr *expr_compile(const char *text, char *err, size_t errlen)
+expr *expr_compile(const char *text)
 {
     expr *e = calloc(1, sizeof *e);
     if (!e) {
-        snprintf(err, errlen, "out of memory");
+        swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         return NULL;
     }
-    parser ps = {.text = text, .p = text, .e = e, .err = err, .errlen = errlen};
+    parser ps = {.text = text, .p = text, .e = e};
     skip_space(&ps);
-    if (!*ps.p) fail(&ps, ps.p, "empty expression");
+    if (!*ps.p) fail(&ps, SWGL_ERR_INPUT, ps.p, "empty expression");
     e->root = parse_cond(&ps);
     skip_space(&ps);
     if (!ps.failed && *ps.p) {
         char buf[32];
-        fail(&ps, ps.p, "expected an operator or the end but found %s",
+        fail(&ps, SWGL_ERR_INPUT, ps.p, "expected an operator or the end but found %s",
              found(ps.p, buf, sizeof buf));
     }
     if (ps.failed) {

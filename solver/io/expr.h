@@ -2,7 +2,7 @@
  * file (scenario.h gives the grammar).  An expression is compiled once into a small tree
  * and then evaluated at every sample point.
  *
- *   expr *e = expr_compile("1 - cos(2*pi*x)/2", err, sizeof err);
+ *   expr *e = expr_compile("1 - cos(2*pi*x)/2");
  *   double v = expr_eval(e, x, y);
  *   expr_free(e);
  *
@@ -12,12 +12,13 @@
 #ifndef SWGL_EXPR_H
 #define SWGL_EXPR_H
 
-#include <stddef.h>
+#include "swgl_error.h"
 
 typedef struct expr expr;
 
-/* Returns NULL with a one-line message in err on a syntax error or out of memory. */
-expr *expr_compile(const char *text, char *err, size_t errlen);
+/* Returns NULL on a syntax error or out of memory, with a one-line message in
+ * swgl_last_error(). */
+expr *expr_compile(const char *text);
 double expr_eval(const expr *e, double x, double y);
 int expr_uses_xy(const expr *e);        /* 1 if x or y appears: not a constant */
 void expr_free(expr *e);                /* NULL is fine */

@@ -6,29 +6,33 @@
  * takes a path inside it (outdir_path()); outdir_commit() renames each staged file
  * into DIR (one rename per file, so each file is either the old one or the new one);
  * outdir_abort() removes the staging folder and leaves DIR as it was.
+ *
+ * Errors: a function returns a swgl_status (a constructor NULL) and leaves one line,
+ * naming the file, in swgl_last_error() (swgl_error.h).
  */
 #ifndef SWGL_OUTPUT_H
 #define SWGL_OUTPUT_H
 
-#include <stddef.h>
+#include "swgl_error.h"
 
 typedef struct outdir outdir;
-outdir *outdir_open(const char *dir, char *err, size_t errlen);
+outdir *outdir_open(const char *dir);                    /* NULL on failure */
 const char *outdir_path(outdir *o, const char *name);   /* staged path of a file; valid until next call */
-int outdir_commit(outdir *o, char *err, size_t errlen);  /* frees o */
+swgl_status outdir_commit(outdir *o);                    /* frees o */
 void outdir_abort(outdir *o);                            /* frees o; NULL is fine */
 
 /* ESRI ASCII grid of nx*ny values, row j = 0 the southern one (written last).
  * Cells with mask[k] == 0 (mask may be NULL) are written as NODATA_value -9999. */
-int asc_write(const char *path, int nx, int ny, double xll, double yll, double dx, double dy,
-              const double *v, const unsigned char *mask, char *err, size_t errlen);
+swgl_status asc_write(const char *path, int nx, int ny, double xll, double yll, double dx,
+                      double dy, const double *v, const unsigned char *mask);
 
-/* Reads an ESRI ASCII grid; returns -1 with a message naming the file, the line and what
- * was expected (bad header, short data, non-numeric, NaN).  NODATA cells come back as NaN
- * with nodata[k] = 1 when nodata is non-NULL, else they are an error.  dx = dy = cellsize
- * (or dx, dy when the header has them).  *v is malloc'ed, row j = 0 southern. */
-int asc_read(const char *path, int *nx, int *ny, double *xll, double *yll, double *dx,
-             double *dy, double **v, unsigned char **nodata, char *err, size_t errlen);
+/* Reads an ESRI ASCII grid; fails (SWGL_ERR_INPUT) with a message naming the file, the
+ * line and what was expected (bad header, short data, non-numeric, NaN), or SWGL_ERR_IO
+ * when the file cannot be opened.  NODATA cells come back as NaN with nodata[k] = 1 when
+ * nodata is non-NULL, else they are an error.  dx = dy = cellsize (or dx, dy when the
+ * header has them).  *v is malloc'ed, row j = 0 southern. */
+swgl_status asc_read(const char *path, int *nx, int *ny, double *xll, double *yll, double *dx,
+                     double *dy, double **v, unsigned char **nodata);
 
 /* Colour maps for png_write_field. */
 enum colormap { CMAP_DEPTH = 0,   /* white -> blue -> dark blue, for water depth */
@@ -41,19 +45,20 @@ enum colormap { CMAP_DEPTH = 0,   /* white -> blue -> dark blue, for water depth
  * vmin to vmax labelled with its end values, title and units drawn in a built-in font.
  * Cells with mask[k] == 0 are grey.  When relief is non-NULL the picture is hill-shaded
  * by it (same size as v). */
-int png_write_field(const char *path, int nx, int ny, const double *v, const unsigned char *mask,
-                    const double *relief, double vmin, double vmax, enum colormap cmap,
-                    int scale, const char *title, const char *units, char *err, size_t errlen);
+swgl_status png_write_field(const char *path, int nx, int ny, const double *v,
+                            const unsigned char *mask, const double *relief, double vmin,
+                            double vmax, enum colormap cmap, int scale, const char *title,
+                            const char *units);
 
 /* summary.json: an ordered list of members written in one go. */
 typedef struct json_writer json_writer;
-json_writer *json_open(const char *path, char *err, size_t errlen);
+json_writer *json_open(const char *path);                        /* NULL on failure */
 void json_str(json_writer *w, const char *key, const char *value);
 void json_num(json_writer *w, const char *key, double value);   /* NaN/inf written as null */
 void json_int(json_writer *w, const char *key, long long value);
 void json_bool(json_writer *w, const char *key, int value);
 void json_begin_object(json_writer *w, const char *key);
 void json_end_object(json_writer *w);
-int json_close(json_writer *w, char *err, size_t errlen);        /* frees w */
+swgl_status json_close(json_writer *w);                          /* frees w */
 
 #endif

@@ -37,18 +37,12 @@ static void write_header(FILE *f, int nx, int ny, double xll, double yll, double
     fprintf(f, "NODATA_value %.9g\n", ASC_NODATA);
 }
 
-int asc_write(const char *path, int nx, int ny, double xll, double yll, double dx, double dy,
-              const double *v, const unsigned char *mask, char *err, size_t errlen)
+swgl_status asc_write(const char *path, int nx, int ny, double xll, double yll, double dx,
+                      double dy, const double *v, const unsigned char *mask)
 {
-    if (!path) {
-        snprintf(err, errlen, "asc_write: no path");
-        return -1;
-    }
+    if (!path) return swgl_fail(SWGL_ERR_ARG, "asc_write: no path");
     FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-        return -1;
-    }
+    if (!f) return swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
     write_header(f, nx, ny, xll, yll, dx, dy);
     for (int j = ny - 1; j >= 0; j--) {
         for (int i = 0; i < nx; i++) {
@@ -59,11 +53,8 @@ int asc_write(const char *path, int nx, int ny, double xll, double yll, double d
         }
     }
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        snprintf(err, errlen, "%s: write error", path);
-        return -1;
-    }
-    return 0;
+    if (fclose(f) != 0 || bad) return swgl_fail(SWGL_ERR_IO, "%s: write error", path);
+    return SWGL_OK;
 }
 
 /* ---- reading ----------------------------------------------------------------------- */
@@ -75,8 +66,6 @@ typedef struct asc_reader {
     size_t cap;
     char *p;             /* next unread character in line */
     int lineno;
-    char *err;
-    size_t errlen;
 } asc_reader;
 
 /* The next whitespace-separated token, reading lines as needed; NULL at the end. */
@@ -129,19 +118,17 @@ static int header_key(const char *t, int *center)
     return -1;
 }
 
-static int header_value(asc_reader *r, asc_header *h, int key, int center, const char *name)
+static swgl_status header_value(asc_reader *r, asc_header *h, int key, int center,
+                                const char *name)
 {
     char *t = next_token(r);
     double v;
-    if (!t || !parse_double(t, &v) || !isfinite(v)) {
-        snprintf(r->err, r->errlen, "%s:%d: bad header: expected a number after %s",
-                 r->path, r->lineno, name);
-        return -1;
-    }
-    if (h->has[key]) {
-        snprintf(r->err, r->errlen, "%s:%d: bad header: %s given twice", r->path, r->lineno, name);
-        return -1;
-    }
+    if (!t || !parse_double(t, &v) || !isfinite(v))
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: bad header: expected a number after %s",
+                         r->path, r->lineno, name);
+    if (h->has[key])
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: bad header: %s given twice", r->path,
+                         r->lineno, name);
     h->has[key] = 1;
     switch (key) {
     case H_NCOLS: h->ncols = (long)v; break;
@@ -153,21 +140,17 @@ static int header_value(asc_reader *r, asc_header *h, int key, int center, const
     case H_DY: h->dy = v; break;
     default: h->nodata = v; break;
     }
-    if ((key == H_NCOLS || key == H_NROWS) && (v != floor(v) || v < 1 || v > 1e6)) {
-        snprintf(r->err, r->errlen, "%s:%d: bad header: %s must be a positive integer",
-                 r->path, r->lineno, name);
-        return -1;
-    }
-    if ((key == H_CELL || key == H_DX || key == H_DY) && !(v > 0)) {
-        snprintf(r->err, r->errlen, "%s:%d: bad header: %s must be positive", r->path,
-                 r->lineno, name);
-        return -1;
-    }
-    return 0;
+    if ((key == H_NCOLS || key == H_NROWS) && (v != floor(v) || v < 1 || v > 1e6))
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: bad header: %s must be a positive integer",
+                         r->path, r->lineno, name);
+    if ((key == H_CELL || key == H_DX || key == H_DY) && !(v > 0))
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: bad header: %s must be positive", r->path,
+                         r->lineno, name);
+    return SWGL_OK;
 }
 
 /* Reads header lines up to the first number; *first is that first data token. */
-static int read_header(asc_reader *r, asc_header *h, char **first)
+static swgl_status read_header(asc_reader *r, asc_header *h, char **first)
 {
     memset(h, 0, sizeof *h);
     char *t;
@@ -175,7 +158,8 @@ static int read_header(asc_reader *r, asc_header *h, char **first)
         int center;
         int key = header_key(t, &center);
         if (key < 0) break;
-        if (header_value(r, h, key, center, t) < 0) return -1;
+        swgl_status st = header_value(r, h, key, center, t);
+        if (st != SWGL_OK) return st;
     }
     *first = t;
     const char *missing = !h->has[H_NCOLS] ? "ncols" : !h->has[H_NROWS] ? "nrows"
@@ -185,77 +169,67 @@ static int read_header(asc_reader *r, asc_header *h, char **first)
                         : NULL;
     if (missing) {
         if (t && !isdigit((unsigned char)t[0]) && t[0] != '-' && t[0] != '+' && t[0] != '.')
-            snprintf(r->err, r->errlen, "%s:%d: bad header: unknown keyword '%s' (expected %s)",
-                     r->path, r->lineno, t, missing);
-        else
-            snprintf(r->err, r->errlen, "%s:%d: bad header: missing %s", r->path,
-                     r->lineno ? r->lineno : 1, missing);
-        return -1;
+            return swgl_fail(SWGL_ERR_INPUT, "%s:%d: bad header: unknown keyword '%s' (expected %s)",
+                             r->path, r->lineno, t, missing);
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: bad header: missing %s", r->path,
+                         r->lineno ? r->lineno : 1, missing);
     }
     if (!h->has[H_DX]) h->dx = h->cellsize;
     if (!h->has[H_DY]) h->dy = h->cellsize;
     if (h->x_center) h->xll -= 0.5 * h->dx;
     if (h->y_center) h->yll -= 0.5 * h->dy;
-    return 0;
+    return SWGL_OK;
 }
 
 /* One data value at file position (row from the north, col); NODATA becomes NaN. */
-static int read_value(asc_reader *r, const asc_header *h, char *t, size_t k, double *v,
-                      unsigned char *nodata)
+static swgl_status read_value(asc_reader *r, const asc_header *h, char *t, size_t k, double *v,
+                              unsigned char *nodata)
 {
     long n = h->ncols * h->nrows;
-    if (!t) {
-        snprintf(r->err, r->errlen, "%s:%d: short data: expected %ld x %ld = %ld values, found %zu",
-                 r->path, r->lineno, h->ncols, h->nrows, n, k);
-        return -1;
-    }
+    if (!t)
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: short data: expected %ld x %ld = %ld values, "
+                         "found %zu", r->path, r->lineno, h->ncols, h->nrows, n, k);
     double x;
-    if (!parse_double(t, &x)) {
-        snprintf(r->err, r->errlen, "%s:%d: expected a number, found '%.40s'", r->path, r->lineno, t);
-        return -1;
-    }
+    if (!parse_double(t, &x))
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: expected a number, found '%.40s'", r->path,
+                         r->lineno, t);
     long row = (long)k / h->ncols, col = (long)k % h->ncols;
     size_t dst = (size_t)(h->nrows - 1 - row) * (size_t)h->ncols + (size_t)col;
     if (h->has[H_NODATA] && x == h->nodata) {
-        if (!nodata) {
-            snprintf(r->err, r->errlen, "%s:%d: NODATA value at row %ld, column %ld where a value "
-                     "is required", r->path, r->lineno, row + 1, col + 1);
-            return -1;
-        }
+        if (!nodata)
+            return swgl_fail(SWGL_ERR_INPUT, "%s:%d: NODATA value at row %ld, column %ld where a "
+                             "value is required", r->path, r->lineno, row + 1, col + 1);
         nodata[dst] = 1;
         v[dst] = NAN;
-        return 0;
+        return SWGL_OK;
     }
-    if (!isfinite(x)) {
-        snprintf(r->err, r->errlen, "%s:%d: expected a finite number, found '%.40s'", r->path,
-                 r->lineno, t);
-        return -1;
-    }
+    if (!isfinite(x))
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: expected a finite number, found '%.40s'", r->path,
+                         r->lineno, t);
     v[dst] = x;
-    return 0;
+    return SWGL_OK;
 }
 
-static int read_data(asc_reader *r, const asc_header *h, char *first, double *v,
-                     unsigned char *nodata)
+static swgl_status read_data(asc_reader *r, const asc_header *h, char *first, double *v,
+                             unsigned char *nodata)
 {
     size_t n = (size_t)h->ncols * (size_t)h->nrows;
     char *t = first;
     for (size_t k = 0; k < n; k++) {
         if (k > 0) t = next_token(r);
-        if (read_value(r, h, t, k, v, nodata) < 0) return -1;
+        swgl_status st = read_value(r, h, t, k, v, nodata);
+        if (st != SWGL_OK) return st;
     }
-    if ((t = next_token(r))) {
-        snprintf(r->err, r->errlen, "%s:%d: more than ncols x nrows = %ld x %ld values",
-                 r->path, r->lineno, h->ncols, h->nrows);
-        return -1;
-    }
-    return 0;
+    if ((t = next_token(r)))
+        return swgl_fail(SWGL_ERR_INPUT, "%s:%d: more than ncols x nrows = %ld x %ld values",
+                         r->path, r->lineno, h->ncols, h->nrows);
+    return SWGL_OK;
 }
 
-int asc_read(const char *path, int *nx, int *ny, double *xll, double *yll, double *dx,
-             double *dy, double **v, unsigned char **nodata, char *err, size_t errlen)
+swgl_status asc_read(const char *path, int *nx, int *ny, double *xll, double *yll, double *dx,
+                     double *dy, double **v, unsigned char **nodata)
 {
-    asc_reader r = {.path = path, .err = err, .errlen = errlen};
+    asc_reader r = {.path = path};
     asc_header h;
     double *vals = NULL;
     unsigned char *nd = NULL;
@@ -263,19 +237,17 @@ int asc_read(const char *path, int *nx, int *ny, double *xll, double *yll, doubl
     *v = NULL;
     if (nodata) *nodata = NULL;
     r.f = fopen(path, "r");
-    if (!r.f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    if (read_header(&r, &h, &first) < 0) goto fail;
+    if (!r.f) return swgl_fail(SWGL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    swgl_status st = read_header(&r, &h, &first);
+    if (st != SWGL_OK) goto fail;
     size_t n = (size_t)h.ncols * (size_t)h.nrows;
     vals = malloc(n * sizeof *vals);
     if (nodata) nd = calloc(n, 1);
     if (!vals || (nodata && !nd)) {
-        snprintf(err, errlen, "%s: out of memory for %zu values", path, n);
+        st = swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory for %zu values", path, n);
         goto fail;
     }
-    if (read_data(&r, &h, first, vals, nd) < 0) goto fail;
+    if ((st = read_data(&r, &h, first, vals, nd)) != SWGL_OK) goto fail;
     fclose(r.f);
     free(r.line);
     *nx = (int)h.ncols;
@@ -286,11 +258,11 @@ int asc_read(const char *path, int *nx, int *ny, double *xll, double *yll, doubl
     *dy = h.dy;
     *v = vals;
     if (nodata) *nodata = nd;
-    return 0;
+    return SWGL_OK;
 fail:
     fclose(r.f);
     free(r.line);
     free(vals);
     free(nd);
-    return -1;
+    return st;
 }

@@ -76,17 +76,17 @@ static void remove_tree(const char *path)
     }
 }
 
-outdir *outdir_open(const char *dir, char *err, size_t errlen)
+outdir *outdir_open(const char *dir)
 {
     outdir *o = calloc(1, sizeof *o);
     if (!o) {
-        snprintf(err, errlen, "%s: out of memory", dir);
+        swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", dir);
         return NULL;
     }
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/') n--;
     if (n == 0 || n + 64 >= sizeof o->dir) {
-        snprintf(err, errlen, "%s: bad output folder name", dir);
+        swgl_fail(SWGL_ERR_ARG, "%s: bad output folder name", dir);
         free(o);
         return NULL;
     }
@@ -94,18 +94,18 @@ outdir *outdir_open(const char *dir, char *err, size_t errlen)
     o->dir[n] = '\0';
     if (snprintf(o->stage, sizeof o->stage, "%s/.swgl-tmp-%ld", o->dir, (long)getpid())
         >= (int)sizeof o->stage) {
-        snprintf(err, errlen, "%s: folder name too long", dir);
+        swgl_fail(SWGL_ERR_ARG, "%s: folder name too long", dir);
         free(o);
         return NULL;
     }
     if (make_dirs(o->dir) != 0) {
-        snprintf(err, errlen, "%s: cannot create folder: %s", o->dir, strerror(errno));
+        swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", o->dir, strerror(errno));
         free(o);
         return NULL;
     }
     remove_tree(o->stage);
     if (mkdir(o->stage, 0777) != 0) {
-        snprintf(err, errlen, "%s: cannot create folder: %s", o->stage, strerror(errno));
+        swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", o->stage, strerror(errno));
         free(o);
         return NULL;
     }
@@ -129,49 +129,39 @@ const char *outdir_path(outdir *o, const char *name)
 }
 
 /* Moves everything in the staged folder src into dst (made if missing). */
-static int commit_tree(const char *src, const char *dst, char *err, size_t errlen)
+static swgl_status commit_tree(const char *src, const char *dst)
 {
     DIR *d = opendir(src);
-    if (!d) {
-        snprintf(err, errlen, "%s: cannot read folder: %s", src, strerror(errno));
-        return -1;
-    }
-    int rc = 0;
+    if (!d) return swgl_fail(SWGL_ERR_IO, "%s: cannot read folder: %s", src, strerror(errno));
+    swgl_status st = SWGL_OK;
     struct dirent *e;
-    while (rc == 0 && (e = readdir(d))) {
+    while (st == SWGL_OK && (e = readdir(d))) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
         char from[PATH_MAX], to[PATH_MAX];
-        struct stat st;
+        struct stat st_from;
         if (snprintf(from, sizeof from, "%s/%s", src, e->d_name) >= (int)sizeof from ||
             snprintf(to, sizeof to, "%s/%s", dst, e->d_name) >= (int)sizeof to) {
-            snprintf(err, errlen, "%s/%s: path too long", dst, e->d_name);
-            rc = -1;
-        } else if (lstat(from, &st) == 0 && S_ISDIR(st.st_mode)) {
-            if (make_dirs(to) != 0) {
-                snprintf(err, errlen, "%s: cannot create folder: %s", to, strerror(errno));
-                rc = -1;
-            } else {
-                rc = commit_tree(from, to, err, errlen);
-            }
+            st = swgl_fail(SWGL_ERR_IO, "%s/%s: path too long", dst, e->d_name);
+        } else if (lstat(from, &st_from) == 0 && S_ISDIR(st_from.st_mode)) {
+            if (make_dirs(to) != 0)
+                st = swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", to, strerror(errno));
+            else
+                st = commit_tree(from, to);
         } else if (rename(from, to) != 0) {
-            snprintf(err, errlen, "%s: cannot move into place: %s", to, strerror(errno));
-            rc = -1;
+            st = swgl_fail(SWGL_ERR_IO, "%s: cannot move into place: %s", to, strerror(errno));
         }
     }
     closedir(d);
-    return rc;
+    return st;
 }
 
-int outdir_commit(outdir *o, char *err, size_t errlen)
+swgl_status outdir_commit(outdir *o)
 {
-    if (!o) {
-        snprintf(err, errlen, "outdir_commit: no output folder");
-        return -1;
-    }
-    int rc = commit_tree(o->stage, o->dir, err, errlen);
+    if (!o) return swgl_fail(SWGL_ERR_ARG, "outdir_commit: no output folder");
+    swgl_status st = commit_tree(o->stage, o->dir);
     remove_tree(o->stage);
     free(o);
-    return rc;
+    return st;
 }
 
 void outdir_abort(outdir *o)

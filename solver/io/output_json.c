@@ -32,17 +32,18 @@ struct json_writer {
     int misuse;                /* nesting errors: reported by json_close */
 };
 
-json_writer *json_open(const char *path, char *err, size_t errlen)
+json_writer *json_open(const char *path)
 {
     json_writer *w = calloc(1, sizeof *w);
     if (!w || !path || !(w->path = strdup(path))) {
-        snprintf(err, errlen, "%s: %s", path ? path : "json_open", path ? "out of memory" : "no path");
+        swgl_fail(path ? SWGL_ERR_NO_MEMORY : SWGL_ERR_ARG, "%s: %s", path ? path : "json_open",
+                  path ? "out of memory" : "no path");
         free(w);
         return NULL;
     }
     w->f = fopen(path, "w");
     if (!w->f) {
-        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+        swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
         free(w->path);
         free(w);
         return NULL;
@@ -156,24 +157,19 @@ void json_end_object(json_writer *w)
     end_object(w);
 }
 
-int json_close(json_writer *w, char *err, size_t errlen)
+swgl_status json_close(json_writer *w)
 {
-    if (!w) {
-        snprintf(err, errlen, "json_close: no writer");
-        return -1;
-    }
+    if (!w) return swgl_fail(SWGL_ERR_ARG, "json_close: no writer");
     int misuse = w->misuse || w->depth != 1;
     while (w->depth >= 1) end_object(w);
     fputs("\n", w->f);
     int bad = ferror(w->f);
     bad |= fclose(w->f) != 0;
-    int rc = 0;
-    if (bad || misuse) {
-        snprintf(err, errlen, "%s: %s", w->path,
-                 bad ? "write error" : "unbalanced json_begin_object / json_end_object");
-        rc = -1;
-    }
+    swgl_status st = SWGL_OK;
+    if (bad || misuse)
+        st = swgl_fail(bad ? SWGL_ERR_IO : SWGL_ERR_ARG, "%s: %s", w->path,
+                       bad ? "write error" : "unbalanced json_begin_object / json_end_object");
     free(w->path);
     free(w);
-    return rc;
+    return st;
 }

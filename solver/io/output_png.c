@@ -280,30 +280,25 @@ static void draw_bar(image *im, int x0, int y0, int h, enum colormap cmap, doubl
     if (units && h >= 3 * TEXT_H + 4) draw_text(im, xl, y0 + (h - TEXT_H) / 2, units, black);
 }
 
-static int write_png_file(const char *path, const image *im, char *err, size_t errlen)
+static swgl_status write_png_file(const char *path, const image *im)
 {
     FILE *f = fopen(path, "wb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-        return -1;
-    }
+    if (!f) return swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     png_bytep *rows = malloc((size_t)im->h * sizeof *rows);
     if (!png || !info || !rows) {
-        snprintf(err, errlen, "%s: out of memory", path);
         png_destroy_write_struct(&png, info ? &info : NULL);
         free(rows);
         fclose(f);
-        return -1;
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path);
     }
     for (int y = 0; y < im->h; y++) rows[y] = im->rgb + (size_t)y * (size_t)im->w * 3;
     if (setjmp(png_jmpbuf(png))) {
-        snprintf(err, errlen, "%s: libpng could not write the picture", path);
         png_destroy_write_struct(&png, &info);
         free(rows);
         fclose(f);
-        return -1;
+        return swgl_fail(SWGL_ERR_IO, "%s: libpng could not write the picture", path);
     }
     png_init_io(png, f);
     png_set_IHDR(png, info, (png_uint_32)im->w, (png_uint_32)im->h, 8, PNG_COLOR_TYPE_RGB,
@@ -313,11 +308,8 @@ static int write_png_file(const char *path, const image *im, char *err, size_t e
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     free(rows);
-    if (fclose(f) != 0) {
-        snprintf(err, errlen, "%s: write error", path);
-        return -1;
-    }
-    return 0;
+    if (fclose(f) != 0) return swgl_fail(SWGL_ERR_IO, "%s: write error", path);
+    return SWGL_OK;
 }
 
 static int max_int(int a, int b)
@@ -325,20 +317,19 @@ static int max_int(int a, int b)
     return a > b ? a : b;
 }
 
-int png_write_field(const char *path, int nx, int ny, const double *v, const unsigned char *mask,
-                    const double *relief, double vmin, double vmax, enum colormap cmap,
-                    int scale, const char *title, const char *units, char *err, size_t errlen)
+swgl_status png_write_field(const char *path, int nx, int ny, const double *v,
+                            const unsigned char *mask, const double *relief, double vmin,
+                            double vmax, enum colormap cmap, int scale, const char *title,
+                            const char *units)
 {
     static const unsigned char black[3] = {0, 0, 0};
-    if (!path || nx < 1 || ny < 1 || !v) {
-        snprintf(err, errlen, "%s: png_write_field: bad arguments", path ? path : "(no path)");
-        return -1;
-    }
+    if (!path || nx < 1 || ny < 1 || !v)
+        return swgl_fail(SWGL_ERR_ARG, "%s: png_write_field: bad arguments",
+                         path ? path : "(no path)");
     if (scale <= 0) scale = max_int(1, 800 / nx);
-    if ((long long)nx * scale > 20000 || (long long)ny * scale > 20000) {
-        snprintf(err, errlen, "%s: picture too large (%d x %d cells at scale %d)", path, nx, ny, scale);
-        return -1;
-    }
+    if ((long long)nx * scale > 20000 || (long long)ny * scale > 20000)
+        return swgl_fail(SWGL_ERR_ARG, "%s: picture too large (%d x %d cells at scale %d)", path,
+                         nx, ny, scale);
     char lo[32], hi[32];
     snprintf(lo, sizeof lo, "%.4g", vmin);
     snprintf(hi, sizeof hi, "%.4g", vmax);
@@ -352,17 +343,16 @@ int png_write_field(const char *path, int nx, int ny, const double *v, const uns
     im.rgb = malloc((size_t)im.w * (size_t)im.h * 3);
     double *slopes = relief ? relief_slopes(relief, mask, nx, ny) : NULL;
     if (!im.rgb || (relief && !slopes)) {
-        snprintf(err, errlen, "%s: out of memory", path);
         free(im.rgb);
         free(slopes);
-        return -1;
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path);
     }
     memset(im.rgb, 255, (size_t)im.w * (size_t)im.h * 3);
     if (title) draw_text(&im, MARGIN, MARGIN, title, black);
     draw_field(&im, MARGIN, TITLE_H, nx, ny, scale, v, mask, slopes, vmin, vmax, cmap);
     draw_bar(&im, MARGIN + fw + MARGIN, TITLE_H, bar_h, cmap, vmin, vmax, units);
-    int rc = write_png_file(path, &im, err, errlen);
+    swgl_status st = write_png_file(path, &im);
     free(im.rgb);
     free(slopes);
-    return rc;
+    return st;
 }

@@ -29,8 +29,6 @@ typedef struct build {
     sc_grid grid;
     double *grid_values;          /* the .asc bed / height that gave the grid, or NULL */
     unsigned char *grid_nodata;
-    char *err;
-    size_t errlen;
 } build;
 
 const char *scheme_name(enum scheme_kind k)
@@ -47,11 +45,15 @@ static const char *const side_names[4] = {"west", "east", "south", "north"};
 
 /* ---- messages and scalar values ---------------------------------------------------- */
 
-static int missing(build *b, const char *section, const char *key, const char *expected)
+static swgl_status missing(build *b, const char *section, const char *key, const char *expected)
 {
-    snprintf(b->err, b->errlen, "%s: [%s] %s is missing: expected %s", b->t->file, section, key,
-             expected);
-    return -1;
+    return swgl_fail(SWGL_ERR_INPUT, "%s: [%s] %s is missing: expected %s", b->t->file, section,
+                     key, expected);
+}
+
+static swgl_status no_memory(build *b)
+{
+    return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", b->t->file);
 }
 
 static int parse_number(const char *s, double *v)
@@ -83,68 +85,63 @@ static const char *range_text(enum range r)
 }
 
 /* A number; *v keeps def when the key is absent and not required. */
-static int get_num(build *b, const char *section, const char *key, int required, enum range r,
-                   double *v)
+static swgl_status get_num(build *b, const char *section, const char *key, int required,
+                           enum range r, double *v)
 {
     sc_entry *e = sc_value(b->t, section, key);
-    if (!e) return required ? missing(b, section, key, range_text(r)) : 0;
-    if (!parse_number(e->value, v) || !in_range(*v, r)) {
-        sc_entry_error(e, b->err, b->errlen, "expected %s", range_text(r));
-        return -1;
-    }
-    return 0;
+    if (!e) return required ? missing(b, section, key, range_text(r)) : SWGL_OK;
+    if (!parse_number(e->value, v) || !in_range(*v, r))
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s", range_text(r));
+    return SWGL_OK;
 }
 
-static int get_int(build *b, const char *section, const char *key, int required, int min,
-                   int *v)
+static swgl_status get_int(build *b, const char *section, const char *key, int required, int min,
+                           int *v)
 {
     sc_entry *e = sc_value(b->t, section, key);
     if (!e) {
-        if (!required) return 0;
-        snprintf(b->err, b->errlen, "%s: [%s] %s is missing: expected an integer >= %d",
-                 b->t->file, section, key, min);
-        return -1;
+        if (!required) return SWGL_OK;
+        return swgl_fail(SWGL_ERR_INPUT, "%s: [%s] %s is missing: expected an integer >= %d",
+                         b->t->file, section, key, min);
     }
     char *end;
     errno = 0;
     long x = strtol(e->value, &end, 10);
-    if (end == e->value || *end || errno || x < min || x > 1000000000L) {
-        sc_entry_error(e, b->err, b->errlen, "expected an integer >= %d", min);
-        return -1;
-    }
+    if (end == e->value || *end || errno || x < min || x > 1000000000L)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected an integer >= %d", min);
     *v = (int)x;
-    return 0;
+    return SWGL_OK;
 }
 
 /* One of words (NULL-terminated): its index in *v. */
-static int get_word(build *b, const char *section, const char *key, const char *const *words,
-                    const char *expected, int *v)
+static swgl_status get_word(build *b, const char *section, const char *key,
+                            const char *const *words, const char *expected, int *v)
 {
     sc_entry *e = sc_value(b->t, section, key);
-    if (!e) return 0;
+    if (!e) return SWGL_OK;
     for (int i = 0; words[i]; i++) {
         if (strcmp(e->value, words[i]) == 0) {
             *v = i;
-            return 0;
+            return SWGL_OK;
         }
     }
-    sc_entry_error(e, b->err, b->errlen, "expected %s", expected);
-    return -1;
+    return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s", expected);
 }
 
 /* ---- scheme and key families ------------------------------------------------------- */
 
-static int read_scheme(build *b)
+static swgl_status read_scheme(build *b)
 {
     static const char *const names[] = {"roe", "kp", "sediment", NULL};
     int k = SCHEME_ROE;
-    if (get_word(b, "run", "scheme", names, "roe, kp or sediment", &k) < 0) return -1;
+    swgl_status st = get_word(b, "run", "scheme", names, "roe, kp or sediment", &k);
+    if (st != SWGL_OK) return st;
     b->sc->scheme = (enum scheme_kind)k;
-    return 0;
+    return SWGL_OK;
 }
 
 /* Shallow-water keys are errors with scheme = sediment, sediment keys with the others. */
-static int check_families(build *b)
+static swgl_status check_families(build *b)
 {
     enum key_family want = b->sc->scheme == SCHEME_SEDIMENT ? FAM_SED : FAM_SW;
     for (int i = 0; i < b->t->n; i++) {
@@ -152,13 +149,12 @@ static int check_families(build *b)
         enum key_family f = FAM_ALL;
         sc_key_known(e->section, e->key, &f);
         if (!e->value[0] || strcmp(e->section, "domain") == 0) continue;  /* bed: ignored */
-        if (f != FAM_ALL && f != want) {
-            sc_entry_error(e, b->err, b->errlen, "a %s key, not allowed with scheme = %s",
-                           f == FAM_SED ? "sediment" : "shallow-water", scheme_name(b->sc->scheme));
-            return -1;
-        }
+        if (f != FAM_ALL && f != want)
+            return sc_entry_error(e, SWGL_ERR_INPUT, "a %s key, not allowed with scheme = %s",
+                                  f == FAM_SED ? "sediment" : "shallow-water",
+                                  scheme_name(b->sc->scheme));
     }
-    return 0;
+    return SWGL_OK;
 }
 
 /* ---- the grid ---------------------------------------------------------------------- */
@@ -169,74 +165,74 @@ static int is_sediment(const build *b)
 }
 
 /* With an .asc grid: nx, ny, dx, dy keys must agree with it, level must be 0. */
-static int check_against_grid(build *b, const sc_entry *ge)
+static swgl_status check_against_grid(build *b, const sc_entry *ge)
 {
     static const char *const keys[4] = {"nx", "ny", "dx", "dy"};
     double have[4] = {b->grid.nx, b->grid.ny, b->grid.dx, b->grid.dy};
     for (int i = 0; i < 4; i++) {
         sc_entry *e = sc_value(b->t, "domain", keys[i]);
         double v;
-        if (e && (!parse_number(e->value, &v) || fabs(v - have[i]) > 1e-6 * have[i])) {
-            sc_entry_error(e, b->err, b->errlen, "disagrees with the grid %s, which has %s = %g",
-                           ge->value, keys[i], have[i]);
-            return -1;
-        }
+        if (e && (!parse_number(e->value, &v) || fabs(v - have[i]) > 1e-6 * have[i]))
+            return sc_entry_error(e, SWGL_ERR_INPUT, "disagrees with the grid %s, which has %s = %g",
+                                  ge->value, keys[i], have[i]);
     }
     sc_entry *e = sc_value(b->t, "domain", "level");
-    if (e && strcmp(e->value, "0") != 0) {
-        sc_entry_error(e, b->err, b->errlen, "expected 0: the grid %s fixes the resolution", ge->value);
-        return -1;
-    }
-    return 0;
+    if (e && strcmp(e->value, "0") != 0)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected 0: the grid %s fixes the resolution",
+                              ge->value);
+    return SWGL_OK;
 }
 
-static int grid_from_file(build *b, const sc_entry *ge)
+static swgl_status grid_from_file(build *b, const sc_entry *ge)
 {
-    char path[1024], msg[768];
+    char path[1024];
     sc_grid *g = &b->grid;
     sc_grid_path(g->dir, ge->value, path, sizeof path);
-    if (asc_read(path, &g->nx, &g->ny, &g->xll, &g->yll, &g->dx, &g->dy, &b->grid_values,
-                 &b->grid_nodata, msg, sizeof msg) < 0) {
-        if (ge->is_override) snprintf(b->err, b->errlen, "%s (%s)", msg, ge->where);
-        else snprintf(b->err, b->errlen, "%s ([%s] %s, %s)", msg, ge->section, ge->key, ge->where);
-        return -1;
+    swgl_status st = asc_read(path, &g->nx, &g->ny, &g->xll, &g->yll, &g->dx, &g->dy,
+                              &b->grid_values, &b->grid_nodata);
+    if (st != SWGL_OK) {
+        if (ge->is_override) return swgl_fail(st, "%s (%s)", swgl_last_error(), ge->where);
+        return swgl_fail(st, "%s ([%s] %s, %s)", swgl_last_error(), ge->section, ge->key,
+                         ge->where);
     }
     g->from_file = 1;
     return check_against_grid(b, ge);
 }
 
-static int grid_from_keys(build *b)
+static swgl_status grid_from_keys(build *b)
 {
     sc_grid *g = &b->grid;
     int level = 0;
-    if (get_int(b, "domain", "nx", 1, 1, &g->nx) < 0 || get_int(b, "domain", "ny", 1, 1, &g->ny) < 0 ||
-        get_num(b, "domain", "dx", 1, R_POS, &g->dx) < 0 || get_num(b, "domain", "dy", 1, R_POS, &g->dy) < 0 ||
-        get_int(b, "domain", "level", 0, 0, &level) < 0)
-        return -1;
+    swgl_status st;
+    if ((st = get_int(b, "domain", "nx", 1, 1, &g->nx)) ||
+        (st = get_int(b, "domain", "ny", 1, 1, &g->ny)) ||
+        (st = get_num(b, "domain", "dx", 1, R_POS, &g->dx)) ||
+        (st = get_num(b, "domain", "dy", 1, R_POS, &g->dy)) ||
+        (st = get_int(b, "domain", "level", 0, 0, &level)))
+        return st;
     sc_entry *le = sc_value(b->t, "domain", "level");
     if (level > MAX_LEVEL || (double)g->nx * g->ny * pow(4.0, level) > (double)MAX_CELLS) {
-        if (le) sc_entry_error(le, b->err, b->errlen, "too fine: at most %ld cells and level %d",
-                               MAX_CELLS, MAX_LEVEL);
-        else snprintf(b->err, b->errlen, "%s: [domain] nx x ny: too many cells (at most %ld)",
-                      b->t->file, MAX_CELLS);
-        return -1;
+        if (le) return sc_entry_error(le, SWGL_ERR_INPUT, "too fine: at most %ld cells and level %d",
+                                      MAX_CELLS, MAX_LEVEL);
+        return swgl_fail(SWGL_ERR_INPUT, "%s: [domain] nx x ny: too many cells (at most %ld)",
+                         b->t->file, MAX_CELLS);
     }
     b->sc->level = level;
     g->nx <<= level;
     g->ny <<= level;
     g->dx /= (double)(1 << level);
     g->dy /= (double)(1 << level);
-    return 0;
+    return SWGL_OK;
 }
 
-static int setup_grid(build *b)
+static swgl_status setup_grid(build *b)
 {
     const char *section = is_sediment(b) ? "initial" : "domain";
     const char *key = is_sediment(b) ? "height" : "bed";
     sc_entry *ge = sc_value(b->t, section, key);
     b->grid.offset = is_sediment(b) ? 0.0 : 0.5;
-    int rc = ge && sc_value_is_grid(ge->value) ? grid_from_file(b, ge) : grid_from_keys(b);
-    if (rc < 0) return -1;
+    swgl_status st = ge && sc_value_is_grid(ge->value) ? grid_from_file(b, ge) : grid_from_keys(b);
+    if (st != SWGL_OK) return st;
     scenario *sc = b->sc;
     sc->nx = b->grid.nx;
     sc->ny = b->grid.ny;
@@ -244,7 +240,7 @@ static int setup_grid(build *b)
     sc->dy = b->grid.dy;
     sc->xll = b->grid.xll;
     sc->yll = b->grid.yll;
-    return 0;
+    return SWGL_OK;
 }
 
 /* ---- fields ------------------------------------------------------------------------ */
@@ -257,95 +253,88 @@ static size_t ncells(const build *b)
 static double *new_field(build *b)
 {
     double *v = calloc(ncells(b), sizeof *v);
-    if (!v) snprintf(b->err, b->errlen, "%s: out of memory for %zu cells", b->t->file, ncells(b));
+    if (!v) swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory for %zu cells", b->t->file, ncells(b));
     return v;
 }
 
 /* Fills *out from [section] key, or with def when absent (def NaN: required).  NODATA is
  * allowed only at inactive cells, where the value becomes 0. */
-static int get_field(build *b, const char *section, const char *key, double def, double **out)
+static swgl_status get_field(build *b, const char *section, const char *key, double def,
+                             double **out)
 {
     size_t n = ncells(b);
-    if (!(*out = new_field(b))) return -1;
+    if (!(*out = new_field(b))) return SWGL_ERR_NO_MEMORY;
     sc_entry *e = sc_value(b->t, section, key);
     if (!e) {
         if (isnan(def)) return missing(b, section, key, "a number, an .asc grid or an expression");
         for (size_t k = 0; k < n; k++) (*out)[k] = def;
-        return 0;
+        return SWGL_OK;
     }
     unsigned char *nd = calloc(n, 1);
-    if (!nd) {
-        snprintf(b->err, b->errlen, "%s: out of memory", b->t->file);
-        return -1;
-    }
-    int rc = sc_field(e, &b->grid, *out, nd, b->err, b->errlen);
-    for (size_t k = 0; rc == 0 && k < n; k++) {
+    if (!nd) return no_memory(b);
+    swgl_status st = sc_field(e, &b->grid, *out, nd);
+    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
         if (!nd[k]) continue;
-        if (b->sc->active[k]) {
-            sc_entry_error(e, b->err, b->errlen, "NODATA at active cell (%zu, %zu) (i, j from "
-                           "the south-west)", k % (size_t)b->grid.nx, k / (size_t)b->grid.nx);
-            rc = -1;
-        }
+        if (b->sc->active[k])
+            st = sc_entry_error(e, SWGL_ERR_INPUT, "NODATA at active cell (%zu, %zu) (i, j from "
+                                "the south-west)", k % (size_t)b->grid.nx, k / (size_t)b->grid.nx);
         (*out)[k] = 0;
     }
     free(nd);
-    return rc;
+    return st;
 }
 
 /* Every active cell's value in [lo, hi]. */
-static int check_field(build *b, const char *section, const char *key, const double *v,
-                       double lo, double hi, const char *expected)
+static swgl_status check_field(build *b, const char *section, const char *key, const double *v,
+                               double lo, double hi, const char *expected)
 {
     for (size_t k = 0; k < ncells(b); k++) {
         if (!b->sc->active[k] || (v[k] >= lo && v[k] <= hi)) continue;
         sc_entry *e = sc_value(b->t, section, key);
         int i = (int)(k % (size_t)b->grid.nx), j = (int)(k / (size_t)b->grid.nx);
         double off = b->grid.offset;
-        if (e) sc_entry_error(e, b->err, b->errlen, "expected %s, found %g at cell (%d, %d), "
-                              "x = %g, y = %g (m)", expected, v[k], i, j, (i + off) * b->grid.dx,
-                              (j + off) * b->grid.dy);
-        else snprintf(b->err, b->errlen, "%s: [%s] %s: expected %s", b->t->file, section, key, expected);
-        return -1;
+        if (e) return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s, found %g at cell (%d, %d), "
+                                     "x = %g, y = %g (m)", expected, v[k], i, j,
+                                     (i + off) * b->grid.dx, (j + off) * b->grid.dy);
+        return swgl_fail(SWGL_ERR_INPUT, "%s: [%s] %s: expected %s", b->t->file, section, key,
+                         expected);
     }
-    return 0;
+    return SWGL_OK;
 }
 
 /* domain.mask and the NODATA cells of the grid: sc->active. */
-static int read_mask(build *b)
+static swgl_status read_mask(build *b)
 {
     size_t n = ncells(b);
     scenario *sc = b->sc;
-    if (!(sc->active = malloc(n))) {
-        snprintf(b->err, b->errlen, "%s: out of memory", b->t->file);
-        return -1;
-    }
+    if (!(sc->active = malloc(n))) return no_memory(b);
     for (size_t k = 0; k < n; k++) sc->active[k] = !(b->grid_nodata && b->grid_nodata[k]);
     sc_entry *e = sc_value(b->t, "domain", "mask");
-    if (!e) return 0;
+    if (!e) return SWGL_OK;
     double *m = new_field(b);
     unsigned char *nd = calloc(n, 1);
-    int rc = m && nd ? sc_field(e, &b->grid, m, nd, b->err, b->errlen) : -1;
-    if (m && !nd) snprintf(b->err, b->errlen, "%s: out of memory", b->t->file);
-    for (size_t k = 0; rc == 0 && k < n; k++)
+    swgl_status st = m && nd ? sc_field(e, &b->grid, m, nd) : SWGL_ERR_NO_MEMORY;
+    if (m && !nd) no_memory(b);
+    for (size_t k = 0; st == SWGL_OK && k < n; k++)
         if (nd[k] || m[k] == 0) sc->active[k] = 0;
     free(m);
     free(nd);
-    return rc;
+    return st;
 }
 
 /* The field that gave the grid (bed or height): NODATA cells (inactive) become 0. */
-static int grid_field(build *b, const char *section, const char *key, double **out)
+static swgl_status grid_field(build *b, const char *section, const char *key, double **out)
 {
     if (!b->grid_values) return get_field(b, section, key, NAN, out);
     *out = b->grid_values;
     b->grid_values = NULL;
     for (size_t k = 0; k < ncells(b); k++)
         if (b->grid_nodata[k]) (*out)[k] = 0;
-    return 0;
+    return SWGL_OK;
 }
 
 /* eta or depth (exactly one), qx, qy; then h = max(eta - bed, 0) and zero at inactive cells. */
-static int shallow_water_fields(build *b)
+static swgl_status shallow_water_fields(build *b)
 {
     scenario *sc = b->sc;
     sc_entry *eta = sc_value(b->t, "initial", "eta");
@@ -353,41 +342,42 @@ static int shallow_water_fields(build *b)
     if (eta && depth) {
         int eta_later = eta->is_override > depth->is_override ||
                         (eta->is_override == depth->is_override && eta->line > depth->line);
-        sc_entry_error(eta_later ? eta : depth, b->err, b->errlen,
-                       "give eta or depth, not both (the other is at %s)",
-                       eta_later ? depth->where : eta->where);
-        return -1;
+        return sc_entry_error(eta_later ? eta : depth, SWGL_ERR_INPUT,
+                              "give eta or depth, not both (the other is at %s)",
+                              eta_later ? depth->where : eta->where);
     }
-    if (!eta && !depth) {
-        snprintf(b->err, b->errlen, "%s: [initial]: expected exactly one of eta or depth", b->t->file);
-        return -1;
-    }
-    if (grid_field(b, "domain", "bed", &sc->bed) < 0 ||
-        get_field(b, "initial", eta ? "eta" : "depth", NAN, &sc->h) < 0 ||
-        get_field(b, "initial", "qx", 0.0, &sc->qx) < 0 || get_field(b, "initial", "qy", 0.0, &sc->qy) < 0)
-        return -1;
-    if (depth && check_field(b, "initial", "depth", sc->h, 0, INFINITY, "a depth >= 0") < 0)
-        return -1;
+    if (!eta && !depth)
+        return swgl_fail(SWGL_ERR_INPUT, "%s: [initial]: expected exactly one of eta or depth",
+                         b->t->file);
+    swgl_status st;
+    if ((st = grid_field(b, "domain", "bed", &sc->bed)) ||
+        (st = get_field(b, "initial", eta ? "eta" : "depth", NAN, &sc->h)) ||
+        (st = get_field(b, "initial", "qx", 0.0, &sc->qx)) ||
+        (st = get_field(b, "initial", "qy", 0.0, &sc->qy)))
+        return st;
+    if (depth && (st = check_field(b, "initial", "depth", sc->h, 0, INFINITY, "a depth >= 0")))
+        return st;
     for (size_t k = 0; k < ncells(b); k++) {
         if (eta) sc->h[k] = fmax(sc->h[k] - sc->bed[k], 0.0);
         if (!sc->active[k]) sc->h[k] = sc->qx[k] = sc->qy[k] = 0;
     }
-    return 0;
+    return SWGL_OK;
 }
 
-static int sediment_fields(build *b)
+static swgl_status sediment_fields(build *b)
 {
     scenario *sc = b->sc;
-    if (grid_field(b, "initial", "height", &sc->height) < 0 ||
-        get_field(b, "initial", "sand", 1.0, &sc->sand) < 0 ||
-        get_field(b, "sediment", "alpha", 1.0, &sc->alpha) < 0 ||
-        get_field(b, "sediment", "beta", 0.5, &sc->beta) < 0)
-        return -1;
-    if (check_field(b, "initial", "sand", sc->sand, 0, 1, "a sand fraction s in [0, 1]") < 0 ||
-        check_field(b, "sediment", "alpha", sc->alpha, 0, INFINITY, "alpha >= 0") < 0 ||
-        check_field(b, "sediment", "beta", sc->beta, 0, INFINITY, "beta >= 0") < 0)
-        return -1;
-    return 0;
+    swgl_status st;
+    if ((st = grid_field(b, "initial", "height", &sc->height)) ||
+        (st = get_field(b, "initial", "sand", 1.0, &sc->sand)) ||
+        (st = get_field(b, "sediment", "alpha", 1.0, &sc->alpha)) ||
+        (st = get_field(b, "sediment", "beta", 0.5, &sc->beta)))
+        return st;
+    if ((st = check_field(b, "initial", "sand", sc->sand, 0, 1, "a sand fraction s in [0, 1]")) ||
+        (st = check_field(b, "sediment", "alpha", sc->alpha, 0, INFINITY, "alpha >= 0")) ||
+        (st = check_field(b, "sediment", "beta", sc->beta, 0, INFINITY, "beta >= 0")))
+        return st;
+    return SWGL_OK;
 }
 
 /* ---- boundaries -------------------------------------------------------------------- */
@@ -400,8 +390,8 @@ static int bc_type(const char *s, size_t n)
 }
 
 /* One item "type" or "type FROM:TO" applied to codes[0..n). */
-static int bc_item(build *b, const sc_entry *e, const char *item, size_t len, unsigned char *codes,
-                   int n, double d)
+static swgl_status bc_item(build *b, const sc_entry *e, const char *item, size_t len,
+                           unsigned char *codes, int n, double d)
 {
     static const char *expected = "wall or free, or a comma-separated list of TYPE and "
                                   "TYPE FROM:TO items (TYPE wall or free, FROM and TO in m along the side)";
@@ -424,57 +414,49 @@ static int bc_item(build *b, const sc_entry *e, const char *item, size_t len, un
             if (end == p || *end || !isfinite(from) || !isfinite(to) || to < from) type = 0;
         }
     }
-    if (!type) {
-        sc_entry_error(e, b->err, b->errlen, "expected %s; cannot read '%.*s'", expected, (int)len, item);
-        return -1;
-    }
+    if (!type)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s; cannot read '%.*s'", expected,
+                              (int)len, item);
     int hit = 0;
     for (int i = 0; i < n; i++) {
         double c = (i + b->grid.offset) * d;
         if (c >= from && c <= to) codes[i] = (unsigned char)type, hit = 1;
     }
-    if (!hit) {
-        sc_entry_error(e, b->err, b->errlen, "'%.*s' covers no boundary cell (cell positions "
-                       "are %g, %g, ... m along the side)", (int)len, item, b->grid.offset * d,
-                       (1 + b->grid.offset) * d);
-        return -1;
-    }
-    return 0;
+    if (!hit)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "'%.*s' covers no boundary cell (cell positions "
+                              "are %g, %g, ... m along the side)", (int)len, item,
+                              b->grid.offset * d, (1 + b->grid.offset) * d);
+    return SWGL_OK;
 }
 
-static int read_boundary(build *b, int side)
+static swgl_status read_boundary(build *b, int side)
 {
     int n = side < 2 ? b->grid.ny : b->grid.nx;
     double d = side < 2 ? b->grid.dy : b->grid.dx;
     unsigned char *codes = malloc((size_t)n);
-    if (!codes) {
-        snprintf(b->err, b->errlen, "%s: out of memory", b->t->file);
-        return -1;
-    }
+    if (!codes) return no_memory(b);
     b->sc->bc[side] = codes;
     memset(codes, BC_WALL, (size_t)n);
     sc_entry *e = sc_value(b->t, "boundary", side_names[side]);
-    if (!e) return 0;
+    if (!e) return SWGL_OK;
     for (const char *p = e->value;;) {
         size_t len = strcspn(p, ",");
-        if (bc_item(b, e, p, len, codes, n, d) < 0) return -1;
+        swgl_status st = bc_item(b, e, p, len, codes, n, d);
+        if (st != SWGL_OK) return st;
         if (!p[len]) break;
         p += len + 1;
     }
-    return 0;
+    return SWGL_OK;
 }
 
 /* ---- [run] ------------------------------------------------------------------------- */
 
-static int read_output_times(build *b)
+static swgl_status read_output_times(build *b)
 {
     scenario *sc = b->sc;
     sc_entry *e = sc_value(b->t, "run", "output_times");
-    if (!e) return 0;
-    if (sc->t_end == 0) {
-        sc_entry_error(e, b->err, b->errlen, "output times need [run] t_end");
-        return -1;
-    }
+    if (!e) return SWGL_OK;
+    if (sc->t_end == 0) return sc_entry_error(e, SWGL_ERR_INPUT, "output times need [run] t_end");
     const char *p = e->value;
     double last = 0;
     for (;;) {
@@ -488,24 +470,19 @@ static int read_output_times(build *b)
                         : !(t > 0 && t <= sc->t_end) ? "is outside (0, t_end]"
                         : (sc->n_output_times && t <= last) ? "is not after the time before it"
                         : NULL;
-        if (why) {
-            sc_entry_error(e, b->err, b->errlen, "expected increasing times in (0, t_end = %g]: "
-                           "'%s' %s", sc->t_end, tok, why);
-            return -1;
-        }
+        if (why)
+            return sc_entry_error(e, SWGL_ERR_INPUT, "expected increasing times in (0, t_end = %g]: "
+                                  "'%s' %s", sc->t_end, tok, why);
         double *ts = realloc(sc->output_times, (size_t)(sc->n_output_times + 1) * sizeof *ts);
-        if (!ts) {
-            snprintf(b->err, b->errlen, "%s: out of memory", b->t->file);
-            return -1;
-        }
+        if (!ts) return no_memory(b);
         sc->output_times = ts;
         ts[sc->n_output_times++] = last = t;
         p += n;
     }
-    return 0;
+    return SWGL_OK;
 }
 
-static int read_run(build *b)
+static swgl_status read_run(build *b)
 {
     scenario *sc = b->sc;
     sc->cfl = 0.9;
@@ -513,18 +490,19 @@ static int read_run(build *b)
     sc->h_dry = 1e-5;
     /* sediment: t_end may be left out when sediment.steps counts the steps */
     int steps = 0;
-    if (is_sediment(b) && get_int(b, "sediment", "steps", 0, 0, &steps) < 0) return -1;
-    if (get_num(b, "run", "t_end", !(is_sediment(b) && steps > 0), R_POS, &sc->t_end) < 0 ||
-        get_num(b, "run", "cfl", 0, R_CFL, &sc->cfl) < 0 ||
-        get_num(b, "run", "g", 0, R_POS, &sc->g) < 0 ||
-        get_num(b, "run", "h_dry", 0, R_POS, &sc->h_dry) < 0)
-        return -1;
+    swgl_status st;
+    if (is_sediment(b) && (st = get_int(b, "sediment", "steps", 0, 0, &steps))) return st;
+    if ((st = get_num(b, "run", "t_end", !(is_sediment(b) && steps > 0), R_POS, &sc->t_end)) ||
+        (st = get_num(b, "run", "cfl", 0, R_CFL, &sc->cfl)) ||
+        (st = get_num(b, "run", "g", 0, R_POS, &sc->g)) ||
+        (st = get_num(b, "run", "h_dry", 0, R_POS, &sc->h_dry)))
+        return st;
     return read_output_times(b);
 }
 
 /* ---- [sediment] scalars ------------------------------------------------------------ */
 
-static int read_sediment(build *b)
+static swgl_status read_sediment(build *b)
 {
     static const char *const forms[] = {"paper", "conservative", NULL};
     static const char *const sides[] = {"west", "east", "south", "north", "none", NULL};
@@ -532,68 +510,72 @@ static int read_sediment(build *b)
     int side = 4;
     sc->cs = sc->cm = sc->layer = 1.0;
     sc->inflow_side = -1;
-    if (get_num(b, "sediment", "cs", 0, R_POS, &sc->cs) < 0 ||
-        get_num(b, "sediment", "cm", 0, R_POS, &sc->cm) < 0 ||
-        get_num(b, "sediment", "layer", 0, R_POS, &sc->layer) < 0 ||
-        get_num(b, "sediment", "dt", 0, R_POS, &sc->sed_dt) < 0 ||
-        get_int(b, "sediment", "steps", 0, 0, &sc->sed_steps) < 0 ||
-        get_word(b, "sediment", "form", forms, "paper or conservative", &sc->sed_form) < 0 ||
-        get_word(b, "sediment", "inflow_side", sides, "none, west, east, south or north", &side) < 0)
-        return -1;
+    sc->sed_form = 1;    /* conservative; paper, (4) as printed, lets s leave [0, 1] */
+    swgl_status st;
+    if ((st = get_num(b, "sediment", "cs", 0, R_POS, &sc->cs)) ||
+        (st = get_num(b, "sediment", "cm", 0, R_POS, &sc->cm)) ||
+        (st = get_num(b, "sediment", "layer", 0, R_POS, &sc->layer)) ||
+        (st = get_num(b, "sediment", "dt", 0, R_POS, &sc->sed_dt)) ||
+        (st = get_int(b, "sediment", "steps", 0, 0, &sc->sed_steps)) ||
+        (st = get_word(b, "sediment", "form", forms, "paper or conservative", &sc->sed_form)) ||
+        (st = get_word(b, "sediment", "inflow_side", sides, "none, west, east, south or north",
+                       &side)))
+        return st;
     sc->inflow_side = side == 4 ? -1 : side;
     double len = side < 2 ? (sc->ny - 1) * sc->dy : (sc->nx - 1) * sc->dx;
     sc->inflow_from = 0;
     sc->inflow_to = len;
-    if (get_num(b, "sediment", "inflow_from", 0, R_NONNEG, &sc->inflow_from) < 0 ||
-        get_num(b, "sediment", "inflow_to", 0, R_NONNEG, &sc->inflow_to) < 0 ||
-        get_num(b, "sediment", "inflow_sand", 0, R_NONNEG, &sc->inflow_sand) < 0 ||
-        get_num(b, "sediment", "inflow_mud", 0, R_NONNEG, &sc->inflow_mud) < 0)
-        return -1;
+    if ((st = get_num(b, "sediment", "inflow_from", 0, R_NONNEG, &sc->inflow_from)) ||
+        (st = get_num(b, "sediment", "inflow_to", 0, R_NONNEG, &sc->inflow_to)) ||
+        (st = get_num(b, "sediment", "inflow_sand", 0, R_NONNEG, &sc->inflow_sand)) ||
+        (st = get_num(b, "sediment", "inflow_mud", 0, R_NONNEG, &sc->inflow_mud)))
+        return st;
     if (sc->inflow_to < sc->inflow_from) {
         sc_entry *e = sc_value(b->t, "sediment", "inflow_to");
         if (!e) e = sc_value(b->t, "sediment", "inflow_from");
-        sc_entry_error(e, b->err, b->errlen, "expected inflow_from <= inflow_to (%g m along the side)",
-                       sc->inflow_to);
-        return -1;
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected inflow_from <= inflow_to (%g m along "
+                              "the side)", sc->inflow_to);
     }
-    return 0;
+    return SWGL_OK;
 }
 
 /* ---- putting it together ----------------------------------------------------------- */
 
-static int build_scenario(build *b)
+static swgl_status build_scenario(build *b)
 {
-    if (read_scheme(b) < 0 || check_families(b) < 0 || setup_grid(b) < 0 || read_mask(b) < 0)
-        return -1;
-    int rc = is_sediment(b) ? sediment_fields(b) : shallow_water_fields(b);
-    for (int s = 0; rc == 0 && s < 4; s++) rc = read_boundary(b, s);
-    if (rc == 0) rc = read_run(b);
-    if (rc == 0 && is_sediment(b)) rc = read_sediment(b);
-    return rc;
+    swgl_status st;
+    if ((st = read_scheme(b)) || (st = check_families(b)) || (st = setup_grid(b)) ||
+        (st = read_mask(b)))
+        return st;
+    st = is_sediment(b) ? sediment_fields(b) : shallow_water_fields(b);
+    for (int s = 0; st == SWGL_OK && s < 4; s++) st = read_boundary(b, s);
+    if (st == SWGL_OK) st = read_run(b);
+    if (st == SWGL_OK && is_sediment(b)) st = read_sediment(b);
+    return st;
 }
 
 /* Reads the table (from f or text), applies the overrides, builds sc. */
-static int load(scenario *sc, const char *file, FILE *f, const char *text,
-                const char *const *overrides, int n_overrides, char *err, size_t errlen)
+static swgl_status load(scenario *sc, const char *file, FILE *f, const char *text,
+                        const char *const *overrides, int n_overrides)
 {
     sc_table t = {0};
     snprintf(t.file, sizeof t.file, "%s", file);
-    int rc = sc_table_read(&t, f, text, err, errlen);
-    for (int i = 0; rc == 0 && i < n_overrides; i++) rc = sc_table_override(&t, overrides[i], err, errlen);
-    if (rc == 0) {
-        build b = {.sc = sc, .t = &t, .err = err, .errlen = errlen};
+    swgl_status st = sc_table_read(&t, f, text);
+    for (int i = 0; st == SWGL_OK && i < n_overrides; i++) st = sc_table_override(&t, overrides[i]);
+    if (st == SWGL_OK) {
+        build b = {.sc = sc, .t = &t};
         b.grid.dir = sc->dir;
-        rc = build_scenario(&b);
+        st = build_scenario(&b);
         free(b.grid_values);
         free(b.grid_nodata);
     }
     sc_table_free(&t);
-    if (rc != 0) scenario_free(sc);
-    return rc;
+    if (st != SWGL_OK) scenario_free(sc);
+    return st;
 }
 
-int scenario_load(scenario *sc, const char *path, const char *const *overrides,
-                  int n_overrides, char *err, size_t errlen)
+swgl_status scenario_load(scenario *sc, const char *path, const char *const *overrides,
+                          int n_overrides)
 {
     memset(sc, 0, sizeof *sc);
     snprintf(sc->source, sizeof sc->source, "%s", path);
@@ -601,29 +583,25 @@ int scenario_load(scenario *sc, const char *path, const char *const *overrides,
     if (slash) snprintf(sc->dir, sizeof sc->dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
     else snprintf(sc->dir, sizeof sc->dir, ".");
     FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    int rc = load(sc, path, f, NULL, overrides, n_overrides, err, errlen);
+    if (!f) return swgl_fail(SWGL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    swgl_status st = load(sc, path, f, NULL, overrides, n_overrides);
     fclose(f);
-    return rc;
+    return st;
 }
 
-int scenario_load_case(scenario *sc, const char *name, const char *const *overrides,
-                       int n_overrides, char *err, size_t errlen)
+swgl_status scenario_load_case(scenario *sc, const char *name, const char *const *overrides,
+                               int n_overrides)
 {
     memset(sc, 0, sizeof *sc);
     const char *text = scenario_case_text(name);
-    if (!text) {
-        snprintf(err, errlen, "%s: no such built-in case (swgl list-cases lists them)", name);
-        return -1;
-    }
+    if (!text)
+        return swgl_fail(SWGL_ERR_INPUT, "%s: no such built-in case (swgl list-cases lists them)",
+                         name);
     char file[300];
     snprintf(sc->source, sizeof sc->source, "case %s", name);
     sc->dir[0] = '\0';    /* relative grid paths: the current directory */
     snprintf(file, sizeof file, "%.250s.ini", name);
-    return load(sc, file, NULL, text, overrides, n_overrides, err, errlen);
+    return load(sc, file, NULL, text, overrides, n_overrides);
 }
 
 void scenario_free(scenario *sc)

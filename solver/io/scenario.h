@@ -18,9 +18,11 @@
 
 #include <stddef.h>
 
+#include "swgl_error.h"
+
 enum scheme_kind { SCHEME_ROE = 0, SCHEME_KP = 1, SCHEME_SEDIMENT = 2 };
 enum side { SIDE_WEST = 0, SIDE_EAST = 1, SIDE_SOUTH = 2, SIDE_NORTH = 3 };
-enum bc_kind { BC_WALL = 1, BC_FREE = 2 };   /* equal to swe.h's SWE_WALL, SWE_FREE */
+enum bc_kind { BC_WALL = 1, BC_FREE = 2 };   /* equal to swe.h's CELL_WALL, CELL_FREE */
 
 typedef struct scenario {
     char source[512];        /* the file's path, or "case NAME" */
@@ -60,19 +62,20 @@ typedef struct scenario {
     int inflow_side;         /* -1 none, else enum side */
     double inflow_from, inflow_to;    /* m along the side */
     double inflow_sand, inflow_mud;   /* m^2/s */
-    int sed_form;            /* 0 paper, 1 conservative (sediment.form) */
+    int sed_form;            /* 0 paper, 1 conservative (sediment.form; default conservative) */
 } scenario;
 
 /* Loads a scenario file, applying overrides "section.key=value" after the file's own
- * values (an override of an unknown key is an error too).  On failure returns -1 and
- * writes into err one line naming the file, the line and the key, and what was
- * expected, e.g.
+ * values (an override of an unknown key is an error too).  On failure returns the code
+ * (SWGL_ERR_INPUT for a bad file, key or value, SWGL_ERR_IO for a file that cannot be
+ * read, SWGL_ERR_NO_MEMORY) and leaves in swgl_last_error() one line naming the file,
+ * the line and the key, and what was expected, e.g.
  *   "case.ini:12: [run] cfl = 1.5: expected a number in (0, 1]" */
-int scenario_load(scenario *sc, const char *path, const char *const *overrides,
-                  int n_overrides, char *err, size_t errlen);
+swgl_status scenario_load(scenario *sc, const char *path, const char *const *overrides,
+                          int n_overrides);
 /* The same for a built-in case (data/cases/NAME.ini compiled in). */
-int scenario_load_case(scenario *sc, const char *name, const char *const *overrides,
-                       int n_overrides, char *err, size_t errlen);
+swgl_status scenario_load_case(scenario *sc, const char *name, const char *const *overrides,
+                               int n_overrides);
 void scenario_free(scenario *sc);      /* tolerates a zeroed or half-loaded scenario */
 
 /* Built-in cases: their names (NULL-terminated list) and texts. */

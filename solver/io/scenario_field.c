@@ -39,69 +39,64 @@ static int close_enough(double a, double b)
     return fabs(a - b) <= 1e-6 * fmax(fabs(a), fabs(b));
 }
 
-static int field_from_grid(const sc_entry *e, const sc_grid *g, double *out,
-                           unsigned char *nodata, char *err, size_t errlen)
+static swgl_status field_from_grid(const sc_entry *e, const sc_grid *g, double *out,
+                                   unsigned char *nodata)
 {
-    char path[1024], msg[768];
+    char path[1024];
     int nx, ny;
     double xll, yll, dx, dy, *v;
     unsigned char *nd;
     sc_grid_path(g->dir, e->value, path, sizeof path);
-    if (asc_read(path, &nx, &ny, &xll, &yll, &dx, &dy, &v, &nd, msg, sizeof msg) < 0) {
-        if (e->is_override) snprintf(err, errlen, "%s (%s)", msg, e->where);
-        else snprintf(err, errlen, "%s ([%s] %s, %s)", msg, e->section, e->key, e->where);
-        return -1;
+    swgl_status st = asc_read(path, &nx, &ny, &xll, &yll, &dx, &dy, &v, &nd);
+    if (st != SWGL_OK) {
+        if (e->is_override) return swgl_fail(st, "%s (%s)", swgl_last_error(), e->where);
+        return swgl_fail(st, "%s ([%s] %s, %s)", swgl_last_error(), e->section, e->key, e->where);
     }
     int ok = nx == g->nx && ny == g->ny && close_enough(dx, g->dx) && close_enough(dy, g->dy);
     if (ok && g->from_file)
         ok = fabs(xll - g->xll) <= 1e-6 * g->dx && fabs(yll - g->yll) <= 1e-6 * g->dy;
     if (!ok) {
-        sc_entry_error(e, err, errlen, "grid of the wrong size: %d x %d cells of %g x %g m at "
+        sc_entry_error(e, SWGL_ERR_INPUT, "grid of the wrong size: %d x %d cells of %g x %g m at "
                        "(%g, %g), the domain is %d x %d cells of %g x %g m%s", nx, ny, dx, dy,
                        xll, yll, g->nx, g->ny, g->dx, g->dy, g->from_file ? " at the same corner" : "");
         free(v);
         free(nd);
-        return -1;
+        return SWGL_ERR_INPUT;
     }
     size_t n = (size_t)nx * (size_t)ny;
     for (size_t k = 0; k < n; k++) {
         if (nd[k] && !nodata) {
-            sc_entry_error(e, err, errlen, "NODATA at cell (%zu, %zu) (i, j from the south-west)",
+            sc_entry_error(e, SWGL_ERR_INPUT, "NODATA at cell (%zu, %zu) (i, j from the south-west)",
                            k % (size_t)nx, k / (size_t)nx);
             free(v);
             free(nd);
-            return -1;
+            return SWGL_ERR_INPUT;
         }
         out[k] = v[k];
         if (nodata) nodata[k] = nd[k];
     }
     free(v);
     free(nd);
-    return 0;
+    return SWGL_OK;
 }
 
-static int field_from_expr(const sc_entry *e, const sc_grid *g, double *out, unsigned char *nodata,
-                           char *err, size_t errlen)
+static swgl_status field_from_expr(const sc_entry *e, const sc_grid *g, double *out,
+                                   unsigned char *nodata)
 {
-    char msg[256];
-    if (!*e->value) {
-        sc_entry_error(e, err, errlen, "expected a number, an .asc grid or an expression in x, y");
-        return -1;
-    }
-    expr *x = expr_compile(e->value, msg, sizeof msg);
-    if (!x) {
-        sc_entry_error(e, err, errlen, "bad expression: %s", msg);
-        return -1;
-    }
+    if (!*e->value)
+        return sc_entry_error(e, SWGL_ERR_INPUT,
+                              "expected a number, an .asc grid or an expression in x, y");
+    expr *x = expr_compile(e->value);
+    if (!x) return sc_entry_error(e, SWGL_ERR_INPUT, "bad expression: %s", swgl_last_error());
     for (int j = 0; j < g->ny; j++) {
         for (int i = 0; i < g->nx; i++) {
             double px = (i + g->offset) * g->dx, py = (j + g->offset) * g->dy;
             double v = expr_eval(x, px, py);
             if (!isfinite(v)) {
-                sc_entry_error(e, err, errlen, "the expression is %s at x = %g, y = %g (m)",
+                sc_entry_error(e, SWGL_ERR_INPUT, "the expression is %s at x = %g, y = %g (m)",
                                isnan(v) ? "not a number" : v > 0 ? "+infinite" : "-infinite", px, py);
                 expr_free(x);
-                return -1;
+                return SWGL_ERR_INPUT;
             }
             size_t k = (size_t)j * (size_t)g->nx + (size_t)i;
             out[k] = v;
@@ -109,12 +104,11 @@ static int field_from_expr(const sc_entry *e, const sc_grid *g, double *out, uns
         }
     }
     expr_free(x);
-    return 0;
+    return SWGL_OK;
 }
 
-int sc_field(const sc_entry *e, const sc_grid *g, double *out, unsigned char *nodata,
-             char *err, size_t errlen)
+swgl_status sc_field(const sc_entry *e, const sc_grid *g, double *out, unsigned char *nodata)
 {
-    if (sc_value_is_grid(e->value)) return field_from_grid(e, g, out, nodata, err, errlen);
-    return field_from_expr(e, g, out, nodata, err, errlen);
+    if (sc_value_is_grid(e->value)) return field_from_grid(e, g, out, nodata);
+    return field_from_expr(e, g, out, nodata);
 }

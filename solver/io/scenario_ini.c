@@ -64,17 +64,16 @@ int sc_key_known(const char *section, const char *key, enum key_family *family)
 
 /* ---- the table --------------------------------------------------------------------- */
 
-void sc_entry_error(const sc_entry *e, char *err, size_t errlen, const char *fmt, ...)
+swgl_status sc_entry_error(const sc_entry *e, swgl_status code, const char *fmt, ...)
 {
-    int n;
-    if (e->is_override) n = snprintf(err, errlen, "%s: ", e->where);
-    else n = snprintf(err, errlen, "%s: [%s] %s = %.80s%s: ", e->where, e->section, e->key,
-                      e->value, strlen(e->value) > 80 ? "..." : "");
-    if (n < 0 || (size_t)n >= errlen) return;
+    char msg[4096];    /* first: the arguments may point into swgl_last_error() */
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (e->is_override) return swgl_fail(code, "%s: %s", e->where, msg);
+    return swgl_fail(code, "%s: [%s] %s = %.80s%s: %s", e->where, e->section, e->key, e->value,
+                     strlen(e->value) > 80 ? "..." : "", msg);
 }
 
 sc_entry *sc_table_find(sc_table *t, const char *section, const char *key)
@@ -136,23 +135,22 @@ typedef struct ini_stream {
     int lineno;
     char **long_values;      /* side table of values too long for libinih */
     int n_long;
-    int failed;
-    char *err;
-    size_t errlen;
+    swgl_status failed;      /* SWGL_OK, or the first failure (its message is set) */
 } ini_stream;
 
-static void stream_fail(ini_stream *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static swgl_status stream_fail(ini_stream *s, swgl_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
-static void stream_fail(ini_stream *s, const char *fmt, ...)
+/* "case.ini:12: " + message; only the first failure is kept (and returned). */
+static swgl_status stream_fail(ini_stream *s, swgl_status code, const char *fmt, ...)
 {
-    if (s->failed) return;
-    s->failed = 1;
-    int n = snprintf(s->err, s->errlen, "%s:%d: ", s->t->file, s->lineno);
-    if (n < 0 || (size_t)n >= s->errlen) return;
+    if (s->failed) return s->failed;
+    char msg[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->err + n, s->errlen - (size_t)n, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    return s->failed = swgl_fail(code, "%s:%d: %s", s->t->file, s->lineno, msg);
 }
 
 /* The next physical line into s->line without its line ending; -1 at the end. */
@@ -190,38 +188,29 @@ static void check_section(ini_stream *s, const char *p)
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p + 1);
     if (!sc_section_known(name))
-        stream_fail(s, "unknown section [%s] (expected [domain], [initial], [boundary], [run] "
-                    "or [sediment])", name);
+        stream_fail(s, SWGL_ERR_INPUT, "unknown section [%s] (expected [domain], [initial], "
+                    "[boundary], [run] or [sediment])", name);
 }
 
 /* A line too long for libinih: keeps the value aside and returns "key = \x01N". */
-static int shorten_line(ini_stream *s, const char *p, char *str, int num)
+static swgl_status shorten_line(ini_stream *s, const char *p, char *str, int num)
 {
     if (*p == ';' || *p == '#') {
         snprintf(str, (size_t)num, ";\n");
-        return 0;
+        return SWGL_OK;
     }
     size_t k = strcspn(p, "=:");
-    if (!p[k] || k > 60) {
-        stream_fail(s, "expected key = value");
-        return -1;
-    }
+    if (!p[k] || k > 60) return stream_fail(s, SWGL_ERR_INPUT, "expected key = value");
     const char *v = p + k + 1;
     size_t n = 0;
     for (; v[n]; n++)     /* an inline comment starts at ';' after a space, as in libinih */
         if (v[n] == ';' && n > 0 && isspace((unsigned char)v[n - 1])) break;
     char **lv = realloc(s->long_values, (size_t)(s->n_long + 1) * sizeof *lv);
-    if (!lv) {
-        stream_fail(s, "out of memory");
-        return -1;
-    }
+    if (!lv) return stream_fail(s, SWGL_ERR_NO_MEMORY, "out of memory");
     s->long_values = lv;
-    if (!(lv[s->n_long] = trimmed_copy(v, n))) {
-        stream_fail(s, "out of memory");
-        return -1;
-    }
+    if (!(lv[s->n_long] = trimmed_copy(v, n))) return stream_fail(s, SWGL_ERR_NO_MEMORY, "out of memory");
     snprintf(str, (size_t)num, "%.*s= \x01%d\n", (int)k, p, s->n_long++);
-    return 0;
+    return SWGL_OK;
 }
 
 static char *reader(char *str, int num, void *stream)
@@ -238,7 +227,7 @@ static char *reader(char *str, int num, void *stream)
         snprintf(str, (size_t)num, "%s\n", p);
         return str;
     }
-    return shorten_line(s, p, str, num) == 0 ? str : NULL;
+    return shorten_line(s, p, str, num) == SWGL_OK ? str : NULL;
 }
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -247,22 +236,23 @@ static int handler(void *user, const char *section, const char *name, const char
     if (s->failed) return 0;
     if (value[0] == '\x01') value = s->long_values[atoi(value + 1)];
     if (!*section) {
-        stream_fail(s, "%s = %s: key outside any section", name, value);
+        stream_fail(s, SWGL_ERR_INPUT, "%s = %s: key outside any section", name, value);
         return 0;
     }
     if (!sc_key_known(section, name, NULL)) {
-        stream_fail(s, "[%s] %s: unknown key", section, name);
+        stream_fail(s, SWGL_ERR_INPUT, "[%s] %s: unknown key", section, name);
         return 0;
     }
     const sc_entry *old = sc_table_find(s->t, section, name);
     if (old) {
-        stream_fail(s, "[%s] %s: duplicate key (first given on line %d)", section, name, old->line);
+        stream_fail(s, SWGL_ERR_INPUT, "[%s] %s: duplicate key (first given on line %d)", section,
+                    name, old->line);
         return 0;
     }
     sc_entry *e = table_add(s->t);
     if (!e || !(e->value = trimmed_copy(value, strlen(value)))) {
         if (e) s->t->n--;
-        stream_fail(s, "out of memory");
+        stream_fail(s, SWGL_ERR_NO_MEMORY, "out of memory");
         return 0;
     }
     snprintf(e->section, sizeof e->section, "%s", section);
@@ -272,20 +262,20 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
 }
 
-int sc_table_read(sc_table *t, FILE *f, const char *text, char *err, size_t errlen)
+swgl_status sc_table_read(sc_table *t, FILE *f, const char *text)
 {
-    ini_stream s = {.t = t, .f = f, .text = text, .err = err, .errlen = errlen};
+    ini_stream s = {.t = t, .f = f, .text = text};
     int rc = ini_parse_stream(reader, &s, handler, &s);
     if (!s.failed && rc > 0) {
         s.lineno = rc;
-        stream_fail(&s, "expected [section] or key = value");
+        stream_fail(&s, SWGL_ERR_INPUT, "expected [section] or key = value");
     } else if (!s.failed && rc != 0) {
-        stream_fail(&s, "cannot read the file");
+        stream_fail(&s, rc == -2 ? SWGL_ERR_NO_MEMORY : SWGL_ERR_IO, "cannot read the file");
     }
     for (int i = 0; i < s.n_long; i++) free(s.long_values[i]);
     free(s.long_values);
     free(s.line);
-    return s.failed ? -1 : 0;
+    return s.failed;
 }
 
 /* ---- overrides --------------------------------------------------------------------- */
@@ -301,19 +291,15 @@ static int copy_name(char out[16], const char *s, size_t n)
     return 1;
 }
 
-int sc_table_override(sc_table *t, const char *ov, char *err, size_t errlen)
+swgl_status sc_table_override(sc_table *t, const char *ov)
 {
     const char *dot = strchr(ov, '.'), *eq = strchr(ov, '=');
-    if (!dot || !eq || dot > eq) {
-        snprintf(err, errlen, "--set %s: expected section.key=value", ov);
-        return -1;
-    }
+    if (!dot || !eq || dot > eq)
+        return swgl_fail(SWGL_ERR_INPUT, "--set %s: expected section.key=value", ov);
     char section[16], key[16];
     if (!copy_name(section, ov, (size_t)(dot - ov)) || !copy_name(key, dot + 1, (size_t)(eq - dot - 1)) ||
-        !sc_key_known(section, key, NULL)) {
-        snprintf(err, errlen, "--set %s: unknown key", ov);
-        return -1;
-    }
+        !sc_key_known(section, key, NULL))
+        return swgl_fail(SWGL_ERR_INPUT, "--set %s: unknown key", ov);
     char *value = trimmed_copy(eq + 1, strlen(eq + 1));
     sc_entry *e = value ? sc_table_find(t, section, key) : NULL;
     if (value && !e && (e = table_add(t))) {
@@ -323,13 +309,12 @@ int sc_table_override(sc_table *t, const char *ov, char *err, size_t errlen)
     }
     if (!value || !e) {
         free(value);
-        snprintf(err, errlen, "--set %s: out of memory", ov);
-        return -1;
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "--set %s: out of memory", ov);
     }
     free(e->value);
     e->value = value;
     e->line = 0;
     e->is_override = 1;
     snprintf(e->where, sizeof e->where, "--set %.580s", ov);
-    return 0;
+    return SWGL_OK;
 }

@@ -5,6 +5,9 @@
  *   scenario_field.c  turns one entry into a field on the grid (number, .asc, expression)
  *   scenario.c        interprets the table into a struct scenario
  *   scenario_cases.c  the built-in cases
+ *
+ * Every function that can fail returns a swgl_status and leaves its one-line message in
+ * swgl_last_error() (swgl_error.h): SWGL_ERR_INPUT for a bad file, key or value.
  */
 #ifndef SWGL_SCENARIO_INT_H
 #define SWGL_SCENARIO_INT_H
@@ -13,6 +16,7 @@
 #include <stddef.h>
 
 #include "scenario.h"
+#include "swgl_error.h"
 
 /* Which schemes a key belongs to. */
 enum key_family { FAM_ALL = 0, FAM_SW = 1, FAM_SED = 2 };
@@ -36,17 +40,18 @@ typedef struct sc_table {
 int sc_key_known(const char *section, const char *key, enum key_family *family);
 int sc_section_known(const char *section);
 
-/* Reading: from an open file or from text; then the overrides.  -1 with err on failure. */
-int sc_table_read(sc_table *t, FILE *f, const char *text, char *err, size_t errlen);
-int sc_table_override(sc_table *t, const char *ov, char *err, size_t errlen);
+/* Reading: from an open file or from text; then the overrides. */
+swgl_status sc_table_read(sc_table *t, FILE *f, const char *text);
+swgl_status sc_table_override(sc_table *t, const char *ov);
 sc_entry *sc_table_find(sc_table *t, const char *section, const char *key);
 /* The same, but NULL also when the value is empty: "key =" means "not given". */
 sc_entry *sc_value(sc_table *t, const char *section, const char *key);
 void sc_table_free(sc_table *t);
 
-/* "case.ini:12: [run] cfl = 1.5: " + message, or "--set run.cfl=1.5: " + message */
-void sc_entry_error(const sc_entry *e, char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* "case.ini:12: [run] cfl = 1.5: " + message, or "--set run.cfl=1.5: " + message, as
+ * swgl_fail(code, ...) does (the arguments may include swgl_last_error()); returns code. */
+swgl_status sc_entry_error(const sc_entry *e, swgl_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The grid on which fields are sampled. */
 typedef struct sc_grid {
@@ -59,8 +64,7 @@ typedef struct sc_grid {
 
 /* Fills out[nx*ny] from e's value.  nodata (may be NULL: NODATA is then an error) gets 1
  * at a grid's NODATA cells, whose value is NaN. */
-int sc_field(const sc_entry *e, const sc_grid *g, double *out, unsigned char *nodata,
-             char *err, size_t errlen);
+swgl_status sc_field(const sc_entry *e, const sc_grid *g, double *out, unsigned char *nodata);
 /* 1 if the value names an .asc grid. */
 int sc_value_is_grid(const char *value);
 /* The path of a grid value, relative to dir (into buf). */

@@ -1,108 +1,126 @@
-/* roe_gpu.c — the driver of the GPU Roe solver (Lastra 4.3, 4.4, Figure 8).
+/* roe_gpu.c — the Roe scheme of Lastra et al. (2009) as fragment passes (Lastra 4.3,
+ * 4.4, Figure 8), with the mass-conservative positivity limiter of cpu_ref/swe.h, and
+ * its backend behind scheme.h.
  *
- * Textures, (nx+2) x (ny+2) volumes with the ghost ring:
- *   vconst      (H, |V|, orientation bits, code)                 Lastra 4.2.1
- *   state[2]    (h, qx, qy, 0), ping-pong
- *   edges       (2(nx+2)) x (ny+2): (normal, |Gamma|, flag)        Lastra 4.2.3
- *   flux        MRT of two edge-sized arrays: F- to the low side, F- to the high side,
- *               each with |Gamma| ||D||_inf in w
- *   dtloc       local dt per volume; its min is the step
- * Per step: edge pass -> dt pass -> min reduction (1x1 read back) -> update pass. */
+ * Arrays, (nx+2) x (ny+2) volumes with the ghost ring (swgl_grid.h):
+ *   state[2]  (h, qx, qy, cell code), ping-pong; the code rides along in w, so the
+ *             passes that need it read no constant texture
+ *   bed       (H, 0, 0, 0): Lastra's depth function H = -z_b
+ *   flux      MRT of two edge arrays (2(nx+2)) x (ny+2): what each edge gives the cell
+ *             on its low side and on its high side (shaders/roe/roe_edge.glsl)
+ *   cell      MRT of two volume arrays: (sum F-[q], dt_i, tau_i) and the outward mass
+ *             fluxes of the four edges (roe_dt.glsl)
+ * One step (one stage: Euler, Lastra (4)):
+ *   stage    edge pass -> dt pass -> min reduction of dt_i (its 1x1 result is the only
+ *            value read back) -> the bound (8)
+ *   advance  update pass with the dt the time loop chose (roe_update.glsl)
+ * Bytes a step must move per cell, at the fewest (float4 = 16 B): edge pass reads the
+ * state and bed of the cell (32) and writes 2 edges x 2 targets (64); dt pass reads 4
+ * edge texels (64) and the state (16) and writes 2 targets (32); the reduction reads 16;
+ * update reads state, sums, mass (48) and writes 16: ROE_GPU_BYTES_PER_CELL = 288. */
 #include "roe_gpu.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "gpu_context.h"
 #include "gpu_pass.h"
-#include "scheme_shaders.h"
+#include "gpu_readback.h"
 #include "gpu_reductor.h"
+#include "roe.h"
+#include "scheme_shaders.h"
 
 struct roe_gpu {
     int nx, ny, W, H;
-    double g, cfl, h_dry;
-    gpu_array2d *vconst, *state[2], *edges, *dtloc;
-    gpu_mrt *flux;
+    double g, cfl, h_dry, dx, dy;
+    gpu_array2d *state[2], *bed;
+    gpu_mrt *flux, *cell;
     gpu_reductor *red;
     gpu_program *p_edge, *p_dt, *p_update;
+    /* the step chosen on the GPU (run_to): the clock texels, ping-pong, their pass, the
+     * update pass that reads dt from the clock, and the ring the texels come back by */
+    gpu_array2d *clock[2];
+    gpu_program *p_clock, *p_update_clock;
+    gpu_readback *rb;
+    int clk;
+    const unsigned char *code;   /* the problem's cell codes (kept by the caller) */
     int cur;
+    char renderer[128];
 };
 
 void roe_gpu_destroy(roe_gpu *r)
 {
     if (!r) return;
-    gpu_array2d_destroy(r->vconst);
     gpu_array2d_destroy(r->state[0]);
     gpu_array2d_destroy(r->state[1]);
-    gpu_array2d_destroy(r->edges);
-    gpu_array2d_destroy(r->dtloc);
+    gpu_array2d_destroy(r->bed);
     gpu_mrt_destroy(r->flux);
+    gpu_mrt_destroy(r->cell);
     gpu_reductor_destroy(r->red);
     gpu_program_destroy(r->p_edge);
     gpu_program_destroy(r->p_dt);
     gpu_program_destroy(r->p_update);
+    gpu_array2d_destroy(r->clock[0]);
+    gpu_array2d_destroy(r->clock[1]);
+    gpu_program_destroy(r->p_clock);
+    gpu_program_destroy(r->p_update_clock);
+    gpu_readback_destroy(r->rb);
     free(r);
 }
 
-static swgl_status upload_constants(roe_gpu *r, const swe_problem *p)
+static swgl_status upload_bed(roe_gpu *r, const swe_problem *p)
 {
-    int W = r->W, H = r->H;
-    float *vc = malloc((size_t)4 * W * H * sizeof(float));
-    float *ed = malloc((size_t)8 * W * H * sizeof(float));
-    swgl_status st = SWGL_ERR_NO_MEMORY;
-    if (!vc || !ed) goto done;
-    for (int j = 0; j < H; j++)
-        for (int i = 0; i < W; i++) {
-            int k = j * W + i;
-            float *v = vc + 4 * k;
-            v[0] = (float)p->H[k];
-            v[1] = (float)(p->dx * p->dy);
-            v[2] = 3.0f;                   /* owns its east and north edges: bits 0b0011 */
-            v[3] = (float)p->code[k];
-            for (int s = 0; s < 2; s++) {  /* s = 0 east edge, 1 north edge */
-                float *e = ed + 4 * (j * 2 * W + 2 * i + s);
-                int ii = i + (s == 0), jj = j + (s == 1);
-                int inside = ii < W && jj < H;
-                int a = p->code[k] == SWE_ACTIVE;
-                int b = inside && p->code[jj * W + ii] == SWE_ACTIVE;
-                e[0] = s == 0 ? 1.0f : 0.0f;
-                e[1] = s == 0 ? 0.0f : 1.0f;
-                e[2] = (float)(s == 0 ? p->dy : p->dx);
-                e[3] = (a && b) ? 0.0f : (a || b) ? 1.0f : -1.0f;
-            }
-        }
-    if ((st = gpu_array2d_upload(r->vconst, vc)) == SWGL_OK) st = gpu_array2d_upload(r->edges, ed);
-done:
-    free(vc);
-    free(ed);
+    size_t n = grid_size(p->nx, p->ny);
+    float *b = calloc(4 * n, sizeof(float));
+    if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (size_t k = 0; k < n; k++) b[4 * k] = (float)p->H[k];
+    swgl_status st = gpu_array2d_upload(r->bed, b);
+    free(b);
     return st;
 }
 
 swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
 {
-    scheme_register_shaders();
     swgl_status st;
-    roe_gpu *r = calloc(1, sizeof *r);
     *out = NULL;
+    if ((st = swe_problem_check(p)) != SWGL_OK) return st;
+    scheme_register_shaders();
+    roe_gpu *r = calloc(1, sizeof *r);
     if (!r) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     r->nx = p->nx;
     r->ny = p->ny;
-    r->W = p->nx + 2;
-    r->H = p->ny + 2;
+    r->W = grid_stride(p->nx);
+    r->H = grid_rows(p->ny);
     r->g = p->g;
     r->cfl = p->cfl;
     r->h_dry = p->h_dry;
-    gpu_array2d_desc vd = {r->W, r->H, GPU_RGBA32F, "roe constants"};
+    r->dx = p->dx;
+    r->dy = p->dy;
+    /* The state arrays hold the codes, which set_state writes; the programs get the
+     * codes' numbers as #defines from the one enum (swgl_grid.h). */
+    r->code = p->code;
     gpu_array2d_desc s0 = {r->W, r->H, GPU_RGBA32F, "roe state 0"};
     gpu_array2d_desc s1 = {r->W, r->H, GPU_RGBA32F, "roe state 1"};
-    gpu_array2d_desc ed = {2 * r->W, r->H, GPU_RGBA32F, "roe edges"};
-    gpu_array2d_desc dd = {r->W, r->H, GPU_RGBA32F, "roe local dt"};
+    gpu_array2d_desc bd = {r->W, r->H, GPU_RGBA32F, "roe bed H"};
     gpu_mrt_desc fd = {2 * r->W, r->H, 2, {0}, "roe edge fluxes"};
-    if ((st = gpu_array2d_create(&vd, &r->vconst)) || (st = gpu_array2d_create(&s0, &r->state[0])) ||
-        (st = gpu_array2d_create(&s1, &r->state[1])) || (st = gpu_array2d_create(&ed, &r->edges)) ||
-        (st = gpu_array2d_create(&dd, &r->dtloc)) || (st = gpu_mrt_create(&fd, &r->flux)) ||
-        (st = gpu_reductor_create(&r->red)) || (st = gpu_program_create("roe_edge", NULL, &r->p_edge)) ||
-        (st = gpu_program_create("roe_dt", NULL, &r->p_dt)) ||
-        (st = gpu_program_create("roe_update", NULL, &r->p_update)) || (st = upload_constants(r, p))) {
+    gpu_mrt_desc cd = {r->W, r->H, 2, {0}, "roe cell sums"};
+    if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
+        (st = gpu_array2d_create(&bd, &r->bed)) || (st = gpu_mrt_create(&fd, &r->flux)) ||
+        (st = gpu_mrt_create(&cd, &r->cell)) || (st = gpu_reductor_create(&r->red)) ||
+        (st = gpu_program_create("roe_edge", CELL_CODE_GLSL, &r->p_edge)) ||
+        (st = gpu_program_create("roe_dt", CELL_CODE_GLSL, &r->p_dt)) ||
+        (st = gpu_program_create("roe_update", CELL_CODE_GLSL, &r->p_update)) || (st = upload_bed(r, p))) {
+        roe_gpu_destroy(r);
+        return st;
+    }
+    gpu_array2d_desc kd = {1, 1, GPU_RGBA32F, "roe clock"};
+    static const float zero[4] = {0, 0, 0, 0};
+    if ((st = gpu_array2d_create(&kd, &r->clock[0])) || (st = gpu_array2d_create(&kd, &r->clock[1])) ||
+        (st = gpu_array2d_fill(r->clock[0], zero)) || (st = gpu_array2d_fill(r->clock[1], zero)) ||
+        (st = gpu_program_create("clock", "#define BOUND_CHANNEL 2\n", &r->p_clock)) ||
+        (st = gpu_program_create("roe_update", CELL_CODE_GLSL "#define ROE_DT_ON_GPU 1\n", &r->p_update_clock)) ||
+        (st = gpu_readback_create(8, 1, &r->rb))) {
         roe_gpu_destroy(r);
         return st;
     }
@@ -116,13 +134,17 @@ swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, con
     float *s = malloc(4 * n * sizeof(float));
     if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     for (size_t k = 0; k < n; k++) {
-        s[4 * k] = (float)h[k];
-        s[4 * k + 1] = (float)qx[k];
-        s[4 * k + 2] = (float)qy[k];
-        s[4 * k + 3] = 0.0f;
+        /* as on the CPU: a dry cell (h <= h_dry) has no velocity, and the mass flux of its
+         * edges relies on q = 0 there */
+        int a = r->code[k] == CELL_ACTIVE, wet = a && h[k] > r->h_dry;
+        s[4 * k] = a ? (float)h[k] : 0.0f;
+        s[4 * k + 1] = wet ? (float)qx[k] : 0.0f;
+        s[4 * k + 2] = wet ? (float)qy[k] : 0.0f;
+        s[4 * k + 3] = (float)r->code[k];
     }
     r->cur = 0;
     swgl_status st = gpu_array2d_upload(r->state[0], s);
+    if (st == SWGL_OK) st = gpu_array2d_upload(r->state[1], s);
     free(s);
     return st;
 }
@@ -142,47 +164,204 @@ swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
     return st;
 }
 
-swgl_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken)
+/* edge pass and dt pass of the current state */
+static swgl_status edge_and_cell(roe_gpu *r)
 {
     swgl_status st;
     gpu_pass p;
-    gpu_array2d *now = r->state[r->cur], *next = r->state[1 - r->cur];
+    gpu_array2d *now = r->state[r->cur];
 
-    /* 1. edges: |Gamma| F- to both sides and |Gamma| ||D|| through two targets */
+    /* 1. edges: what each edge gives the cells on its two sides, through two targets */
     gpu_pass_begin(&p, r->p_edge);
     gpu_pass_array(&p, "u_state", now);
-    gpu_pass_array(&p, "u_const", r->vconst);
-    gpu_pass_array(&p, "u_edges", r->edges);
+    gpu_pass_array(&p, "u_bed", r->bed);
+    gpu_pass_vec2(&p, "u_len", (float)r->dy, (float)r->dx);
     gpu_pass_float(&p, "u_g", (float)r->g);
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
     if ((st = gpu_pass_draw_mrt(&p, r->flux, NULL)) != SWGL_OK) return st;
 
-    /* 2. local dt per volume, (8) */
+    /* 2. per cell: the gathered sums, the local dt (8) and the drain time */
     gpu_pass_begin(&p, r->p_dt);
     gpu_pass_array(&p, "u_low", gpu_mrt_member(r->flux, 0));
     gpu_pass_array(&p, "u_high", gpu_mrt_member(r->flux, 1));
-    gpu_pass_array(&p, "u_const", r->vconst);
-    gpu_pass_float(&p, "u_cfl", (float)r->cfl);
-    if ((st = gpu_pass_draw(&p, r->dtloc, NULL)) != SWGL_OK) return st;
-
-    /* 3. dt = min over volumes: the only value that comes back to the CPU */
-    float mn[4];
-    if ((st = gpu_reductor_run(r->red, r->dtloc, GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
-    if (isnan(mn[0]) || mn[0] <= 0.0f)
-        return swgl_fail(SWGL_ERR_ARG, "the time step is %g: the solution has blown up (NaN or negative depth)",
-                        (double)mn[0]);
-    double dt = isinf(mn[0]) ? dt_max : fmin((double)mn[0], dt_max);
-
-    /* 4. W^{n+1}, (4) */
-    gpu_pass_begin(&p, r->p_update);
     gpu_pass_array(&p, "u_state", now);
-    gpu_pass_array(&p, "u_low", gpu_mrt_member(r->flux, 0));
-    gpu_pass_array(&p, "u_high", gpu_mrt_member(r->flux, 1));
-    gpu_pass_array(&p, "u_const", r->vconst);
-    gpu_pass_float(&p, "u_dt", (float)dt);
-    gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
-    if ((st = gpu_pass_draw(&p, next, NULL)) != SWGL_OK) return st;
-    r->cur = 1 - r->cur;
-    *dt_taken = dt;
+    gpu_pass_float(&p, "u_cfl", (float)r->cfl);
+    gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
+    return gpu_pass_draw_mrt(&p, r->cell, NULL);
+}
+
+swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
+{
+    swgl_status st = edge_and_cell(r);
+    if (st != SWGL_OK) return st;
+    /* 3. dt = min over volumes (channel z): the only value that comes back to the CPU */
+    float mn[4];
+    if ((st = gpu_reductor_run(r->red, gpu_mrt_member(r->cell, 0), GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
+    *dt_stable = isinf(mn[2]) ? INFINITY : (double)mn[2];
     return SWGL_OK;
 }
+
+swgl_status roe_gpu_apply(roe_gpu *r, double dt)
+{
+    gpu_pass p;
+    gpu_pass_begin(&p, r->p_update);
+    gpu_pass_array(&p, "u_state", r->state[r->cur]);
+    gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
+    gpu_pass_array(&p, "u_mass", gpu_mrt_member(r->cell, 1));
+    gpu_pass_float(&p, "u_dt", (float)dt);
+    gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
+    gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
+    swgl_status st = gpu_pass_draw(&p, r->state[1 - r->cur], NULL);
+    if (st == SWGL_OK) r->cur = 1 - r->cur;
+    return st;
+}
+
+/* One step with dt chosen on the GPU: edge, dt, reduction (left on the GPU), clock
+ * (clock.glsl), update reading the clock; the clock texel is requested back. */
+static swgl_status step_on_gpu(roe_gpu *r, double left, int unknown, int stop_index, double dt_floor)
+{
+    swgl_status st = edge_and_cell(r);
+    const gpu_array2d *bound;
+    if (st != SWGL_OK ||
+        (st = gpu_reductor_run_gpu(r->red, gpu_mrt_member(r->cell, 0), GPU_REDUCE_MIN, &bound)) != SWGL_OK)
+        return st;
+    gpu_pass p;
+    gpu_pass_begin(&p, r->p_clock);
+    gpu_pass_array(&p, "u_bound", bound);
+    gpu_pass_array(&p, "u_prev", r->clock[r->clk]);
+    gpu_pass_float(&p, "u_left", (float)left);
+    gpu_pass_int(&p, "u_unknown", unknown);
+    gpu_pass_float(&p, "u_floor", (float)dt_floor);
+    gpu_pass_float(&p, "u_stop", (float)stop_index);
+    if ((st = gpu_pass_draw(&p, r->clock[1 - r->clk], NULL)) != SWGL_OK) return st;
+    r->clk = 1 - r->clk;
+    gpu_pass_begin(&p, r->p_update_clock);
+    gpu_pass_array(&p, "u_state", r->state[r->cur]);
+    gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
+    gpu_pass_array(&p, "u_mass", gpu_mrt_member(r->cell, 1));
+    gpu_pass_array(&p, "u_clock", r->clock[r->clk]);
+    gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
+    gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
+    if ((st = gpu_pass_draw(&p, r->state[1 - r->cur], NULL)) != SWGL_OK) return st;
+    r->cur = 1 - r->cur;
+    return gpu_readback_request(r->rb, r->clock[r->clk], 0, 0, 1, 1);
+}
+
+/* What a clock texel read back says; 1 when the stop is reached or the run blew up. */
+static int take_clock(const float c[4], int stop_index, double stop, timeloop_span *sp, int *blown)
+{
+    double dt = c[0];
+    int flags = (int)c[3], landed = (flags & 1) && flags / 4 == stop_index;
+    *blown = (flags & 2) != 0;
+    if (*blown) return 1;
+    if (dt > 0) {
+        sp->steps++;
+        sp->dt_min = fmin(sp->dt_min, dt);
+        sp->dt_max = fmax(sp->dt_max, dt);
+        sp->t = landed ? stop : sp->t + dt;
+    }
+    return landed;
+}
+
+swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
+{
+    swgl_status st = SWGL_OK;
+    int issued = 0, known = 0, done = 0, blown = 0;
+    double dt_recent = 0;
+    float c[4];
+    sp->t = t;
+    while (!done && st == SWGL_OK) {
+        int ready = 1;
+        /* take what has come back; wait when the clock would need more than 3 unknown
+         * steps, when the ring is full, or when the stop may be within the next step */
+        while (st == SWGL_OK && !done && known < issued) {
+            int m = issued - known;
+            int wait = m >= 3 || sp->t + (m + 1) * dt_recent * 1.5 >= stop;
+            if ((st = gpu_readback_fetch(r->rb, wait, c, &ready)) != SWGL_OK || !ready) break;
+            known++;
+            dt_recent = fmax(dt_recent, (double)c[0]);
+            done = take_clock(c, stop_index, stop, sp, &blown);
+        }
+        if (st != SWGL_OK || done) break;
+        st = step_on_gpu(r, stop - sp->t, issued - known, stop_index, dt_floor);
+        issued++;
+    }
+    /* steps issued after the landing (or the blow-up) took dt = 0; drain their texels */
+    while (known < issued) {
+        int ready;
+        swgl_status s2 = gpu_readback_fetch(r->rb, 1, c, &ready);
+        if (s2 != SWGL_OK) {
+            if (st == SWGL_OK) st = s2;
+            break;
+        }
+        known++;
+    }
+    if (st == SWGL_OK && blown)
+        st = swgl_fail(SWGL_ERR_BLOWUP,
+                       "gpu: the solution blew up after t = %.9g s (step %ld): the time step from the state was NaN, "
+                       "not positive or below %.3g s",
+                       sp->t, sp->steps + 1, dt_floor);
+    return st;
+}
+
+/* ---- the backend (scheme.h) ---------------------------------------------------------- */
+
+static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    const roe_problem *rp = s->problem;
+    roe_gpu *r;
+    swgl_status st = roe_gpu_create(&rp->p, &r);
+    if (st != SWGL_OK) return st;
+    snprintf(r->renderer, sizeof r->renderer, "%s", cfg && cfg->renderer ? cfg->renderer : "?");
+    *self = r;
+    return SWGL_OK;
+}
+
+static void be_destroy(void *self) { roe_gpu_destroy(self); }
+static swgl_status be_set(void *self, double *const *f) { return roe_gpu_set_state(self, f[0], f[1], f[2]); }
+static swgl_status be_get(void *self, double *const *f) { return roe_gpu_get_state(self, f[0], f[1], f[2]); }
+
+static swgl_status be_stage(void *self, int k, double *dt_stable)
+{
+    (void)k;
+    return roe_gpu_rates(self, dt_stable);
+}
+
+static swgl_status be_advance(void *self, int k, double dt)
+{
+    (void)k;
+    return roe_gpu_apply(self, dt);
+}
+
+static int be_stages(const void *self)
+{
+    (void)self;
+    return 1;
+}
+
+static void be_describe(const void *self, char *name, size_t len)
+{
+    const roe_gpu *r = self;
+    snprintf(name, len, "gpu (float, %s)", r->renderer);
+}
+
+static const char *be_precision(const void *self)
+{
+    (void)self;
+    return "single";
+}
+
+static void be_finish(void *self)
+{
+    (void)self;
+    gpu_finish();
+}
+
+static swgl_status be_run_to(void *self, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
+{
+    return roe_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
+}
+
+const scheme_backend roe_backend_gpu = {BACKEND_GPU, be_create,    be_destroy, be_set,       be_get,
+                                        be_stage,    be_advance,   be_stages,  be_describe,  be_precision,
+                                        be_finish,   be_run_to};

@@ -1,21 +1,30 @@
 /* roe_gpu.h — the Lastra et al. (2009) Roe scheme as fragment passes (Lastra 4.3):
- * edge pass (MRT) -> local dt per volume -> min reduction -> volume update; boundary
- * edges build the ghost state themselves (see shaders/roe_edge.glsl). */
+ * edge pass (MRT) -> per-cell sums, local dt and drain time (MRT) -> min reduction ->
+ * volume update with the positivity limiter; boundary edges build the ghost state
+ * themselves (shaders/roe/roe_edge.glsl).  The backend for scheme.h is roe_backend_gpu
+ * (roe.h); these calls are for tests and benches. */
 #ifndef SWGL_ROE_GPU_H
 #define SWGL_ROE_GPU_H
 
-#include "gpu_error.h"
 #include "swe.h"
+#include "swgl_error.h"
 
 typedef struct roe_gpu roe_gpu;
 
+/* p is checked by swe_problem_check (as on the CPU); p->code must outlive the solver. */
 swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out);
 void roe_gpu_destroy(roe_gpu *r);
-/* arrays of (nx+2)*(ny+2) doubles laid out as in swe.h */
+/* arrays of grid_size(nx, ny) doubles (swgl_grid.h); inactive cells are set to 0 */
 swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy);
 swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy);
-/* One step: dt from (8) (the reduction's 1x1 result is the only thing read back),
- * dt = min(dt, dt_max), then the update.  *dt_taken is dt_max when no wave moves. */
-swgl_status roe_gpu_step(roe_gpu *r, double dt_max, double *dt_taken);
+/* The edge sweep of the current state: *dt_stable = the bound (8) (+inf when no wave
+ * moves, NaN or <= 0 when the state has blown up). */
+swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable);
+/* The update with dt (at most the bound rates returned). */
+swgl_status roe_gpu_apply(roe_gpu *r, double dt);
+/* Steps from t to stop with dt chosen on the GPU (scheme_backend.run_to, clock.glsl). */
+struct timeloop_span;
+swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor,
+                           struct timeloop_span *sp);
 
 #endif

@@ -18,15 +18,35 @@
 #include <string.h>
 
 #include "gpu_pass.h"
+#include "gpu_context.h"
 #include "scheme_shaders.h"
+#include "sediment_scheme.h"
+
+/* The four passes built for one dt (the constants are compiled in). */
+typedef struct sed_passes {
+    double dt;
+    gpu_program *h, *s, *k, *hopt;
+} sed_passes;
 
 struct sed_gpu {
     sed_problem p;
     double *alpha, *beta;          /* copies, ghost ring = boundary point */
     int W, H, dbl, opt2, cur;
     gpu_array2d *state[2], *ab, *hn, *kk;
-    gpu_program *p_h, *p_s, *p_k, *p_hopt;
+    sed_passes main;               /* for the problem's dt */
+    sed_passes other;              /* for the last other dt asked for (a step cut short
+                                    * to land on an output time) */
+    const sed_passes *use;         /* what the next passes draw with */
 };
+
+static void passes_free(sed_passes *ps)
+{
+    gpu_program_destroy(ps->h);
+    gpu_program_destroy(ps->s);
+    gpu_program_destroy(ps->k);
+    gpu_program_destroy(ps->hopt);
+    memset(ps, 0, sizeof *ps);
+}
 
 void sed_gpu_destroy(sed_gpu *g)
 {
@@ -35,25 +55,11 @@ void sed_gpu_destroy(sed_gpu *g)
     gpu_array2d_destroy(g->ab);
     gpu_array2d_destroy(g->hn);
     gpu_array2d_destroy(g->kk);
-    gpu_program_destroy(g->p_h);
-    gpu_program_destroy(g->p_s);
-    gpu_program_destroy(g->p_k);
-    gpu_program_destroy(g->p_hopt);
+    passes_free(&g->main);
+    passes_free(&g->other);
     free(g->alpha);
     free(g->beta);
     free(g);
-}
-
-static void ring_copy(int W, int H, double *f)
-{
-    for (int j = 1; j < H - 1; j++) {
-        f[j * W] = f[j * W + 1];
-        f[j * W + W - 1] = f[j * W + W - 2];
-    }
-    for (int i = 0; i < W; i++) {
-        f[i] = f[W + i];
-        f[(H - 1) * W + i] = f[(H - 2) * W + i];
-    }
 }
 
 static int put_const(char *buf, size_t len, size_t *at, int dbl, const char *name, double v)
@@ -65,57 +71,13 @@ static int put_const(char *buf, size_t len, size_t *at, int dbl, const char *nam
     return 0;
 }
 
-static swgl_status check_problem(const sed_problem *p)
+/* The passes with the problem's constants and this dt compiled in. */
+static swgl_status build_passes(const sed_gpu *g, double dt, sed_passes *ps)
 {
-    if (!p || p->nx < 2 || p->ny < 2) return swgl_fail(SWGL_ERR_ARG, "sediment: grid must have nx, ny >= 2");
-    if (!(p->dx > 0) || !(p->dy > 0)) return swgl_fail(SWGL_ERR_ARG, "sediment: dx and dy must be > 0");
-    if (!(p->cs > 0) || !(p->cm > 0) || !(p->layer > 0))
-        return swgl_fail(SWGL_ERR_ARG, "sediment: cs, cm and layer must be > 0");
-    if (!p->alpha || !p->beta) return swgl_fail(SWGL_ERR_ARG, "sediment: alpha and beta are required");
-    if (p->form != SED_FORM_PAPER && p->form != SED_FORM_CONSERVATIVE)
-        return swgl_fail(SWGL_ERR_ARG, "sediment: unknown form");
-    if (!(p->dt > 0)) return swgl_fail(SWGL_ERR_ARG, "sediment: dt must be > 0");
-    if (p->inflow_side != SED_NONE) {
-        if (p->inflow_side < SED_WEST || p->inflow_side > SED_NORTH)
-            return swgl_fail(SWGL_ERR_ARG, "sediment: unknown inflow side");
-        int n = p->inflow_side == SED_WEST || p->inflow_side == SED_EAST ? p->ny : p->nx;
-        if (p->inflow_first < 1 || p->inflow_last > n || p->inflow_first > p->inflow_last)
-            return swgl_fail(SWGL_ERR_ARG, "sediment: inflow points %d..%d outside the side's 1..%d",
-                            p->inflow_first, p->inflow_last, n);
-        if (!(p->inflow_sand >= 0) || !(p->inflow_mud >= 0))
-            return swgl_fail(SWGL_ERR_ARG, "sediment: inflow rates must be >= 0");
-    }
-    return SWGL_OK;
-}
-
-swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
-{
-    scheme_register_shaders();
-    swgl_status st;
-    *out = NULL;
-    if ((st = check_problem(p)) != SWGL_OK) return st;
-    sed_gpu *g = calloc(1, sizeof *g);
-    if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    g->p = *p;
-    g->W = p->nx + 2;
-    g->H = p->ny + 2;
-    g->dbl = use_double != 0;
-    size_t n = (size_t)g->W * g->H;
-    g->alpha = malloc(n * sizeof(double));
-    g->beta = malloc(n * sizeof(double));
-    if (!g->alpha || !g->beta) {
-        sed_gpu_destroy(g);
-        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    }
-    memcpy(g->alpha, p->alpha, n * sizeof(double));
-    memcpy(g->beta, p->beta, n * sizeof(double));
-    ring_copy(g->W, g->H, g->alpha);
-    ring_copy(g->W, g->H, g->beta);
-    g->p.alpha = g->alpha;
-    g->p.beta = g->beta;
-
+    const sed_problem *p = &g->p;
     sed_consts c;
-    sed_consts_init(&c, &g->p);
+    sed_consts_init(&c, p);
+    c.dt = dt;
     char defs[4096];
     size_t at = 0;
     int in_side = p->inflow_side == SED_NONE || !(p->inflow_sand + p->inflow_mud > 0) ? -1 : (int)p->inflow_side;
@@ -135,10 +97,42 @@ swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
         put_const(defs, sizeof defs, &at, g->dbl, "C_QS", p->inflow_sand) ||
         put_const(defs, sizeof defs, &at, g->dbl, "C_QM", p->inflow_mud) ||
         put_const(defs, sizeof defs, &at, g->dbl, "C_DNX", p->dx) ||
-        put_const(defs, sizeof defs, &at, g->dbl, "C_DNY", p->dy)) {
-        sed_gpu_destroy(g);
+        put_const(defs, sizeof defs, &at, g->dbl, "C_DNY", p->dy))
         return swgl_fail(SWGL_ERR_ARG, "sediment: defines too long");
+    swgl_status st;
+    ps->dt = dt;
+    if ((st = gpu_program_create("sed_h", defs, &ps->h)) || (st = gpu_program_create("sed_s", defs, &ps->s)) ||
+        (st = gpu_program_create("sed_kpass", defs, &ps->k)) ||
+        (st = gpu_program_create("sed_h_opt", defs, &ps->hopt)))
+        return st;
+    return SWGL_OK;
+}
+
+swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
+{
+    scheme_register_shaders();
+    swgl_status st;
+    *out = NULL;
+    if ((st = sed_problem_check(p)) != SWGL_OK) return st;
+    sed_gpu *g = calloc(1, sizeof *g);
+    if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    g->p = *p;
+    g->W = p->nx + 2;
+    g->H = p->ny + 2;
+    g->dbl = use_double != 0;
+    size_t n = (size_t)g->W * g->H;
+    g->alpha = malloc(n * sizeof(double));
+    g->beta = malloc(n * sizeof(double));
+    if (!g->alpha || !g->beta) {
+        sed_gpu_destroy(g);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
+    memcpy(g->alpha, p->alpha, n * sizeof(double));
+    memcpy(g->beta, p->beta, n * sizeof(double));
+    grid_copy_ring(g->alpha, p->nx, p->ny);
+    grid_copy_ring(g->beta, p->nx, p->ny);
+    g->p.alpha = g->alpha;
+    g->p.beta = g->beta;
 
     gpu_format f = g->dbl ? GPU_RGBA32UI : GPU_RGBA32F;
     gpu_array2d_desc d0 = {g->W, g->H, f, "sediment state 0"};
@@ -148,13 +142,11 @@ swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
     gpu_array2d_desc dk = {g->W, g->H, f, "sediment products"};
     if ((st = gpu_array2d_create(&d0, &g->state[0])) || (st = gpu_array2d_create(&d1, &g->state[1])) ||
         (g->dbl && (st = gpu_array2d_create(&da, &g->ab))) || (st = gpu_array2d_create(&dh, &g->hn)) ||
-        (st = gpu_array2d_create(&dk, &g->kk)) || (st = gpu_program_create("sed_h", defs, &g->p_h)) ||
-        (st = gpu_program_create("sed_s", defs, &g->p_s)) ||
-        (st = gpu_program_create("sed_kpass", defs, &g->p_k)) ||
-        (st = gpu_program_create("sed_h_opt", defs, &g->p_hopt))) {
+        (st = gpu_array2d_create(&dk, &g->kk)) || (st = build_passes(g, p->dt, &g->main))) {
         sed_gpu_destroy(g);
         return st;
     }
+    g->use = &g->main;
     *out = g;
     return SWGL_OK;
 }
@@ -199,40 +191,6 @@ swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
     return st;
 }
 
-/* The ghost ring of (h, s) by the ghost rule, corners from the diagonal point (as the
- * CPU's fill_ghosts). */
-static void fill_ghosts(const sed_gpu *g, double *h, double *s)
-{
-    const sed_problem *p = &g->p;
-    sed_consts c;
-    sed_consts_init(&c, p);
-    int W = g->W, H = g->H;
-    for (int side = 0; side < 4; side++) {
-        int len = side < 2 ? p->ny : p->nx;
-        double dn = side < 2 ? p->dx : p->dy;
-        for (int m = 1; m <= len; m++) {
-            int kP, kG;
-            switch (side) {
-            case SED_WEST: kP = m * W + 1; kG = m * W; break;
-            case SED_EAST: kP = m * W + p->nx; kG = m * W + p->nx + 1; break;
-            case SED_SOUTH: kP = W + m; kG = m; break;
-            default: kP = p->ny * W + m; kG = (p->ny + 1) * W + m; break;
-            }
-            int in = side == (int)p->inflow_side && m >= p->inflow_first && m <= p->inflow_last;
-            double o[2];
-            sed_ghost(p->form, &c, in ? p->inflow_sand : 0.0, in ? p->inflow_mud : 0.0, dn, h[kP], s[kP],
-                      g->alpha[kP], g->beta[kP], o);
-            h[kG] = o[0];
-            s[kG] = o[1];
-        }
-    }
-    int ck[4][2] = {{0, W + 1}, {W - 1, 2 * W - 2}, {(H - 1) * W, (H - 2) * W + 1}, {H * W - 1, (H - 1) * W - 2}};
-    for (int q = 0; q < 4; q++) {
-        h[ck[q][0]] = h[ck[q][1]];
-        s[ck[q][0]] = s[ck[q][1]];
-    }
-}
-
 swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
 {
     size_t n = (size_t)g->W * g->H;
@@ -256,7 +214,11 @@ swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
         }
         free(a);
     }
-    if (st == SWGL_OK) fill_ghosts(g, h, s);
+    if (st == SWGL_OK) {
+        sed_consts c;
+        sed_consts_init(&c, &g->p);
+        sed_fill_ghosts(&g->p, &c, g->alpha, g->beta, h, s, s);
+    }
     return st;
 }
 
@@ -277,15 +239,15 @@ static swgl_status h_pass_to(sed_gpu *g, int opt2, gpu_array2d *out)
     gpu_rect r = {1, 1, g->p.nx, g->p.ny};
     gpu_array2d *now = g->state[g->cur];
     if (opt2) {
-        gpu_pass_begin(&ps, g->p_k);
+        gpu_pass_begin(&ps, g->use->k);
         bind_state(g, &ps, now);
         if ((st = gpu_pass_draw(&ps, g->kk, &r)) != SWGL_OK) return st;
-        gpu_pass_begin(&ps, g->p_hopt);
+        gpu_pass_begin(&ps, g->use->hopt);
         bind_state(g, &ps, now);
         gpu_pass_array(&ps, "u_kk", g->kk);
         return gpu_pass_draw(&ps, g->hn, &r);
     }
-    gpu_pass_begin(&ps, g->p_h);
+    gpu_pass_begin(&ps, g->use->h);
     bind_state(g, &ps, now);
     return gpu_pass_draw(&ps, out, &r);
 }
@@ -296,7 +258,7 @@ static swgl_status s_pass_to(sed_gpu *g, gpu_array2d *out)
 {
     gpu_pass ps;
     gpu_rect r = {1, 1, g->p.nx, g->p.ny};
-    gpu_pass_begin(&ps, g->p_s);
+    gpu_pass_begin(&ps, g->use->s);
     bind_state(g, &ps, g->state[g->cur]);
     gpu_pass_array(&ps, "u_hn", g->hn);
     return gpu_pass_draw(&ps, out, &r);
@@ -306,7 +268,21 @@ static swgl_status s_pass(sed_gpu *g) { return s_pass_to(g, g->state[1 - g->cur]
 
 swgl_status sed_gpu_run(sed_gpu *g, int steps)
 {
+    return sed_gpu_run_dt(g, steps, g->p.dt);
+}
+
+swgl_status sed_gpu_run_dt(sed_gpu *g, int steps, double dt)
+{
     swgl_status st;
+    if (!(dt > 0) || dt > g->p.dt) return swgl_fail(SWGL_ERR_ARG, "sediment: a step of %g s (the problem's is %g s)", dt, g->p.dt);
+    if (dt == g->main.dt) g->use = &g->main;
+    else {
+        if (dt != g->other.dt) {
+            passes_free(&g->other);
+            if ((st = build_passes(g, dt, &g->other)) != SWGL_OK) return st;
+        }
+        g->use = &g->other;
+    }
     for (int n = 0; n < steps; n++) {
         if ((st = h_pass(g, g->opt2)) != SWGL_OK || (st = s_pass(g)) != SWGL_OK) return st;
         g->cur = 1 - g->cur;
@@ -328,3 +304,78 @@ swgl_status sed_gpu_run_pass(sed_gpu *g, int which, int reps)
     }
     return st;
 }
+
+/* ---- the backend (scheme.h) ---------------------------------------------------------- */
+
+typedef struct sed_gpu_be {
+    sed_gpu *g;
+    char renderer[128];
+} sed_gpu_be;
+
+static void be_destroy(void *self)
+{
+    sed_gpu_be *b = self;
+    if (!b) return;
+    sed_gpu_destroy(b->g);
+    free(b);
+}
+
+static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    const sed_setup *ss = s->problem;
+    int dbl = cfg->precision == PRECISION_SINGLE ? 0 : cfg->precision == PRECISION_DOUBLE ? 1 : cfg->has_fp64;
+    if (cfg->precision == PRECISION_DOUBLE && !cfg->has_fp64)
+        return swgl_fail(SWGL_ERR_ARG,
+                         "--precision double: the renderer '%s' lacks GL_ARB_gpu_shader_fp64 (no doubles in "
+                         "shaders); use --precision single",
+                         cfg->renderer ? cfg->renderer : "?");
+    sed_gpu_be *b = calloc(1, sizeof *b);
+    if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    swgl_status st = sed_gpu_create(&ss->p, dbl, &b->g);
+    if (st != SWGL_OK) {
+        be_destroy(b);
+        return st;
+    }
+    snprintf(b->renderer, sizeof b->renderer, "%s", cfg->renderer ? cfg->renderer : "?");
+    *self = b;
+    return SWGL_OK;
+}
+
+static swgl_status be_set(void *self, double *const *f) { return sed_gpu_set_state(((sed_gpu_be *)self)->g, f[0], f[1]); }
+static swgl_status be_get(void *self, double *const *f) { return sed_gpu_get_state(((sed_gpu_be *)self)->g, f[0], f[1]); }
+
+static swgl_status be_stage(void *self, int k, double *dt_stable)
+{
+    (void)k;
+    *dt_stable = ((sed_gpu_be *)self)->g->p.dt;
+    return SWGL_OK;
+}
+
+static swgl_status be_advance(void *self, int k, double dt)
+{
+    (void)k;
+    return sed_gpu_run_dt(((sed_gpu_be *)self)->g, 1, dt);
+}
+
+static int be_stages(const void *self)
+{
+    (void)self;
+    return 1;
+}
+
+static void be_describe(const void *self, char *name, size_t len)
+{
+    const sed_gpu_be *b = self;
+    snprintf(name, len, "gpu %s (%s)", b->g->dbl ? "double" : "single", b->renderer);
+}
+
+static const char *be_precision(const void *self) { return ((const sed_gpu_be *)self)->g->dbl ? "double" : "single"; }
+
+static void be_finish(void *self)
+{
+    (void)self;
+    gpu_finish();
+}
+
+const scheme_backend sediment_backend_gpu = {BACKEND_GPU, be_create, be_destroy, be_set, be_get, be_stage,
+                                             be_advance, be_stages, be_describe, be_precision, be_finish, NULL};

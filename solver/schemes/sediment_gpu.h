@@ -6,22 +6,24 @@
 #define SWGL_SEDIMENT_GPU_H
 
 #include "gpu_error.h"
-#include "scenario.h"
 #include "sediment.h"
 
 typedef struct sed_gpu sed_gpu;
 
 /* use_double: 1 for double (the caller checks gpu_context_info()->has_fp64 first; without
  * it the passes fail to compile, SWGL_ERR_COMPILE), 0 for single.  p is copied (alpha,
- * beta too); its arguments are checked as sed_cpu_create does (SWGL_ERR_ARG). */
+ * beta too); its arguments are checked by sed_problem_check, as on the CPU (SWGL_ERR_ARG). */
 swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out);
 void sed_gpu_destroy(sed_gpu *g);
 /* arrays of (nx+2)*(ny+2) doubles laid out as in sediment.h; ghosts of the input are
  * ignored, the output's ghosts are set by the ghost rule (as sed_cpu_get_state). */
 swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s);
 swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s);
-/* steps of h pass then s pass. */
+/* steps of h pass then s pass with the problem's dt; sed_gpu_run_dt with another dt
+ * (0 < dt <= p->dt: a step cut short to land on a time), whose passes are built on
+ * first use and kept for the next call with the same dt. */
 swgl_status sed_gpu_run(sed_gpu *g, int steps);
+swgl_status sed_gpu_run_dt(sed_gpu *g, int steps, double dt);
 /* 1: the h pass reads alpha s and beta (1 - s) stored by a pass of their own (the OPT-2
  * analog: sed_kpass.glsl + sed_h_opt.glsl); 0 (default): it recomputes them. */
 void sed_gpu_set_opt2(sed_gpu *g, int on);
@@ -29,22 +31,5 @@ void sed_gpu_set_opt2(sed_gpu *g, int on);
  * leaving the state unchanged. */
 swgl_status sed_gpu_run_pass(sed_gpu *g, int which, int reps);
 int sed_gpu_is_double(const sed_gpu *g);
-
-/* ---- driver helpers (solver/sediment_run.c) ---------------------------------------- */
-/* A sediment problem built from a scenario: arrays in the ghost-ring layout of
- * sediment.h, the inflow segment (the points whose coordinate along the side lies in
- * [inflow_from, inflow_to]), dt and the number of steps. */
-typedef struct sed_setup {
-    sed_problem p;
-    double *alpha, *beta, *h, *s;   /* (nx+2)*(ny+2) */
-    double dt_limit;                /* sed_dt_limit_state of the initial heights */
-    int steps;
-} sed_setup;
-
-/* dt = sc->sed_dt when given (an error naming the limit if it is above
- * sed_dt_limit_state(p, h0)), else 0.9 x that limit; steps = sc->sed_steps, else
- * ceil(t_end / dt).  Returns 0, or -1 with a message. */
-int sed_setup_build(sed_setup *s, const scenario *sc, char *err, size_t errlen);
-void sed_setup_free(sed_setup *s);
 
 #endif

@@ -1,0 +1,27 @@
+/* gpu_readback.h — reading a few elements of an array back without stalling the
+ * pipeline: each request copies a small rectangle into a pixel-pack buffer (PBO) of a
+ * ring and fences it; the data is fetched later, when the GPU has got there (poll) or
+ * by waiting for it.  Requests come back in the order they were made. */
+#ifndef SWGL_GPU_READBACK_H
+#define SWGL_GPU_READBACK_H
+
+#include "gpu_array2d.h"
+
+#define GPU_READBACK_MAX 16
+
+typedef struct gpu_readback gpu_readback;
+
+/* slots: how many requests may be in flight (1..GPU_READBACK_MAX); each holds up to
+ * max_elems RGBA32F elements. */
+swgl_status gpu_readback_create(int slots, int max_elems, gpu_readback **out);
+void gpu_readback_destroy(gpu_readback *r);      /* NULL is fine */
+/* Requests [x, x+w) x [y, y+h) of a (RGBA32F); SWGL_ERR_ARG when every slot is in
+ * flight (fetch first). */
+swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, int y, int w, int h);
+int gpu_readback_pending(const gpu_readback *r);
+/* The oldest request's data into out (w*h*4 floats): *ready = 1 and the slot is freed
+ * when the GPU is done with it; wait = 0 only polls (*ready = 0 if not yet), wait = 1
+ * blocks until it is. */
+swgl_status gpu_readback_fetch(gpu_readback *r, int wait, float *out, int *ready);
+
+#endif

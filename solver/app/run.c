@@ -1,0 +1,242 @@
+/* run.c — `swgl run`: the one run driver of every scheme and backend (scheme.h).
+ *
+ * Builds the scheme's problem from the scenario, runs it through the time loop on the
+ * chosen backend (writing the state's grids at every output time), and with --compare
+ * runs the same problem on a second backend; then writes summary.json, the final grids,
+ * the scheme's pictures, and prints the summary.  Every file goes through the output
+ * folder's staging, so a failed run leaves the folder as it was.
+ *
+ * Comparison, for every state field f over the active interior cells, b the --compare
+ * backend's result:   l1_rel_f = sum |a - b| / sum |b|,   linf_rel_f = max |a - b| / max |b|
+ * (the plain difference where b is 0 everywhere). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_context.h"
+#include "output.h"
+#include "run.h"
+
+typedef struct norms { double l1[SCHEME_MAX_FIELDS], linf[SCHEME_MAX_FIELDS]; } norms;
+
+static norms difference(const scheme_setup *s, const scheme_fields *a, const scheme_fields *b)
+{
+    norms r;
+    for (int f = 0; f < a->n; f++) {
+        double d1 = 0, n1 = 0, dm = 0, nm = 0;
+        for (int j = 0; j < s->ny; j++)
+            for (int i = 0; i < s->nx; i++) {
+                size_t k = grid_in(s->nx, i, j);
+                if (s->code && s->code[k] != CELL_ACTIVE) continue;
+                double e = fabs(a->f[f][k] - b->f[f][k]);
+                d1 += e;
+                n1 += fabs(b->f[f][k]);
+                dm = fmax(dm, e);
+                nm = fmax(nm, fabs(b->f[f][k]));
+            }
+        r.l1[f] = n1 > 0 ? d1 / n1 : d1;
+        r.linf[f] = nm > 0 ? dm / nm : dm;
+    }
+    return r;
+}
+
+typedef struct snap_ctx {
+    const scheme_setup *s;
+    scheme_fields *f;
+    outdir *od;
+} snap_ctx;
+
+/* the state at an output time: its grids, named NAME_tT.asc */
+static swgl_status on_stop(void *user, double t, scheme_inst *in)
+{
+    snap_ctx *c = user;
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, "_t%g", t);
+    swgl_status st = in->be->get_state(in->self, c->f->f);
+    return st == SWGL_OK ? in->desc->write_grids(c->s, c->f->f, c->od, suffix) : st;
+}
+
+static long nonfinite_cells(const scheme_setup *s, const scheme_fields *f)
+{
+    long bad = 0;
+    for (int j = 0; j < s->ny; j++)
+        for (int i = 0; i < s->nx; i++) {
+            size_t k = grid_in(s->nx, i, j);
+            if (s->code && s->code[k] != CELL_ACTIVE) continue;
+            for (int q = 0; q < f->n; q++)
+                if (!isfinite(f->f[q][k])) {
+                    bad++;
+                    break;
+                }
+        }
+    return bad;
+}
+
+static long active_cells(const scheme_setup *s)
+{
+    if (!s->code) return (long)s->nx * s->ny;
+    long a = 0;
+    for (size_t k = 0; k < grid_size(s->nx, s->ny); k++) a += s->code[k] == CELL_ACTIVE;
+    return a;
+}
+
+/* One backend from t = 0 to t_end; the final state in out. */
+static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, const scheme_config *cfg, enum backend b,
+                               const double *stops, int nstops, int progress, snap_ctx *snap, scheme_fields *out,
+                               timeloop_result *r, char *name, size_t namelen)
+{
+    scheme_inst in;
+    swgl_status st = scheme_open(&in, d, b, s, cfg);
+    if (st != SWGL_OK) return st;
+    snprintf(name, namelen, "%s", in.name);
+    if (snap && progress >= 0) {
+        char line[256] = "";
+        if (d->describe_run) d->describe_run(s, line, sizeof line);
+        fprintf(stderr, "swgl: %s, %dx%d %s, to t = %g s%s%s on %s\n", s->sc->source, s->nx, s->ny, d->cell_word,
+                    s->t_end, line[0] ? ", " : "", line, in.name);
+    }
+    st = timeloop_run(&in, stops, nstops, progress > 0, snap ? on_stop : NULL, snap, r);
+    r->precision = in.be->precision(in.self);
+    if (st == SWGL_OK) st = in.be->get_state(in.self, out->f);
+    scheme_close(&in);
+    return st;
+}
+
+int run_scenario(const scenario *sc, const run_options *opt)
+{
+    const scheme_desc *d = scheme_find(sc->scheme);
+    scheme_setup s;
+    scheme_fields f = {0}, g = {0};
+    gpu_context *ctx = NULL;
+    outdir *od = NULL;
+    double *stops = NULL;
+    int rc = 1, have_other = 0;
+    timeloop_result r = {0}, ro = {0};
+    norms nd;
+    char name[200] = "", other[200] = "";
+    swgl_status st = SWGL_OK;
+    memset(&s, 0, sizeof s);
+    swgl_clear_error();
+
+    if (!d || (st = d->setup(sc, &s)) != SWGL_OK) goto fail;
+    scheme_config cfg = {NULL, 0, opt->precision};
+    if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU) {
+        gpu_context_desc gd = {opt->device, opt->device >= 0};
+        if ((st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto fail;
+        cfg.renderer = gpu_context_info(ctx)->renderer;
+        cfg.has_fp64 = gpu_context_info(ctx)->has_fp64;
+    }
+    if ((st = scheme_fields_alloc(&f, d, s.nx, s.ny)) != SWGL_OK || (st = scheme_fields_alloc(&g, d, s.nx, s.ny)))
+        goto fail;
+    if (!(od = outdir_open(opt->out_dir))) goto fail;
+
+    int nstops = 0;
+    stops = malloc((size_t)(sc->n_output_times + 1) * sizeof(double));
+    if (!stops) {
+        st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < sc->n_output_times; i++)
+        if (sc->output_times[i] < s.t_end) stops[nstops++] = sc->output_times[i];
+    stops[nstops++] = s.t_end;
+
+    snap_ctx snap = {&s, &f, od};
+    int progress = opt->quiet ? -1 : opt->progress;
+    if ((st = run_backend(d, &s, &cfg, opt->backend, stops, nstops, progress, &snap, &f, &r, name, sizeof name)))
+        goto fail;
+    if (opt->compare != BACKEND_NONE) {
+        if (!opt->quiet) fprintf(stderr, "swgl: comparing with %s\n", backend_name(opt->compare));
+        if ((st = run_backend(d, &s, &cfg, opt->compare, &s.t_end, 1, opt->progress && !opt->quiet ? 1 : 0, NULL, &g,
+                              &ro, other, sizeof other)))
+            goto fail;
+        nd = difference(&s, &f, &g);
+        have_other = 1;
+    }
+
+    long bad = nonfinite_cells(&s, &f);
+    if (bad) {
+        char line[256] = "";
+        if (d->describe_run) d->describe_run(&s, line, sizeof line);
+        st = swgl_fail(SWGL_ERR_BLOWUP, "%ld %s hold NaN or infinity at t = %g s: the solution blew up%s%s%s", bad,
+                       d->cell_word, s.t_end, line[0] ? " (" : "", line, line[0] ? ")" : "");
+        goto fail;
+    }
+    double cell = s.dx * s.dy;
+    double m0 = grid_volume(s.init[0], s.code, s.nx, s.ny, cell), m1 = grid_volume(f.f[0], s.code, s.nx, s.ny, cell);
+    double cps = r.wall > 0 ? (double)active_cells(&s) * r.steps / r.wall : 0;
+
+    /* outputs */
+    char written[256] = "";
+    if ((st = d->write_grids(&s, f.f, od, "")) != SWGL_OK ||
+        (st = d->write_final(&s, f.f, od, backend_name(opt->backend), written, sizeof written)) != SWGL_OK)
+        goto fail;
+    json_writer *w = json_open(outdir_path(od, "summary.json"));
+    if (!w) goto fail;
+    json_str(w, "scheme", d->name);
+    json_str(w, "source", sc->source);
+    json_str(w, "backend", backend_name(opt->backend));
+    json_str(w, "solver", name);
+    json_str(w, "renderer", opt->backend == BACKEND_GPU ? cfg.renderer : "none (CPU)");
+    json_str(w, "precision", r.precision);
+    json_int(w, "nx", s.nx);
+    json_int(w, "ny", s.ny);
+    json_num(w, "dx", s.dx);
+    json_num(w, "dy", s.dy);
+    json_int(w, "steps", r.steps);
+    json_num(w, "t_end", s.t_end);
+    json_num(w, "dt_min", r.steps ? r.dt_min : 0);
+    json_num(w, "dt_max", r.dt_max);
+    json_num(w, "wall_s", r.wall);
+    json_num(w, "cells_per_s", cps);
+    json_num(w, "mass_initial", m0);
+    json_num(w, "mass_final", m1);
+    json_num(w, "mass_rel_change", m0 != 0 ? (m1 - m0) / fabs(m0) : 0);
+    d->summary(&s, f.f, w);
+    if (have_other) {
+        json_begin_object(w, "compare");
+        json_str(w, "backend", backend_name(opt->compare));
+        json_str(w, "solver", other);
+        json_str(w, "precision", ro.precision);
+        json_int(w, "steps", ro.steps);
+        json_num(w, "wall_s", ro.wall);
+        for (int q = 0; q < d->n_fields; q++) {
+            char key[64];
+            snprintf(key, sizeof key, "l1_rel_%s", d->fields[q]);
+            json_num(w, key, nd.l1[q]);
+            snprintf(key, sizeof key, "linf_rel_%s", d->fields[q]);
+            json_num(w, key, nd.linf[q]);
+        }
+        json_num(w, "speedup", r.wall > 0 ? ro.wall / r.wall : 0);
+        json_end_object(w);
+    }
+    if ((st = json_close(w)) != SWGL_OK) goto fail;
+    st = outdir_commit(od);
+    od = NULL;
+    if (st != SWGL_OK) goto fail;
+    if (!opt->quiet) {
+        printf("%s: %dx%d %s, t = %g s in %ld steps on %s\n", sc->source, s.nx, s.ny, d->cell_word, s.t_end, r.steps,
+               name);
+        printf("  wall %.3f s, %.2f M%s-updates/s\n", r.wall, cps / 1e6, d->cell_word[0] == 'c' ? "cell" : "point");
+        printf("  %s volume %.12g -> %.12g m^3 (relative change %.2e)\n", sc->scheme == SCHEME_SEDIMENT ? "basin" : "water",
+               m0, m1, m0 != 0 ? (m1 - m0) / fabs(m0) : 0);
+        d->print(&s, f.f);
+        if (have_other) {
+            printf("  vs %s: %.3f s (%.1fx), relative L1 difference", other, ro.wall, r.wall > 0 ? ro.wall / r.wall : 0);
+            for (int q = 0; q < d->n_fields; q++) printf(" %s %.2e", d->fields[q], nd.l1[q]);
+            printf("\n");
+        }
+        printf("  wrote %s/summary.json, %s\n", opt->out_dir, written);
+    }
+    rc = 0;
+fail:
+    if (rc) fprintf(stderr, "\nswgl: %s: %s\n", sc->source, swgl_last_error()[0] ? swgl_last_error() : "failed");
+    (void)st;
+    outdir_abort(od);
+    scheme_fields_free(&f);
+    scheme_fields_free(&g);
+    free(stops);
+    if (d && s.problem) d->setup_free(&s);
+    gpu_context_destroy(ctx);
+    return rc;
+}

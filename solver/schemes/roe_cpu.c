@@ -1,0 +1,82 @@
+/* roe_cpu.c — the Roe scheme's CPU backends behind scheme.h: cpu (float, SSE2 x4 +
+ * OpenMP) and cpu-scalar (double), both cpu_ref/swe.h.  One stage (Euler, Lastra (4)):
+ * stage = the edge sweep and the bound (8), advance = the update. */
+#include <math.h>
+#include <stdio.h>
+
+#include "roe.h"
+
+static swgl_status create_kind(const scheme_setup *s, enum swe_cpu_kind kind, void **self)
+{
+    const roe_problem *rp = s->problem;
+    swe_cpu *c = swe_cpu_create(&rp->p, kind);
+    if (!c) return SWGL_ERR_ARG;
+    *self = c;
+    return SWGL_OK;
+}
+
+static swgl_status create_fast(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    (void)cfg;
+    return create_kind(s, SWE_CPU_FAST, self);
+}
+
+static swgl_status create_scalar(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    (void)cfg;
+    return create_kind(s, SWE_CPU_SCALAR, self);
+}
+
+static void destroy(void *self) { swe_cpu_destroy(self); }
+
+static swgl_status set_state(void *self, double *const *f)
+{
+    swe_cpu_set_state(self, f[0], f[1], f[2]);
+    return SWGL_OK;
+}
+
+static swgl_status get_state(void *self, double *const *f)
+{
+    swe_cpu_get_state(self, f[0], f[1], f[2]);
+    return SWGL_OK;
+}
+
+static swgl_status stage(void *self, int k, double *dt_stable)
+{
+    (void)k;
+    *dt_stable = swe_cpu_rates(self);
+    return SWGL_OK;
+}
+
+static swgl_status advance(void *self, int k, double dt)
+{
+    (void)k;
+    if (swe_cpu_apply(self, dt))
+        return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (NaN) in a step of %g s", swe_cpu_name(self), dt);
+    return SWGL_OK;
+}
+
+static int stages(const void *self)
+{
+    (void)self;
+    return 1;
+}
+
+static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", swe_cpu_name(self)); }
+
+static const char *precision_fast(const void *self)
+{
+    (void)self;
+    return "single";
+}
+
+static const char *precision_scalar(const void *self)
+{
+    (void)self;
+    return "double";
+}
+
+const scheme_backend roe_backend_cpu = {BACKEND_CPU, create_fast, destroy, set_state, get_state, stage, advance,
+                                        stages, describe, precision_fast, NULL, NULL};
+const scheme_backend roe_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create_scalar, destroy, set_state, get_state,
+                                               stage, advance, stages, describe, precision_scalar, NULL, NULL};

@@ -1,0 +1,80 @@
+/* scheme.c — the registry of schemes, instances, and the state fields (scheme.h). */
+#include "scheme.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern const scheme_desc scheme_roe, scheme_sediment;
+
+const char *backend_name(enum backend b)
+{
+    switch (b) {
+    case BACKEND_GPU: return "gpu";
+    case BACKEND_CPU: return "cpu";
+    case BACKEND_CPU_SCALAR: return "cpu-scalar";
+    default: return "none";
+    }
+}
+
+int backend_parse(const char *s, enum backend *b)
+{
+    for (int k = 0; k < BACKEND_COUNT; k++)
+        if (strcmp(s, backend_name((enum backend)k)) == 0) {
+            *b = (enum backend)k;
+            return 0;
+        }
+    return -1;
+}
+
+const scheme_desc *scheme_find(enum scheme_kind k)
+{
+    switch (k) {
+    case SCHEME_ROE: return &scheme_roe;
+    case SCHEME_SEDIMENT: return &scheme_sediment;
+    default:
+        swgl_fail(SWGL_ERR_INPUT, "scheme '%s' is not implemented yet", scheme_name(k));
+        return NULL;
+    }
+}
+
+swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
+                        const scheme_config *cfg)
+{
+    memset(in, 0, sizeof *in);
+    if (b < 0 || b >= BACKEND_COUNT || !d->backends[b])
+        return swgl_fail(SWGL_ERR_ARG, "scheme %s has no %s backend", d->name, backend_name(b));
+    in->desc = d;
+    in->be = d->backends[b];
+    swgl_status st = in->be->create(s, cfg, &in->self);
+    if (st == SWGL_OK) st = in->be->set_state(in->self, s->init);
+    if (st != SWGL_OK) {
+        scheme_close(in);
+        return st;
+    }
+    in->be->describe(in->self, in->name, sizeof in->name);
+    return SWGL_OK;
+}
+
+void scheme_close(scheme_inst *in)
+{
+    if (in->be && in->self) in->be->destroy(in->self);
+    in->self = NULL;
+}
+
+swgl_status scheme_fields_alloc(scheme_fields *f, const scheme_desc *d, int nx, int ny)
+{
+    memset(f, 0, sizeof *f);
+    f->n = d->n_fields;
+    for (int k = 0; k < f->n; k++)
+        if (!(f->f[k] = calloc(grid_size(nx, ny), sizeof(double)))) {
+            scheme_fields_free(f);
+            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d grid", nx, ny);
+        }
+    return SWGL_OK;
+}
+
+void scheme_fields_free(scheme_fields *f)
+{
+    for (int k = 0; k < SCHEME_MAX_FIELDS; k++) free(f->f[k]);
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,162 @@
+/* scheme.h — the one interface every scheme x backend implements, and the one time loop
+ * that drives them (timeloop.c).
+ *
+ * A scheme (roe, sediment, ...) is a scheme_desc: how to build its problem from a
+ * scenario (scheme_setup: the grid, the cell codes, the initial state), which state
+ * fields it has, what a run of it writes, and one scheme_backend per backend it runs on.
+ * A backend (gpu fragment passes, cpu SSE + OpenMP, cpu-scalar double, ...) is a table of
+ * functions over an opaque instance:
+ *
+ *   create      from the setup (the problem is checked by the scheme's one validation)
+ *   set_state   / get_state: the state fields on the ghost-ring grid (swgl_grid.h)
+ *   stage(k)    stage k of the time integrator, k = 0..stages-1: the right-hand side of
+ *               the current stage state; returns through *dt_stable the largest step the
+ *               stability (CFL) condition of that state allows (+inf: nothing moves)
+ *   advance(k)  the stage's update with the dt the loop chose (never above stage 0's
+ *               dt_stable); after the last stage the state is at t + dt
+ *   destroy
+ *
+ * An Euler scheme has one stage; the TVD RK2 of Brodtkorb et al. (7) has two:
+ *   stage 0:  Q* = Q^n + dt L(Q^n)          stage 1:  Q^{n+1} = (Q^n + Q* + dt L(Q*)) / 2
+ * with dt fixed by stage 0's bound.  A scheme whose time step is fixed (sediment) returns
+ * that step as its bound.
+ *
+ * The time loop (timeloop_run) asks stage 0 for the bound, takes dt = min(bound, what is
+ * left to the next stop), runs the stages, and lands exactly on every stop (output times
+ * and t_end).  A NaN bound, a non-positive one, or a bound that collapses (below
+ * TIMELOOP_COLLAPSE x t_end: more than a billion steps to go) is a blow-up, reported as
+ * SWGL_ERR_BLOWUP with the last good time.
+ */
+#ifndef SWGL_SCHEME_H
+#define SWGL_SCHEME_H
+
+#include <stddef.h>
+
+#include "output.h"
+#include "scenario.h"
+#include "swgl_error.h"
+#include "swgl_grid.h"
+
+enum backend { BACKEND_GPU = 0, BACKEND_CPU = 1, BACKEND_CPU_SCALAR = 2, BACKEND_COUNT = 3, BACKEND_NONE = -1 };
+enum precision_choice { PRECISION_AUTO = 0, PRECISION_SINGLE = 1, PRECISION_DOUBLE = 2 };
+
+const char *backend_name(enum backend b);
+/* "gpu", "cpu", "cpu-scalar" -> the backend; -1 if unknown. */
+int backend_parse(const char *s, enum backend *b);
+
+#define SCHEME_MAX_FIELDS 4
+
+/* What run_to did between two stops. */
+typedef struct timeloop_span {
+    long steps;
+    double t;                /* reached: the stop, or the last good time after a blow-up */
+    double dt_min, dt_max;
+} timeloop_span;
+
+/* A scheme's problem built from a scenario. */
+typedef struct scheme_setup {
+    const scenario *sc;
+    int nx, ny;
+    double dx, dy;
+    unsigned char *code;                  /* grid_size: enum cell_code (all ACTIVE inside for sediment) */
+    double *init[SCHEME_MAX_FIELDS];      /* the initial state fields, ghost-ring layout */
+    double t_end;                         /* s: where the run ends */
+    void *problem;                        /* the scheme's own problem (swe_problem, sed_problem...) */
+} scheme_setup;
+
+/* What a backend needs beyond the setup. */
+typedef struct scheme_config {
+    const char *renderer;                 /* GL renderer, or NULL for the CPU backends */
+    int has_fp64;                         /* the GL context has GL_ARB_gpu_shader_fp64 */
+    enum precision_choice precision;      /* --precision */
+} scheme_config;
+
+typedef struct scheme_backend {
+    enum backend backend;
+    swgl_status (*create)(const scheme_setup *s, const scheme_config *cfg, void **self);
+    void (*destroy)(void *self);                                     /* NULL is fine */
+    swgl_status (*set_state)(void *self, double *const *fields);
+    swgl_status (*get_state)(void *self, double *const *fields);
+    swgl_status (*stage)(void *self, int k, double *dt_stable);
+    swgl_status (*advance)(void *self, int k, double dt);
+    int (*stages)(const void *self);                                 /* 1: Euler, 2: RK2 */
+    void (*describe)(const void *self, char *name, size_t len);      /* "gpu (float, llvmpipe)" */
+    const char *(*precision)(const void *self);                      /* "single" | "double" */
+    void (*finish)(void *self);             /* wait for queued work (GPU), may be NULL */
+    /* Optional: the steps from t to stop with the step chosen on the device by the same
+     * rule as the time loop's (stage 0's bound, landing exactly on stop, a bound below
+     * dt_floor or NaN is a blow-up), read back a few steps late so that the pipeline
+     * never stalls.  stop_index numbers the stops of the run.  Fills the span's steps,
+     * dt_min, dt_max; on a blow-up returns SWGL_ERR_BLOWUP with span->t the last good
+     * time.  The time loop uses it unless SWGL_DT_READBACK=sync. */
+    swgl_status (*run_to)(void *self, double t, double stop, int stop_index, double dt_floor,
+                          struct timeloop_span *span);
+} scheme_backend;
+
+typedef struct scheme_desc {
+    const char *name;                                 /* "roe" */
+    int n_fields;
+    const char *fields[SCHEME_MAX_FIELDS];            /* state fields: "h", "qx", "qy" */
+    const char *cell_word;                            /* "cells" | "points" (for messages) */
+    swgl_status (*setup)(const scenario *sc, scheme_setup *s);
+    void (*setup_free)(scheme_setup *s);
+    /* The state's grids at time t (suffix "" for the final state, "_t12.5" for a
+     * snapshot) into the output folder. */
+    swgl_status (*write_grids)(const scheme_setup *s, double *const *f, outdir *od, const char *suffix);
+    /* The final state's pictures and extra files; *written gets their names. */
+    swgl_status (*write_final)(const scheme_setup *s, double *const *f, outdir *od, const char *backend,
+                               char *written, size_t len);
+    /* The scheme's own summary members (ranges, parameters) and its own summary lines. */
+    void (*summary)(const scheme_setup *s, double *const *f, json_writer *w);
+    void (*print)(const scheme_setup *s, double *const *f);
+    /* A line about the run for stderr ("4000 steps of 1.2 s, conservative form"), may be NULL. */
+    void (*describe_run)(const scheme_setup *s, char *line, size_t len);
+    const scheme_backend *backends[BACKEND_COUNT];
+} scheme_desc;
+
+/* The scheme of a scenario's [run] scheme; NULL (with a message) if it has none yet. */
+const scheme_desc *scheme_find(enum scheme_kind k);
+
+/* An instance: a scheme on one backend. */
+typedef struct scheme_inst {
+    const scheme_desc *desc;
+    const scheme_backend *be;
+    void *self;
+    char name[200];
+} scheme_inst;
+
+/* Creates the backend's instance and sets the setup's initial state. */
+swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
+                        const scheme_config *cfg);
+void scheme_close(scheme_inst *in);                   /* a zeroed or closed instance is fine */
+
+/* Fields of a scheme on the ghost-ring grid. */
+typedef struct scheme_fields {
+    int n;
+    double *f[SCHEME_MAX_FIELDS];
+} scheme_fields;
+swgl_status scheme_fields_alloc(scheme_fields *f, const scheme_desc *d, int nx, int ny);
+void scheme_fields_free(scheme_fields *f);
+
+/* ---- the time loop ------------------------------------------------------------------ */
+
+#define TIMELOOP_COLLAPSE 1e-9
+
+typedef struct timeloop_result {
+    long steps;
+    double t;            /* reached (the last good time after a blow-up) */
+    double wall;         /* s of stepping (work finished), without the stop callbacks */
+    double dt_min, dt_max;
+    const char *precision;   /* the backend's, filled by the caller that closes it */
+} timeloop_result;
+
+/* Called at every stop before the last with the time; the instance holds the state. */
+typedef swgl_status (*timeloop_stop_fn)(void *user, double t, scheme_inst *in);
+
+/* Runs from t = 0 through the n_stops increasing times (the last is t_end), landing
+ * exactly on each.  progress: a line on stderr twice a second.  Returns SWGL_OK, or the
+ * error (SWGL_ERR_BLOWUP naming the time and the step). */
+swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
+                         void *user, timeloop_result *r);
+
+#endif

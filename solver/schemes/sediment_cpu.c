@@ -1,0 +1,79 @@
+/* sediment_cpu.c — the sediment scheme's CPU backends behind scheme.h: cpu (SSE2 +
+ * OpenMP) and cpu-scalar, both double (cpu_ref/sediment.h).  One stage; the bound is
+ * the problem's fixed dt. */
+#include <stdio.h>
+
+#include "sediment_scheme.h"
+
+static swgl_status create_kind(const scheme_setup *s, enum sed_cpu_kind kind, void **self)
+{
+    const sed_setup *ss = s->problem;
+    sed_cpu *c = sed_cpu_create(&ss->p, kind);
+    if (!c) return SWGL_ERR_ARG;   /* the message is set */
+    *self = c;
+    return SWGL_OK;
+}
+
+static swgl_status create_fast(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    (void)cfg;
+    return create_kind(s, SED_CPU_FAST, self);
+}
+
+static swgl_status create_scalar(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    (void)cfg;
+    return create_kind(s, SED_CPU_SCALAR, self);
+}
+
+static void destroy(void *self) { sed_cpu_destroy(self); }
+
+static swgl_status set_state(void *self, double *const *f)
+{
+    sed_cpu_set_state(self, f[0], f[1]);
+    return SWGL_OK;
+}
+
+static swgl_status get_state(void *self, double *const *f)
+{
+    sed_cpu_get_state(self, f[0], f[1]);
+    return SWGL_OK;
+}
+
+static swgl_status stage(void *self, int k, double *dt_stable)
+{
+    (void)k;
+    *dt_stable = sed_cpu_problem(self)->dt;
+    return SWGL_OK;
+}
+
+static swgl_status advance(void *self, int k, double dt)
+{
+    (void)k;
+    sed_cpu_step(self, dt);
+    return SWGL_OK;
+}
+
+static int stages(const void *self)
+{
+    (void)self;
+    return 1;
+}
+
+static void describe_fast(const void *self, char *name, size_t len)
+{
+    snprintf(name, len, "%s, %d threads", sed_cpu_name(self), sed_cpu_threads(self));
+}
+
+static void describe_scalar(const void *self, char *name, size_t len) { snprintf(name, len, "%s", sed_cpu_name(self)); }
+
+static const char *precision(const void *self)
+{
+    (void)self;
+    return "double";
+}
+
+const scheme_backend sediment_backend_cpu = {BACKEND_CPU, create_fast, destroy, set_state, get_state, stage,
+                                             advance, stages, describe_fast, precision, NULL, NULL};
+const scheme_backend sediment_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create_scalar, destroy, set_state,
+                                                    get_state, stage, advance, stages, describe_scalar, precision, NULL, NULL};

@@ -1,0 +1,105 @@
+/* timeloop.c — the one time loop of every scheme and backend (scheme.h).
+ *
+ * For each stop (output times, then t_end):
+ *     while t < stop:
+ *         bound = stage(0)                   largest dt the state's CFL condition allows
+ *         blow-up if bound is NaN, <= 0, or < TIMELOOP_COLLAPSE * t_end
+ *         dt = min(bound, stop - t)          (dt = bound, landing on the stop, when stop - t
+ *                                             is within a relative 1e-9 of the bound: that
+ *                                             difference is the rounding of t)
+ *         advance(0, dt); for k = 1..stages-1: stage(k), advance(k, dt)
+ *         t = t + dt, or exactly stop on the step that reaches it
+ * The step never exceeds the bound of the state it advances (the 1e-9 slack aside).
+ * A backend with run_to (roe on the GPU) does the same on the device, with the bound
+ * kept there and read back a few steps late (no stall per step); SWGL_DT_READBACK=sync
+ * makes it read the bound back every step instead (to measure the difference). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_info.h"
+#include "scheme.h"
+
+static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
+{
+    if (isnan(bound))
+        return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (NaN) after t = %.9g s (step %ld)", in->name, t,
+                         n + 1);
+    return swgl_fail(SWGL_ERR_BLOWUP,
+                     "%s: the solution blew up after t = %.9g s (step %ld): the time step collapsed to %.3g s "
+                     "(a velocity or depth far beyond the scenario's)",
+                     in->name, t, n + 1, bound);
+}
+
+swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
+                         void *user, timeloop_result *r)
+{
+    const scheme_backend *be = in->be;
+    const double t_end = stops[n_stops - 1];
+    const double dt_floor = TIMELOOP_COLLAPSE * t_end;
+    const int stages = be->stages(in->self);
+    double t = 0, t0 = cpu_seconds(), shown = t0, paused = 0;
+    long n = 0;
+    swgl_status st = SWGL_OK;
+    r->dt_min = INFINITY;
+    r->dt_max = 0;
+    const char *mode = getenv("SWGL_DT_READBACK");
+    const int on_device = be->run_to && stages == 1 && !(mode && strcmp(mode, "sync") == 0);
+    for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
+        const double stop = stops[s];
+        if (on_device && t < stop) {
+            timeloop_span sp = {0, t, INFINITY, 0};
+            st = be->run_to(in->self, t, stop, s, dt_floor, &sp);
+            n += sp.steps;
+            t = sp.t;
+            r->dt_min = fmin(r->dt_min, sp.dt_min);
+            r->dt_max = fmax(r->dt_max, sp.dt_max);
+            if (st != SWGL_OK) goto done;
+        }
+        while (t < stop) {
+            double bound, dt;
+            if ((st = be->stage(in->self, 0, &bound)) != SWGL_OK) goto done;
+            if (!(bound > 0) || bound < dt_floor) {
+                st = blowup(in, t, n, bound);
+                goto done;
+            }
+            double left = stop - t;
+            int last = left <= bound * (1 + 1e-9);
+            /* within a relative 1e-9 of the bound, the bound itself lands on the stop (the
+             * rest is rounding of t): the step never exceeds the bound */
+            dt = !last ? bound : left < bound * (1 - 1e-9) ? left : bound;
+            if ((st = be->advance(in->self, 0, dt)) != SWGL_OK) goto done;
+            for (int k = 1; k < stages; k++) {
+                double b2;
+                if ((st = be->stage(in->self, k, &b2)) != SWGL_OK) goto done;
+                if (isnan(b2)) {
+                    st = blowup(in, t, n, b2);
+                    goto done;
+                }
+                if ((st = be->advance(in->self, k, dt)) != SWGL_OK) goto done;
+            }
+            t = last ? stop : t + dt;
+            n++;
+            if (dt < r->dt_min) r->dt_min = dt;
+            if (dt > r->dt_max) r->dt_max = dt;
+            if (progress && cpu_seconds() - shown > 0.5) {
+                shown = cpu_seconds();
+                fprintf(stderr, "\r  %s: t = %.4g / %.4g s, step %ld, dt = %.3g s   ", in->name, t, t_end, n, dt);
+            }
+        }
+        if (fn && s < n_stops - 1) {
+            if (be->finish) be->finish(in->self);
+            double p0 = cpu_seconds();
+            st = fn(user, t, in);
+            paused += cpu_seconds() - p0;
+        }
+    }
+done:
+    if (be->finish) be->finish(in->self);
+    if (progress) fprintf(stderr, "\r%*s\r", 100, "");
+    r->steps = n;
+    r->t = t;
+    r->wall = cpu_seconds() - t0 - paused;
+    return st;
+}
