@@ -50,7 +50,7 @@ struct swe_fast {
     size_t st;                  /* row stride (floats) */
     size_t n;                   /* floats per field, with tail padding */
     double dx, dy, cfl;
-    float g, h_dry;
+    float g, h_dry, kappa;
     float *H, *h, *qx, *qy;
     float *mom[2];              /* M_i per cell */
     float *phiE, *phiN;         /* G of the east / north edge of cell k (owner: west/south cell) */
@@ -105,6 +105,7 @@ struct swe_fast *swe_fast_create(const swe_problem *p)
     f->cfl = p->cfl;
     f->g = (float)p->g;
     f->h_dry = (float)p->h_dry;
+    f->kappa = (float)p->kappa;
     f->st = ((size_t)p->nx + 6 + 3) / 4 * 4;
     f->n = f->st * (size_t)(p->ny + 2) + 8;
     f->nthreads = omp_get_max_threads();
@@ -457,6 +458,9 @@ int swe_fast_apply(struct swe_fast *f, double dt)
     const __m128 k = _mm_set1_ps(move ? (float)(dt / Vd) : 0.0f);
     const __m128 dtv = _mm_set1_ps(move ? (float)dt : 1.0f);
     const __m128 hdry = _mm_set1_ps(f->h_dry), z = _mm_setzero_ps();
+    const __m128 kap = _mm_set1_ps(f->kappa), sqrt2 = _mm_set1_ps(1.41421356f);
+    const float k2 = f->kappa * f->kappa;
+    const __m128 k4 = _mm_set1_ps(k2 * k2);
     int bad = 0;
     double cvol = 0.0, crel = 0.0;
 
@@ -504,6 +508,13 @@ int swe_fast_apply(struct swe_fast *f, double dt)
             __m128 dry = _mm_cmple_ps(h, hdry);         /* h <= h_dry -> q = 0 */
             qx = _mm_andnot_ps(dry, qx);
             qy = _mm_andnot_ps(dry, qy);
+            /* (M5): h < kappa -> q sqrt(2) h^2 / sqrt(h^4 + kappa^4) */
+            __m128 h2 = _mm_mul_ps(h, h);
+            __m128 fd = _mm_div_ps(_mm_mul_ps(sqrt2, h2),
+                                   _mm_max_ps(_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(h2, h2), k4)), _mm_set1_ps(1e-30f)));
+            fd = sel(_mm_cmplt_ps(h, kap), fd, _mm_set1_ps(1.0f));
+            qx = _mm_mul_ps(qx, fd);
+            qy = _mm_mul_ps(qy, fd);
             _mm_storeu_ps(f->h + c, sel(a, h, h0));
             _mm_storeu_ps(f->qx + c, sel(a, qx, qx0));
             _mm_storeu_ps(f->qy + c, sel(a, qy, qy0));

@@ -92,6 +92,7 @@ swgl_status swe_problem_check(const swe_problem *p)
     else if (!(p->g > 0.0)) why = "g must be > 0";
     else if (!(p->cfl > 0.0 && p->cfl <= 1.0)) why = "cfl must be in (0, 1]";
     else if (!(p->h_dry >= 0.0)) why = "h_dry must be >= 0";
+    else if (!(p->kappa >= 0.0)) why = "kappa must be >= 0";
     else if (!p->H || !p->code) why = "H and code are required";
     return why ? swgl_fail(SWGL_ERR_ARG, "swe: %s", why) : SWGL_OK;
 }
@@ -324,7 +325,7 @@ int swe_cpu_apply(swe_cpu *s, double dt)
     const int move = s->moving && dt > 0.0;
     const double dtt = move ? dt : 1.0;
     const double V = s->p.dx * s->p.dy, k_dt = move ? dt / V : 0.0;
-    const double h_dry = s->p.h_dry;
+    const double h_dry = s->p.h_dry, kappa = s->p.kappa, k4 = kappa * kappa * kappa * kappa;
     const double *tau = s->tau;
     int bad = 0;
     for (int j = 1; j <= ny; j++) {
@@ -351,6 +352,11 @@ int swe_cpu_apply(swe_cpu *s, double dt)
                 h = 0.0;
             }
             if (h <= h_dry) qx = qy = 0.0;
+            else if (h < kappa) {                       /* (M5) */
+                double h2 = h * h, f = 1.4142135623730951 * h2 / sqrt(h2 * h2 + k4);
+                qx *= f;
+                qy *= f;
+            }
             if (isnan(h) || isnan(qx) || isnan(qy)) bad = 1;
             s->h[k] = h;
             s->qx[k] = qx;

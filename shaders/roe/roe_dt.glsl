@@ -6,7 +6,10 @@
 // Outputs (ghost and inactive cells: dt = tau = +inf, so that the min reduction and
 // the limiter ignore them):
 //   o_sums = (sum |Gamma| F-[qx], sum |Gamma| F-[qy], dt_i, tau_i)
-//   o_mass = |Gamma| Phi out of the cell through its (east, north, west, south) edges
+//   o_mass = |Gamma| Phi out of the cell through its (east, north, west, south) edges,
+//            only without ROE_MASS_FROM_EDGES (the default defines it: the update then
+//            re-reads them from the edge arrays, one render target less, which measured
+//            faster; solver/schemes/roe_gpu.c)
 #include "roe_gather.glsl"
 
 SWGL_INPUT(u_low);       // edge pass output 0
@@ -15,14 +18,18 @@ SWGL_INPUT(u_state);
 uniform float u_cfl;
 uniform float u_area;    // |V_i| = dx dy
 SWGL_OUTPUT(0, o_sums);
+#ifndef ROE_MASS_FROM_EDGES
 SWGL_OUTPUT(1, o_mass);
+#endif
 
 SWGL_MAIN
 {
     ivec2 c = swgl_cell();
     vec4 w = SWGL_LOAD(u_state, c);
     o_sums = vec4(0.0, 0.0, swgl_inf(), swgl_inf());
+#ifndef ROE_MASS_FROM_EDGES
     o_mass = vec4(0.0);
+#endif
     if (w.w != CELL_ACTIVE) return;
     vec4 sum = vec4(0.0), mass;
     float out_flow = 0.0;
@@ -35,5 +42,7 @@ SWGL_MAIN
     float dt = sum.w > 0.0 ? 2.0 * u_cfl * u_area / sum.w : swgl_inf();
     float tau = out_flow > 0.0 ? max(w.x, 0.0) * u_area / out_flow : swgl_inf();
     o_sums = vec4(sum.yz, dt, tau);
+#ifndef ROE_MASS_FROM_EDGES
     o_mass = mass;
+#endif
 }

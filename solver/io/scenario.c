@@ -488,6 +488,7 @@ static swgl_status read_run(build *b)
     sc->cfl = 0.9;
     sc->g = 9.81;
     sc->h_dry = 1e-5;
+    sc->roe_kappa = -1;   /* not given: the scheme's default */
     /* sediment: t_end may be left out when sediment.steps counts the steps */
     int steps = 0;
     swgl_status st;
@@ -495,7 +496,8 @@ static swgl_status read_run(build *b)
     if ((st = get_num(b, "run", "t_end", !(is_sediment(b) && steps > 0), R_POS, &sc->t_end)) ||
         (st = get_num(b, "run", "cfl", 0, R_CFL, &sc->cfl)) ||
         (st = get_num(b, "run", "g", 0, R_POS, &sc->g)) ||
-        (st = get_num(b, "run", "h_dry", 0, R_POS, &sc->h_dry)))
+        (st = get_num(b, "run", "h_dry", 0, R_POS, &sc->h_dry)) ||
+        (st = get_num(b, "roe", "kappa", 0, R_NONNEG, &sc->roe_kappa)))
         return st;
     return read_output_times(b);
 }

@@ -50,6 +50,7 @@ typedef struct scenario {
     double cfl;              /* (0, 1] */
     double g;                /* m/s^2 */
     double h_dry;            /* m, run.h_dry, default 1e-5 */
+    double roe_kappa;        /* m, roe.kappa (velocity desingularization depth); -1: not given */
     int n_output_times;
     double *output_times;    /* s, increasing, each in (0, t_end] */
 

@@ -33,6 +33,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {"boundary", "south", FAM_ALL}, {"boundary", "north", FAM_ALL},
     {"run", "scheme", FAM_ALL}, {"run", "t_end", FAM_ALL}, {"run", "cfl", FAM_ALL},
     {"run", "g", FAM_ALL}, {"run", "h_dry", FAM_ALL}, {"run", "output_times", FAM_ALL},
+    {"roe", "kappa", FAM_SW},
     {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
     {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
     {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},
@@ -42,7 +43,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {NULL, NULL, FAM_ALL}
 };
 
-static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "sediment", NULL};
+static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "sediment", NULL};
 
 int sc_section_known(const char *section)
 {

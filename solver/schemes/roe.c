@@ -48,8 +48,11 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
             s->init[1][k] = sc->qx[q];
             s->init[2][k] = sc->qy[q];
         }
+    /* roe.kappa: the thin-film depth of the velocity desingularization (cpu_ref/swe.h
+     * (M5)); default K0 max(dx, dy), K0 = 1e-2, as Brodtkorb et al. choose for theirs */
+    double kappa = sc->roe_kappa >= 0 ? sc->roe_kappa : 1e-2 * fmax(sc->dx, sc->dy);
     rp->p = (swe_problem){.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl,
-                          .h_dry = sc->h_dry, .H = rp->H, .code = s->code};
+                          .h_dry = sc->h_dry, .kappa = kappa, .H = rp->H, .code = s->code};
     return SWGL_OK;
 }
 

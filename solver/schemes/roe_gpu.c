@@ -8,21 +8,30 @@
  *   bed       (H, 0, 0, 0): Lastra's depth function H = -z_b
  *   flux      MRT of two edge arrays (2(nx+2)) x (ny+2): what each edge gives the cell
  *             on its low side and on its high side (shaders/roe/roe_edge.glsl)
- *   cell      MRT of two volume arrays: (sum F-[q], dt_i, tau_i) and the outward mass
- *             fluxes of the four edges (roe_dt.glsl)
+ *   cell      (sum F-[qx, qy], dt_i, tau_i) per volume (roe_dt.glsl), which the update
+ *             reads instead of re-gathering the momentum from the four edges; the mass
+ *             fluxes it re-reads from the edges' x channels (SWGL_ROE_MASS=cell: the dt
+ *             pass writes them as a second target instead, fewer bytes but one more
+ *             render target, measured slower on an H100 at 0.8-1M cells:
+ *             docs/performance.md)
  * One step (one stage: Euler, Lastra (4)):
  *   stage    edge pass -> dt pass -> min reduction of dt_i (its 1x1 result is the only
  *            value read back) -> the bound (8)
  *   advance  update pass with the dt the time loop chose (roe_update.glsl)
+ *   run_to   the same, with the step chosen on the GPU (gpgpu's clock.glsl) and read back
+ *            a few steps late through a ring of pixel buffers: no stall per step
  * Bytes a step must move per cell, at the fewest (float4 = 16 B): edge pass reads the
  * state and bed of the cell (32) and writes 2 edges x 2 targets (64); dt pass reads 4
- * edge texels (64) and the state (16) and writes 2 targets (32); the reduction reads 16;
- * update reads state, sums, mass (48) and writes 16: ROE_GPU_BYTES_PER_CELL = 288. */
+ * edge texels (64) and the state (16) and writes 16; the reduction reads 16; update
+ * reads state, sums and 4 edge texels (96) and writes 16: 320 B (288 B with
+ * SWGL_ROE_MASS=cell; 352 B before the limiter, when the update re-read all four edges
+ * and a constant texture, and the edge pass read an edge texture). */
 #include "roe_gpu.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpu_context.h"
 #include "gpu_pass.h"
@@ -33,7 +42,7 @@
 
 struct roe_gpu {
     int nx, ny, W, H;
-    double g, cfl, h_dry, dx, dy;
+    double g, cfl, h_dry, kappa, dx, dy;
     gpu_array2d *state[2], *bed;
     gpu_mrt *flux, *cell;
     gpu_reductor *red;
@@ -45,6 +54,7 @@ struct roe_gpu {
     gpu_readback *rb;
     int clk;
     const unsigned char *code;   /* the problem's cell codes (kept by the caller) */
+    int mass_from_edges;         /* the update re-reads the edges' mass fluxes (variant) */
     int cur;
     char renderer[128];
 };
@@ -95,6 +105,7 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
     r->g = p->g;
     r->cfl = p->cfl;
     r->h_dry = p->h_dry;
+    r->kappa = p->kappa;
     r->dx = p->dx;
     r->dy = p->dy;
     /* The state arrays hold the codes, which set_state writes; the programs get the
@@ -104,13 +115,19 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
     gpu_array2d_desc s1 = {r->W, r->H, GPU_RGBA32F, "roe state 1"};
     gpu_array2d_desc bd = {r->W, r->H, GPU_RGBA32F, "roe bed H"};
     gpu_mrt_desc fd = {2 * r->W, r->H, 2, {0}, "roe edge fluxes"};
-    gpu_mrt_desc cd = {r->W, r->H, 2, {0}, "roe cell sums"};
+    const char *variant = getenv("SWGL_ROE_MASS");
+    r->mass_from_edges = !(variant && strcmp(variant, "cell") == 0);
+    char defs[256];
+    snprintf(defs, sizeof defs, "%s%s", CELL_CODE_GLSL, r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
+    char defs_clock[300];
+    snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
+    gpu_mrt_desc cd = {r->W, r->H, r->mass_from_edges ? 1 : 2, {0}, "roe cell sums"};
     if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
         (st = gpu_array2d_create(&bd, &r->bed)) || (st = gpu_mrt_create(&fd, &r->flux)) ||
         (st = gpu_mrt_create(&cd, &r->cell)) || (st = gpu_reductor_create(&r->red)) ||
-        (st = gpu_program_create("roe_edge", CELL_CODE_GLSL, &r->p_edge)) ||
-        (st = gpu_program_create("roe_dt", CELL_CODE_GLSL, &r->p_dt)) ||
-        (st = gpu_program_create("roe_update", CELL_CODE_GLSL, &r->p_update)) || (st = upload_bed(r, p))) {
+        (st = gpu_program_create("roe_edge", defs, &r->p_edge)) ||
+        (st = gpu_program_create("roe_dt", defs, &r->p_dt)) ||
+        (st = gpu_program_create("roe_update", defs, &r->p_update)) || (st = upload_bed(r, p))) {
         roe_gpu_destroy(r);
         return st;
     }
@@ -119,7 +136,7 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
     if ((st = gpu_array2d_create(&kd, &r->clock[0])) || (st = gpu_array2d_create(&kd, &r->clock[1])) ||
         (st = gpu_array2d_fill(r->clock[0], zero)) || (st = gpu_array2d_fill(r->clock[1], zero)) ||
         (st = gpu_program_create("clock", "#define BOUND_CHANNEL 2\n", &r->p_clock)) ||
-        (st = gpu_program_create("roe_update", CELL_CODE_GLSL "#define ROE_DT_ON_GPU 1\n", &r->p_update_clock)) ||
+        (st = gpu_program_create("roe_update", defs_clock, &r->p_update_clock)) ||
         (st = gpu_readback_create(8, 1, &r->rb))) {
         roe_gpu_destroy(r);
         return st;
@@ -190,6 +207,17 @@ static swgl_status edge_and_cell(roe_gpu *r)
     return gpu_pass_draw_mrt(&p, r->cell, NULL);
 }
 
+/* the update's mass fluxes: the dt pass's second target, or the edges themselves */
+static void bind_mass(roe_gpu *r, gpu_pass *p)
+{
+    if (r->mass_from_edges) {
+        gpu_pass_array(p, "u_low", gpu_mrt_member(r->flux, 0));
+        gpu_pass_array(p, "u_high", gpu_mrt_member(r->flux, 1));
+    } else {
+        gpu_pass_array(p, "u_mass", gpu_mrt_member(r->cell, 1));
+    }
+}
+
 swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
 {
     swgl_status st = edge_and_cell(r);
@@ -207,10 +235,11 @@ swgl_status roe_gpu_apply(roe_gpu *r, double dt)
     gpu_pass_begin(&p, r->p_update);
     gpu_pass_array(&p, "u_state", r->state[r->cur]);
     gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
-    gpu_pass_array(&p, "u_mass", gpu_mrt_member(r->cell, 1));
+    bind_mass(r, &p);
     gpu_pass_float(&p, "u_dt", (float)dt);
     gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
+    gpu_pass_float(&p, "u_kappa", (float)r->kappa);
     swgl_status st = gpu_pass_draw(&p, r->state[1 - r->cur], NULL);
     if (st == SWGL_OK) r->cur = 1 - r->cur;
     return st;
@@ -238,10 +267,11 @@ static swgl_status step_on_gpu(roe_gpu *r, double left, int unknown, int stop_in
     gpu_pass_begin(&p, r->p_update_clock);
     gpu_pass_array(&p, "u_state", r->state[r->cur]);
     gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
-    gpu_pass_array(&p, "u_mass", gpu_mrt_member(r->cell, 1));
+    bind_mass(r, &p);
     gpu_pass_array(&p, "u_clock", r->clock[r->clk]);
     gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
+    gpu_pass_float(&p, "u_kappa", (float)r->kappa);
     if ((st = gpu_pass_draw(&p, r->state[1 - r->cur], NULL)) != SWGL_OK) return st;
     r->cur = 1 - r->cur;
     return gpu_readback_request(r->rb, r->clock[r->clk], 0, 0, 1, 1);
