@@ -49,7 +49,7 @@ void sed_consts_init(sed_consts *c, const sed_problem *p)
 
 static double dt_diffusion(const sed_problem *p)
 {
-    int W = p->nx + 2;
+    int W = grid_stride(p->nx);
     double dmax = 0.0;
     for (int j = 1; j <= p->ny; j++)
         for (int i = 1; i <= p->nx; i++) {
@@ -64,7 +64,7 @@ static double dt_diffusion(const sed_problem *p)
 /* Point index of the m-th point (1-based) along a side, and of its ghost. */
 static void side_point(const sed_problem *p, int side, int m, int *kP, int *kG)
 {
-    int W = p->nx + 2;
+    int W = grid_stride(p->nx);
     switch (side) {
     case SED_WEST:  *kP = m * W + 1;         *kG = m * W;               break;
     case SED_EAST:  *kP = m * W + p->nx;     *kG = m * W + p->nx + 1;   break;
@@ -113,7 +113,7 @@ double sed_dt_limit(const sed_problem *p)
 
 double sed_dt_limit_state(const sed_problem *p, const double *h)
 {
-    int W = p->nx + 2;
+    int W = grid_stride(p->nx);
     double dh = inflow_jump(p);
     for (int j = 1; j <= p->ny; j++)
         for (int i = 1; i <= p->nx; i++) {
@@ -130,7 +130,7 @@ double sed_dt_limit_state(const sed_problem *p, const double *h)
 void sed_fill_ghosts(const sed_problem *p, const sed_consts *c, const double *alpha,
                      const double *beta, double *h, const double *s, double *sg)
 {
-    int W = p->nx + 2, H = p->ny + 2;
+    int W = grid_stride(p->nx), H = grid_rows(p->ny);
     for (int side = 0; side < 4; side++) {
         int n = side_len(p, side);
         double dn = side_dn(p, side);
@@ -208,6 +208,22 @@ fail:
     return swgl_fail(SWGL_ERR_ARG, "sediment: %s", why);
 }
 
+swgl_status sed_problem_copy(const sed_problem *p, sed_problem *out, double **alpha, double **beta)
+{
+    size_t n = grid_size(p->nx, p->ny);
+    *out = *p;
+    *alpha = malloc(n * sizeof(double));
+    *beta = malloc(n * sizeof(double));
+    if (!*alpha || !*beta) return swgl_fail(SWGL_ERR_NO_MEMORY, "sediment: out of memory");
+    memcpy(*alpha, p->alpha, n * sizeof(double));
+    memcpy(*beta, p->beta, n * sizeof(double));
+    grid_copy_ring(*alpha, p->nx, p->ny);
+    grid_copy_ring(*beta, p->nx, p->ny);
+    out->alpha = *alpha;
+    out->beta = *beta;
+    return SWGL_OK;
+}
+
 sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind)
 {
     sed_cpu *s = NULL;
@@ -217,23 +233,14 @@ sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind)
     int W = grid_stride(p->nx), H = grid_rows(p->ny);
     s = calloc(1, sizeof *s);
     if (!s) { why = "out of memory"; goto fail; }
-    s->p = *p;
     s->kind = kind;
     size_t n = (size_t)W * H;
-    s->alpha = malloc(n * sizeof(double));
-    s->beta = malloc(n * sizeof(double));
     for (int q = 0; q < 2; q++) {
         s->h[q] = calloc(n, sizeof(double));
         s->s[q] = calloc(n, sizeof(double));
         if (!s->h[q] || !s->s[q]) { why = "out of memory"; goto fail; }
     }
-    if (!s->alpha || !s->beta) { why = "out of memory"; goto fail; }
-    memcpy(s->alpha, p->alpha, n * sizeof(double));
-    memcpy(s->beta, p->beta, n * sizeof(double));
-    grid_copy_ring(s->alpha, p->nx, p->ny);
-    grid_copy_ring(s->beta, p->nx, p->ny);
-    s->p.alpha = s->alpha;
-    s->p.beta = s->beta;
+    if (sed_problem_copy(p, &s->p, &s->alpha, &s->beta) != SWGL_OK) { why = "out of memory"; goto fail; }
     return s;
 fail:
     swgl_fail(why && strcmp(why, "out of memory") == 0 ? SWGL_ERR_NO_MEMORY : SWGL_ERR_ARG, "sediment: %s", why);
@@ -243,7 +250,7 @@ fail:
 
 void sed_cpu_set_state(sed_cpu *s, const double *h, const double *sand)
 {
-    size_t n = (size_t)(s->p.nx + 2) * (s->p.ny + 2);
+    size_t n = grid_size(s->p.nx, s->p.ny);
     memcpy(s->h[s->cur], h, n * sizeof(double));
     memcpy(s->s[s->cur], sand, n * sizeof(double));
     sed_consts c;
@@ -253,7 +260,7 @@ void sed_cpu_set_state(sed_cpu *s, const double *h, const double *sand)
 
 void sed_cpu_get_state(const sed_cpu *s, double *h, double *sand)
 {
-    size_t n = (size_t)(s->p.nx + 2) * (s->p.ny + 2);
+    size_t n = grid_size(s->p.nx, s->p.ny);
     if (h) memcpy(h, s->h[s->cur], n * sizeof(double));
     if (sand) memcpy(sand, s->s[s->cur], n * sizeof(double));
 }
@@ -289,6 +296,11 @@ int sed_cpu_run(sed_cpu *s, int steps)
     for (size_t k = 0; k < n; k++)
         if (isnan(h[k]) || isnan(sa[k])) return -1;
     return 0;
+}
+
+int sed_cpu_is_fast(const sed_cpu *s)
+{
+    return s->kind == SED_CPU_FAST;
 }
 
 const sed_problem *sed_cpu_problem(const sed_cpu *s)

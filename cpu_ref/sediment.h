@@ -49,6 +49,10 @@ typedef struct sed_cpu sed_cpu;
  * dt > 0). */
 swgl_status sed_problem_check(const sed_problem *p);
 
+/* A copy of p that owns its alpha and beta (*alpha, *beta, grid_size, freed by the
+ * caller), their ghost ring copied from the boundary points; SWGL_ERR_NO_MEMORY. */
+swgl_status sed_problem_copy(const sed_problem *p, sed_problem *out, double **alpha, double **beta);
+
 /* NULL with the message set (sed_problem_check, or out of memory). */
 sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind);
 void sed_cpu_destroy(sed_cpu *s);
@@ -61,6 +65,7 @@ int sed_cpu_run(sed_cpu *s, int steps);
  * for); no NaN check (sed_cpu_run does one at its end). */
 void sed_cpu_step(sed_cpu *s, double dt);
 int sed_cpu_threads(const sed_cpu *s);
+int sed_cpu_is_fast(const sed_cpu *s);                  /* 1: SSE2 + OpenMP, 0: scalar */
 const sed_problem *sed_cpu_problem(const sed_cpu *s);   /* its copy of the problem */
 const char *sed_cpu_name(const sed_cpu *s);
 

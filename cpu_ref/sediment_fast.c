@@ -35,7 +35,7 @@ static inline __m128d face(int form, __m128d kC, __m128d kN, __m128d hC, __m128d
 void sed_fast_h_pass(const sed_problem *p, const sed_consts *c, const double *alpha,
                      const double *beta, const double *h, const double *s, double *hn)
 {
-    const int W = p->nx + 2, nx = p->nx, form = p->form;
+    const int W = grid_stride(p->nx), nx = p->nx, form = p->form;
     const int off[5] = {0, -1, 1, -W, W};
 #pragma omp parallel for schedule(static)
     for (int j = 1; j <= p->ny; j++) {
@@ -78,7 +78,7 @@ void sed_fast_h_pass(const sed_problem *p, const sed_consts *c, const double *al
 void sed_fast_s_pass(const sed_problem *p, const sed_consts *c, const double *alpha,
                      const double *h, const double *hn, const double *s, double *sn)
 {
-    const int W = p->nx + 2, nx = p->nx, form = p->form;
+    const int W = grid_stride(p->nx), nx = p->nx, form = p->form;
     const int off[5] = {0, -1, 1, -W, W};
 #pragma omp parallel for schedule(static)
     for (int j = 1; j <= p->ny; j++) {

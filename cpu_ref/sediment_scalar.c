@@ -9,7 +9,7 @@
 void sed_scalar_h_pass(const sed_problem *p, const sed_consts *c, const double *alpha,
                        const double *beta, const double *h, const double *s, double *hn)
 {
-    const int W = p->nx + 2;
+    const int W = grid_stride(p->nx);
     const int off[5] = {0, -1, 1, -W, W};
     for (int j = 1; j <= p->ny; j++)
         for (int i = 1; i <= p->nx; i++) {
@@ -30,7 +30,7 @@ void sed_scalar_h_pass(const sed_problem *p, const sed_consts *c, const double *
 void sed_scalar_s_pass(const sed_problem *p, const sed_consts *c, const double *alpha,
                        const double *h, const double *hn, const double *s, double *sn)
 {
-    const int W = p->nx + 2;
+    const int W = grid_stride(p->nx);
     const int off[5] = {0, -1, 1, -W, W};
     for (int j = 1; j <= p->ny; j++)
         for (int i = 1; i <= p->nx; i++) {

@@ -170,6 +170,7 @@ int swe_cpu_apply(swe_cpu *s, double dt);
 void swe_cpu_clip_stats(const swe_cpu *s, double *volume, double *rel);
 
 int swe_cpu_threads(const swe_cpu *s);     /* OpenMP threads used (1 for scalar) */
+int swe_cpu_is_fast(const swe_cpu *s);     /* 1: the float SSE solver, 0: scalar double */
 const char *swe_cpu_name(const swe_cpu *s); /* "cpu-scalar (double)" / "cpu (float, SSE x4, N threads)" */
 
 #endif

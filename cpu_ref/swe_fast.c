@@ -107,7 +107,7 @@ struct swe_fast *swe_fast_create(const swe_problem *p)
     f->h_dry = (float)p->h_dry;
     f->kappa = (float)p->kappa;
     f->st = ((size_t)p->nx + 6 + 3) / 4 * 4;
-    f->n = f->st * (size_t)(p->ny + 2) + 8;
+    f->n = f->st * (size_t)grid_rows(p->ny) + 8;
     f->nthreads = omp_get_max_threads();
     if (f->nthreads < 1) f->nthreads = 1;
     f->tsize = 16 * f->st;
@@ -127,8 +127,8 @@ struct swe_fast *swe_fast_create(const swe_problem *p)
         !f->phiN || !f->tau || !f->act || !f->fre || !f->tbuf)
         goto fail;
     for (size_t k = 0; k < f->n; k++) f->tau[k] = INFINITY;
-    const size_t w = (size_t)p->nx + 2;
-    for (int j = 0; j < p->ny + 2; j++)
+    const size_t w = (size_t)grid_stride(p->nx);
+    for (int j = 0; j < grid_rows(p->ny); j++)
         for (size_t i = 0; i < w; i++) {
             size_t k = (size_t)j * w + i, kf = (size_t)j * f->st + i;
             f->H[kf] = (float)p->H[k];
@@ -144,8 +144,8 @@ fail:
 
 void swe_fast_set_state(struct swe_fast *f, const double *h, const double *qx, const double *qy)
 {
-    const size_t w = (size_t)f->nx + 2;
-    for (int j = 0; j < f->ny + 2; j++)
+    const size_t w = (size_t)grid_stride(f->nx);
+    for (int j = 0; j < grid_rows(f->ny); j++)
         for (size_t i = 0; i < w; i++) {
             size_t k = (size_t)j * w + i, kf = (size_t)j * f->st + i;
             int a = f->act[kf] != 0, wet = a && !((float)h[k] <= f->h_dry);
@@ -157,8 +157,8 @@ void swe_fast_set_state(struct swe_fast *f, const double *h, const double *qx, c
 
 void swe_fast_get_state(const struct swe_fast *f, double *h, double *qx, double *qy)
 {
-    const size_t w = (size_t)f->nx + 2;
-    for (int j = 0; j < f->ny + 2; j++)
+    const size_t w = (size_t)grid_stride(f->nx);
+    for (int j = 0; j < grid_rows(f->ny); j++)
         for (size_t i = 0; i < w; i++) {
             size_t k = (size_t)j * w + i, kf = (size_t)j * f->st + i;
             h[k] = f->h[kf];

@@ -136,8 +136,8 @@ swe_cpu *swe_cpu_create(const swe_problem *p, enum swe_cpu_kind kind)
     }
     snprintf(s->name, sizeof s->name, "cpu-scalar (double)");
 
-    size_t n = (size_t)(p->nx + 2) * (size_t)(p->ny + 2);
-    size_t w = (size_t)(p->nx + 2);
+    size_t n = grid_size(p->nx, p->ny);
+    size_t w = (size_t)grid_stride(p->nx);
     s->H = malloc(n * sizeof *s->H);
     s->code = malloc(n);
     s->h = calloc(n, sizeof *s->h);
@@ -176,7 +176,7 @@ fail_quiet:
 void swe_cpu_set_state(swe_cpu *s, const double *h, const double *qx, const double *qy)
 {
     if (s->kind == SWE_CPU_FAST) { swe_fast_set_state(s->fast, h, qx, qy); return; }
-    size_t n = (size_t)(s->p.nx + 2) * (size_t)(s->p.ny + 2);
+    size_t n = grid_size(s->p.nx, s->p.ny);
     for (size_t k = 0; k < n; k++) {
         int a = s->code[k] == CELL_ACTIVE, wet = a && !(h[k] <= s->p.h_dry);
         s->h[k] = a ? h[k] : 0.0;
@@ -188,7 +188,7 @@ void swe_cpu_set_state(swe_cpu *s, const double *h, const double *qx, const doub
 void swe_cpu_get_state(const swe_cpu *s, double *h, double *qx, double *qy)
 {
     if (s->kind == SWE_CPU_FAST) { swe_fast_get_state(s->fast, h, qx, qy); return; }
-    size_t n = (size_t)(s->p.nx + 2) * (size_t)(s->p.ny + 2);
+    size_t n = grid_size(s->p.nx, s->p.ny);
     memcpy(h, s->h, n * sizeof *h);
     memcpy(qx, s->qx, n * sizeof *qx);
     memcpy(qy, s->qy, n * sizeof *qy);
@@ -197,6 +197,11 @@ void swe_cpu_get_state(const swe_cpu *s, double *h, double *qx, double *qy)
 int swe_cpu_threads(const swe_cpu *s)
 {
     return s->kind == SWE_CPU_FAST ? swe_fast_threads(s->fast) : 1;
+}
+
+int swe_cpu_is_fast(const swe_cpu *s)
+{
+    return s->kind == SWE_CPU_FAST;
 }
 
 const char *swe_cpu_name(const swe_cpu *s)
@@ -257,7 +262,7 @@ static void edge_store(edge_row *r, int i, const double fL[3], const double fR[3
 /* north edges of row j: (i, j) | (i, j+1), i = 1..nx; G = dx Phi into phiN of row j */
 static void north_edges(swe_cpu *s, int j, edge_row *r)
 {
-    const size_t w = (size_t)(s->p.nx + 2);
+    const size_t w = (size_t)grid_stride(s->p.nx);
     double fL[3], fR[3], phi;
     r->phi = s->phiN + (size_t)j * w;
     for (int i = 1; i <= s->p.nx; i++) {
@@ -272,7 +277,7 @@ double swe_cpu_rates(swe_cpu *s)
     if (s->kind == SWE_CPU_FAST) return swe_fast_rates(s->fast);
 
     const int nx = s->p.nx, ny = s->p.ny;
-    const size_t w = (size_t)(nx + 2);
+    const size_t w = (size_t)grid_stride(nx);
     const double dx = s->p.dx, dy = s->p.dy, V = dx * dy;
     double smax = 0.0;
     int bad = 0;
@@ -318,7 +323,7 @@ int swe_cpu_apply(swe_cpu *s, double dt)
     if (s->kind == SWE_CPU_FAST) return swe_fast_apply(s->fast, dt);
 
     const int nx = s->p.nx, ny = s->p.ny;
-    const size_t w = (size_t)(nx + 2);
+    const size_t w = (size_t)grid_stride(nx);
     s->clip_vol = s->clip_rel = 0.0;
     if (isnan(dt) || dt < 0.0 || (s->moving && !(dt < INFINITY))) return -1;
     /* nothing moves, or dt = 0: only the dry clean-up (and theta is never 0/0) */

@@ -153,7 +153,7 @@ static int run_case(const char *name, const char *const *sets, int nsets, enum b
     const scheme_desc *d = scheme_find(SCHEME_ROE);
     memset(&sc, 0, sizeof sc);
     memset(r, 0, sizeof *r);
-    scheme_config cfg = {renderer, 0, PRECISION_AUTO};
+    scheme_config cfg = {.renderer = renderer};
     if (scenario_load_case(&sc, name, sets, nsets) || d->setup(&sc, &s)) {
         printf("FAIL  %s: %s\n", name, swgl_last_error());
         scenario_free(&sc);
@@ -216,7 +216,7 @@ static void lake_at_rest(const char *renderer)
         }
         double qmax = 0, dev = 0, eta0 = c == 0 ? 1.5 : 0.0;
         int dry = 0;
-        for (size_t k = 0; k < (size_t)(r.nx + 2) * (r.ny + 2); k++) {
+        for (size_t k = 0; k < grid_size(r.nx, r.ny); k++) {
             if (r.code[k] != CELL_ACTIVE) continue;
             qmax = fmax(qmax, fmax(fabs(r.qx[k]), fabs(r.qy[k])));
             if (r.h[k] > 0) dev = fmax(dev, fabs(r.h[k] - r.H[k] - eta0));
@@ -250,7 +250,7 @@ static void mass_and_rotation(const char *renderer)
     double d = 0, nrm = 0, dq = 0, nq = 0;
     for (int j = 0; j < a.ny; j++)
         for (int i = 0; i < a.nx; i++) {
-            size_t ka = (size_t)(j + 1) * (a.nx + 2) + i + 1, kb = (size_t)(i + 1) * (b.nx + 2) + j + 1;
+            size_t ka = grid_in(a.nx, i, j), kb = grid_in(b.nx, j, i);
             d += fabs(a.h[ka] - b.h[kb]);
             nrm += a.h[ka];
             dq += fabs(a.qx[ka] - b.qy[kb]) + fabs(a.qy[ka] - b.qx[kb]);
@@ -275,7 +275,7 @@ static void gpu_vs_cpu(const char *renderer)
         return;
     }
     double dh = 0, nh = 0, dq = 0, nq = 0;
-    for (size_t k = 0; k < (size_t)(g.nx + 2) * (g.ny + 2); k++) {
+    for (size_t k = 0; k < grid_size(g.nx, g.ny); k++) {
         if (g.code[k] != CELL_ACTIVE) continue;
         dh += fabs(g.h[k] - c.h[k]);
         nh += fabs(c.h[k]);
@@ -299,7 +299,7 @@ static void gpu_vs_cpu(const char *renderer)
     dh = nh = 0;
     for (int j = 0; j < g.ny; j++)
         for (int i = 0; i < g.nx; i++) {
-            size_t k = (size_t)(j + 1) * (g.nx + 2) + i + 1;
+            size_t k = grid_in(g.nx, i, j);
             neg += g.h[k] < 0;
             nan += !isfinite(g.h[k]) || !isfinite(g.qx[k]) || !isfinite(g.qy[k]);
             /* away from the wet/dry front: both solutions deeper than 5 cm in this cell and its
@@ -308,7 +308,7 @@ static void gpu_vs_cpu(const char *renderer)
             int far = 1;
             for (int di = -5; di <= 5 && far; di++) {
                 int ii = i + di < 0 ? 0 : (i + di >= g.nx ? g.nx - 1 : i + di);
-                size_t kk = (size_t)(j + 1) * (g.nx + 2) + ii + 1;
+                size_t kk = grid_in(g.nx, ii, j);
                 far = g.h[kk] > 0.05 && c.h[kk] > 0.05;
             }
             if (!far) continue;
@@ -389,7 +389,7 @@ static void dt_on_gpu(const char *renderer)
         CHECK(0, "load: %s", swgl_last_error());
         return;
     }
-    scheme_config cfg = {renderer, 0, PRECISION_AUTO};
+    scheme_config cfg = {.renderer = renderer};
     double stops[2] = {0.3, 1.0}, *h[2];
     timeloop_result tr[2];
     size_t n = grid_size(s.nx, s.ny);

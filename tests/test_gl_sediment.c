@@ -32,7 +32,7 @@ static void prob_free(prob *q)
 static void prob_make(prob *q, int nx, int ny, int kind, int closed, enum sed_form form)
 {
     memset(q, 0, sizeof *q);
-    size_t n = (size_t)(nx + 2) * (ny + 2);
+    size_t n = grid_size(nx, ny);
     q->a = calloc(n, sizeof(double));
     q->b = calloc(n, sizeof(double));
     q->h = calloc(n, sizeof(double));
@@ -48,9 +48,9 @@ static void prob_make(prob *q, int nx, int ny, int kind, int closed, enum sed_fo
         p->cs = 0.8;
         p->cm = 1.25;
         p->layer = 4.0;   /* thick enough that the printed (4) (paper form) stays finite */
-        for (int j = 0; j < ny + 2; j++)
-            for (int i = 0; i < nx + 2; i++) {
-                size_t k = (size_t)j * (nx + 2) + i;
+        for (int j = 0; j < grid_rows(ny); j++)
+            for (int i = 0; i < grid_stride(nx); i++) {
+                size_t k = grid_at(nx, i, j);
                 double x = (i - 1) * p->dx, y = (j - 1) * p->dy;
                 q->a[k] = 1.0 + 0.3 * sin(0.21 * x + 0.1 * y);
                 q->b[k] = 0.5 + 0.2 * cos(0.17 * y);
@@ -69,9 +69,9 @@ static void prob_make(prob *q, int nx, int ny, int kind, int closed, enum sed_fo
         p->cs = p->cm = 1.0;
         p->layer = 2.0;
         double L = (nx - 1) * p->dx;
-        for (int j = 0; j < ny + 2; j++)
-            for (int i = 0; i < nx + 2; i++) {
-                size_t k = (size_t)j * (nx + 2) + i;
+        for (int j = 0; j < grid_rows(ny); j++)
+            for (int i = 0; i < grid_stride(nx); i++) {
+                size_t k = grid_at(nx, i, j);
                 double x = (i - 1) * p->dx, y = (j - 1) * p->dy;
                 double r2 = (x - 0.7 * L) * (x - 0.7 * L) + (y - 0.62 * L) * (y - 0.62 * L);
                 q->a[k] = 1.0 + 0.5 * sin(x / 2000);
@@ -95,7 +95,7 @@ static double rel_linf(const double *a, const double *b, int nx, int ny)
     double d = 0, m = 0;
     for (int j = 1; j <= ny; j++)
         for (int i = 1; i <= nx; i++) {
-            size_t k = (size_t)j * (nx + 2) + i;
+            size_t k = grid_at(nx, i, j);
             d = fmax(d, fabs(a[k] - b[k]));
             m = fmax(m, fabs(b[k]));
         }
@@ -135,7 +135,7 @@ static void run_cpu(const prob *q, int steps, double *h, double *s)
 static void vs_cpu(int has_fp64)
 {
     const int nx = 47, ny = 40, steps = 100;
-    size_t n = (size_t)(nx + 2) * (ny + 2);
+    size_t n = grid_size(nx, ny);
     double *hc = malloc(n * sizeof(double)), *sc = malloc(n * sizeof(double));
     double *hg = malloc(n * sizeof(double)), *sg = malloc(n * sizeof(double));
     for (int form = 0; form < 2; form++) {
@@ -174,7 +174,7 @@ static void vs_cpu(int has_fp64)
 static void mass(void)
 {
     const int nx = 64, ny = 48, steps = 300;
-    size_t n = (size_t)(nx + 2) * (ny + 2);
+    size_t n = grid_size(nx, ny);
     double *h = malloc(n * sizeof(double)), *s = malloc(n * sizeof(double));
     for (int form = 0; form < 2; form++) {
         prob q;
@@ -182,12 +182,12 @@ static void mass(void)
         double v0 = 0, v1 = 0, hmax = 0;
         for (int j = 1; j <= ny; j++)
             for (int i = 1; i <= nx; i++) {
-                v0 += q.h[(size_t)j * (nx + 2) + i];
-                hmax = fmax(hmax, q.h[(size_t)j * (nx + 2) + i]);
+                v0 += q.h[grid_at(nx, i, j)];
+                hmax = fmax(hmax, q.h[grid_at(nx, i, j)]);
             }
         if (run_gpu(&q, 0, 0, steps, h, s) == 0) {
             for (int j = 1; j <= ny; j++)
-                for (int i = 1; i <= nx; i++) v1 += h[(size_t)j * (nx + 2) + i];
+                for (int i = 1; i <= nx; i++) v1 += h[grid_at(nx, i, j)];
             /* interior fluxes cancel exactly (the face value and the difference are
              * computed from the same two floats at both points, negated); what remains is
              * the rounding of lap and of h + dt lap per point: at most ~2 ulp of max h,
@@ -211,7 +211,7 @@ static void mass(void)
 static void bounds(int has_fp64)
 {
     const int nx = 64, ny = 64, steps = 150;
-    size_t n = (size_t)(nx + 2) * (ny + 2);
+    size_t n = grid_size(nx, ny);
     double *h = malloc(n * sizeof(double)), *s = malloc(n * sizeof(double));
     prob q;
     prob_make(&q, nx, ny, 1, 0, SED_FORM_CONSERVATIVE);
@@ -223,8 +223,8 @@ static void bounds(int has_fp64)
         double mn = INFINITY, mx = -INFINITY;
         for (int j = 1; j <= ny; j++)
             for (int i = 1; i <= nx; i++) {
-                mn = fmin(mn, s[(size_t)j * (nx + 2) + i]);
-                mx = fmax(mx, s[(size_t)j * (nx + 2) + i]);
+                mn = fmin(mn, s[grid_at(nx, i, j)]);
+                mx = fmax(mx, s[grid_at(nx, i, j)]);
             }
         /* exact arithmetic keeps s in [0, 1] (a weighted mean, docs/sediment.md 3); on the
          * pure-sand hill s+ = (A + dt RHS)/(A + dh) where dt RHS and dh are the same sum

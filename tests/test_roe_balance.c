@@ -19,16 +19,16 @@ typedef struct {
 /* nx x ny cells with a ring of wall ghosts (corners unused: CELL_OFF) */
 static void box_init(box *b, int nx, int ny, double dx, double dy)
 {
-    b->n = (size_t)(nx + 2) * (size_t)(ny + 2);
+    b->n = grid_size(nx, ny);
     b->H = calloc(b->n, sizeof(double));
     b->h = calloc(b->n, sizeof(double));
     b->qx = calloc(b->n, sizeof(double));
     b->qy = calloc(b->n, sizeof(double));
     b->code = calloc(b->n, 1);
-    for (int j = 0; j < ny + 2; j++)
-        for (int i = 0; i < nx + 2; i++) {
+    for (int j = 0; j < grid_rows(ny); j++)
+        for (int i = 0; i < grid_stride(nx); i++) {
             int ring_x = i == 0 || i == nx + 1, ring_y = j == 0 || j == ny + 1;
-            b->code[(size_t)j * (nx + 2) + i] =
+            b->code[grid_at(nx, i, j)] =
                 ring_x && ring_y ? CELL_OFF : (ring_x || ring_y ? CELL_WALL : CELL_ACTIVE);
         }
     b->p = (swe_problem){.nx = nx, .ny = ny, .dx = dx, .dy = dy, .g = 9.81, .cfl = 0.9,
@@ -106,12 +106,12 @@ int main(void)
         box b;
         int nx = 40, ny = 40;
         box_init(&b, nx, ny, 0.1, 0.1);
-        for (int j = 0; j < ny + 2; j++)
-            for (int i = 0; i < nx + 2; i++) {
+        for (int j = 0; j < grid_rows(ny); j++)
+            for (int i = 0; i < grid_stride(nx); i++) {
                 double x = (i - 0.5) * 0.1, y = (j - 0.5) * 0.1;
                 double H = 0.6 - 1.0 * exp(-((x - 1.5) * (x - 1.5) + (y - 2.0) * (y - 2.0)) / 0.3);
                 if (x > 3.2) H = 0.6 - 0.25 * floor((x - 3.2) / 0.2 + 1.0);   /* terraces */
-                b.H[(size_t)j * (nx + 2) + i] = H;
+                b.H[grid_at(nx, i, j)] = H;
             }
         double qmax, dmax;
         int dry, steps;

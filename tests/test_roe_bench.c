@@ -20,7 +20,7 @@ static double now(void)
 static int bench(int nx, int ny, int steps)
 {
     const double PI = 3.14159265358979323846;
-    size_t w = (size_t)nx + 2, n = w * (size_t)(ny + 2);
+    size_t w = (size_t)grid_stride(nx), n = grid_size(nx, ny);
     double *H = malloc(n * sizeof(double)), *h = malloc(n * sizeof(double));
     double *qx = calloc(n, sizeof(double)), *qy = calloc(n, sizeof(double));
     unsigned char *code = malloc(n);

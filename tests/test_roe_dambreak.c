@@ -17,7 +17,7 @@ static const double G = 9.81, L = 10.0, X0 = 5.0;
 static int dambreak(enum swe_cpu_kind kind, int nx, double hl, double hr, double t_end,
                     double *l1, double *min_h, double *dmass)
 {
-    const size_t w = (size_t)nx + 2, n = 3 * w;
+    const size_t w = (size_t)grid_stride(nx), n = 3 * w;
     double *H = calloc(n, sizeof(double)), *h = calloc(n, sizeof(double));
     double *qx = calloc(n, sizeof(double)), *qy = calloc(n, sizeof(double));
     unsigned char *code = calloc(n, 1);

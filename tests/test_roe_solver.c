@@ -26,21 +26,21 @@ static void box_init(box *b, int nx, int ny, double dx, double dy, int west, int
 {
     b->nx = nx;
     b->ny = ny;
-    b->n = (size_t)(nx + 2) * (size_t)(ny + 2);
+    b->n = grid_size(nx, ny);
     b->H = calloc(b->n, sizeof(double));
     b->h = calloc(b->n, sizeof(double));
     b->qx = calloc(b->n, sizeof(double));
     b->qy = calloc(b->n, sizeof(double));
     b->code = calloc(b->n, 1);
-    for (int j = 0; j < ny + 2; j++)
-        for (int i = 0; i < nx + 2; i++) {
+    for (int j = 0; j < grid_rows(ny); j++)
+        for (int i = 0; i < grid_stride(nx); i++) {
             int c = CELL_ACTIVE;
             if (i == 0) c = west;
             if (i == nx + 1) c = east;
             if (j == 0) c = south;
             if (j == ny + 1) c = north;
             if ((i == 0 || i == nx + 1) && (j == 0 || j == ny + 1)) c = CELL_OFF;
-            b->code[(size_t)j * (nx + 2) + i] = (unsigned char)c;
+            b->code[grid_at(nx, i, j)] = (unsigned char)c;
         }
     b->p = (swe_problem){.nx = nx, .ny = ny, .dx = dx, .dy = dy, .g = 9.81, .cfl = 0.9,
                          .h_dry = 1e-5, .H = b->H, .code = b->code};
@@ -57,7 +57,7 @@ static void box_free(box *b)
 
 static size_t at(const box *b, int i, int j)
 {
-    return (size_t)j * (size_t)(b->nx + 2) + (size_t)i;
+    return grid_at(b->nx, i, j);
 }
 
 static double mass(const box *b)
@@ -103,8 +103,8 @@ static int run(box *b, enum swe_cpu_kind kind, double t_end, int max_steps, doub
 static void test1_setup(box *b, int nx, int ny)
 {
     box_init(b, nx, ny, 10.0 / nx, 1.0 / ny, CELL_WALL, CELL_WALL, CELL_WALL, CELL_WALL);
-    for (int j = 0; j < ny + 2; j++)
-        for (int i = 0; i < nx + 2; i++) {
+    for (int j = 0; j < grid_rows(ny); j++)
+        for (int i = 0; i < grid_stride(nx); i++) {
             double x = (i - 0.5) * b->p.dx;
             double H = 1.0 - cos(2.0 * PI * x) / 2.0;
             b->H[at(b, i, j)] = H;
@@ -155,8 +155,8 @@ int main(void)
         box_init(&r, ny, nx, 0.15, 0.1, CELL_WALL, CELL_WALL, CELL_FREE, CELL_FREE);
         /* ring of r: the rotation takes a's west to r's south, a's south to r's east,
          * a's east to r's north, a's north to r's west */
-        for (int j = 0; j < ny + 2; j++)
-            for (int i = 0; i < nx + 2; i++) {
+        for (int j = 0; j < grid_rows(ny); j++)
+            for (int i = 0; i < grid_stride(nx); i++) {
                 double x = (i - 0.5) * 0.1, y = (j - 0.5) * 0.15;
                 size_t ka = at(&a, i, j), kr = at(&r, ny + 1 - j, i);
                 double H = 1.0 - 0.4 * cos(2.0 * x) * sin(1.5 * y);

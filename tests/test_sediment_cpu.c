@@ -22,7 +22,7 @@ typedef struct prob {
 static void prob_alloc(prob *q, int nx, int ny, double dx, double dy)
 {
     memset(q, 0, sizeof *q);
-    size_t n = (size_t)(nx + 2) * (ny + 2);
+    size_t n = grid_size(nx, ny);
     q->alpha = calloc(n, sizeof(double));
     q->beta = calloc(n, sizeof(double));
     q->h = calloc(n, sizeof(double));
@@ -48,7 +48,7 @@ static void prob_free(prob *q)
 /* sum of h over interior points (compensated), times dx dy: the basin volume */
 static double volume(const sed_problem *p, const double *h)
 {
-    int W = p->nx + 2;
+    int W = grid_stride(p->nx);
     long double sum = 0;
     for (int j = 1; j <= p->ny; j++)
         for (int i = 1; i <= p->nx; i++) sum += h[j * W + i];
@@ -57,7 +57,7 @@ static double volume(const sed_problem *p, const double *h)
 
 static double maxabs(const sed_problem *p, const double *f)
 {
-    int W = p->nx + 2;
+    int W = grid_stride(p->nx);
     double m = 0;
     for (int j = 1; j <= p->ny; j++)
         for (int i = 1; i <= p->nx; i++) m = fmax(m, fabs(f[j * W + i]));
@@ -66,7 +66,7 @@ static double maxabs(const sed_problem *p, const double *f)
 
 static void minmax(const sed_problem *p, const double *f, double *lo, double *hi)
 {
-    int W = p->nx + 2;
+    int W = grid_stride(p->nx);
     *lo = INFINITY;
     *hi = -INFINITY;
     for (int j = 1; j <= p->ny; j++)
@@ -99,7 +99,7 @@ static void closed_problem(prob *q, int form)
     q->p.cm = 0.8;
     q->p.layer = 2.0;
     q->p.form = form;
-    int W = q->p.nx + 2;
+    int W = grid_stride(q->p.nx);
     for (int j = 0; j <= q->p.ny + 1; j++)
         for (int i = 0; i <= q->p.nx + 1; i++) {
             double x = (i - 1) * q->p.dx, y = (j - 1) * q->p.dy;
@@ -230,7 +230,7 @@ static void test_gaussian(void)
 
 static double rel_linf(const sed_problem *p, const double *a, const double *b)
 {
-    int W = p->nx + 2;
+    int W = grid_stride(p->nx);
     double d = 0, m = 0;
     for (int j = 1; j <= p->ny; j++)
         for (int i = 1; i <= p->nx; i++) {
@@ -366,10 +366,10 @@ static void test_inflow_budget(void)
             q.p.dt = 0.9 * sed_dt_limit_state(&q.p, q.h);
             double L = 11 * q.p.dy;
             sed_cpu *c = make(&q, kind);
-            size_t n = (size_t)(q.p.nx + 2) * (q.p.ny + 2);
+            size_t n = grid_size(q.p.nx, q.p.ny);
             double *h1 = malloc(n * sizeof(double)), *s1 = malloc(n * sizeof(double));
             double v0 = volume(&q.p, q.h);
-            int steps = 200, W = q.p.nx + 2;
+            int steps = 200, W = grid_stride(q.p.nx);
             long double sand = 0;       /* sum over steps and points of A ds + s+ dh, times dx dy */
             for (int t = 0; t < steps; t++) {
                 sed_cpu_run(c, 1);
@@ -437,7 +437,7 @@ static void test_errors(void)
     double dmax = 0;
     for (int j = 1; j <= q.p.ny; j++)
         for (int i = 1; i <= q.p.nx; i++) {
-            int k = j * (q.p.nx + 2) + i;
+            int k = (int)grid_at(q.p.nx, i, j);
             dmax = fmax(dmax, fmax(q.alpha[k] / q.p.cs, q.beta[k] / q.p.cm));
         }
     double want = 1.0 / (2 * dmax * (1 / (q.p.dx * q.p.dx) + 1 / (q.p.dy * q.p.dy)));

@@ -88,6 +88,17 @@ static swgl_status run_reduce(void *v)
 
 /* The copy ceiling the scheme benches quote their passes against: the best of 3 batches
  * of 2048^2 float4 copies (ping-pong), in GB/s; 0 if it cannot be measured. */
+gpu_context *bench_context(int device)
+{
+    gpu_context *ctx = NULL;
+    gpu_context_desc desc = {device, device >= 0};
+    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+        return NULL;
+    }
+    return ctx;
+}
+
 double bench_copy_ceiling_gbs(void)
 {
     gpu_program *p = NULL;
@@ -134,12 +145,8 @@ int bench_gpgpu(int argc, char **argv)
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
-    gpu_context *ctx = NULL;
-    gpu_context_desc desc = {device, device >= 0};
-    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
+    gpu_context *ctx = bench_context(device);
+    if (!ctx) return 1;
     const gpu_info *info = gpu_context_info(ctx);
     gpu_program *copy = NULL, *sten = NULL, *mrt3 = NULL;
     gpu_reductor *red = NULL;

@@ -64,12 +64,8 @@ int bench_roe(int argc, char **argv)
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
-    gpu_context *ctx = NULL;
-    gpu_context_desc desc = {device, device >= 0};
-    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
+    gpu_context *ctx = bench_context(device);
+    if (!ctx) return 1;
     const gpu_info *info = gpu_context_info(ctx);
     double ceiling = bench_copy_ceiling_gbs();
     printf("swgl bench roe — Lastra et al. (2009) Tables 1 and 2 on this machine\n");
@@ -109,7 +105,7 @@ int bench_roe(int argc, char **argv)
                 rc = 1;
                 break;
             }
-            scheme_config cfg = {info->renderer, info->has_fp64, PRECISION_AUTO};
+            scheme_config cfg = {.renderer = info->renderer, .has_fp64 = info->has_fp64};
             double wall[3] = {-1, -1, -1};
             long steps[3] = {0, 0, 0};
             enum backend bk[3] = {BACKEND_GPU, BACKEND_CPU, BACKEND_CPU_SCALAR};

@@ -178,12 +178,8 @@ int bench_sediment(int argc, char **argv)
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
-    gpu_context *ctx = NULL;
-    gpu_context_desc desc = {device, device >= 0};
-    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
+    gpu_context *ctx = bench_context(device);
+    if (!ctx) return 1;
     const gpu_info *info = gpu_context_info(ctx);
     double ceiling = bench_copy_ceiling_gbs();
     printf("swgl bench sediment — Su et al. (2013) on this machine, %s form\n",

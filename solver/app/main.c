@@ -33,7 +33,9 @@ static const char *usage =
     "  --precision P          sediment: single | double (default: double where the GPU has fp64)\n"
     "  --quiet                no progress line and no summary on stdout\n"
     "\n"
-    "environment: SWGL_DEVICE=N (device), SWGL_SHADER_DIR=dir (load shaders from disk)\n";
+    "environment: SWGL_DEVICE=N (device), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
+    "             tree's shaders/), SWGL_DT_READBACK=sync (read the time step back every step\n"
+    "             instead of keeping it on the GPU)\n";
 
 static int cmd_info(int argc, char **argv)
 {

@@ -120,7 +120,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     swgl_clear_error();
 
     if (!d || (st = d->setup(sc, &s)) != SWGL_OK) goto fail;
-    scheme_config cfg = {NULL, 0, opt->precision};
+    scheme_config cfg = {.backend = opt->backend, .precision = opt->precision};
     if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU) {
         gpu_context_desc gd = {opt->device, opt->device >= 0};
         if ((st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto fail;

@@ -26,6 +26,10 @@ int run_scenario(const scenario *sc, const run_options *opt);
 int bench_gpgpu(int argc, char **argv);
 int bench_roe(int argc, char **argv);
 int bench_sediment(int argc, char **argv);
+/* The GL context of a bench (device -1: SWGL_DEVICE or automatic); NULL after printing
+ * why. */
+struct gpu_context;
+struct gpu_context *bench_context(int device);
 /* GB/s of a 2048^2 float4 copy pass on the current context (ping-pong, best of 3). */
 double bench_copy_ceiling_gbs(void);
 

@@ -13,32 +13,20 @@ static void setup_free(scheme_setup *s)
 {
     roe_problem *rp = s->problem;
     if (rp) free(rp->H);
-    free(rp);
-    free(s->code);
-    for (int k = 0; k < SCHEME_MAX_FIELDS; k++) free(s->init[k]);
-    memset(s, 0, sizeof *s);
+    scheme_setup_release(s);
 }
 
 static swgl_status setup(const scenario *sc, scheme_setup *s)
 {
     int nx = sc->nx, ny = sc->ny;
-    size_t n = grid_size(nx, ny);
-    memset(s, 0, sizeof *s);
-    roe_problem *rp = calloc(1, sizeof *rp);
-    s->problem = rp;
-    s->code = malloc(n);
-    for (int k = 0; k < 3; k++) s->init[k] = calloc(n, sizeof(double));
-    if (!rp || !(rp->H = calloc(n, sizeof(double))) || !s->code || !s->init[0] || !s->init[1] || !s->init[2]) {
+    swgl_status st = scheme_setup_begin(s, sc, sizeof(roe_problem), 3, 1);
+    if (st != SWGL_OK) return st;
+    roe_problem *rp = s->problem;
+    if (!(rp->H = calloc(grid_size(nx, ny), sizeof(double)))) {
         setup_free(s);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d grid", nx, ny);
     }
-    s->sc = sc;
-    s->nx = nx;
-    s->ny = ny;
-    s->dx = sc->dx;
-    s->dy = sc->dy;
     s->t_end = sc->t_end;
-    grid_codes(nx, ny, sc->active, sc->bc, s->code);
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             size_t k = grid_in(nx, i, j), q = (size_t)j * nx + i;

@@ -6,25 +6,13 @@
 
 #include "roe.h"
 
-static swgl_status create_kind(const scheme_setup *s, enum swe_cpu_kind kind, void **self)
+static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
-    swe_cpu *c = swe_cpu_create(&rp->p, kind);
-    if (!c) return SWGL_ERR_ARG;
+    swe_cpu *c = swe_cpu_create(&rp->p, cfg->backend == BACKEND_CPU ? SWE_CPU_FAST : SWE_CPU_SCALAR);
+    if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
     return SWGL_OK;
-}
-
-static swgl_status create_fast(const scheme_setup *s, const scheme_config *cfg, void **self)
-{
-    (void)cfg;
-    return create_kind(s, SWE_CPU_FAST, self);
-}
-
-static swgl_status create_scalar(const scheme_setup *s, const scheme_config *cfg, void **self)
-{
-    (void)cfg;
-    return create_kind(s, SWE_CPU_SCALAR, self);
 }
 
 static void destroy(void *self) { swe_cpu_destroy(self); }
@@ -56,27 +44,11 @@ static swgl_status advance(void *self, int k, double dt)
     return SWGL_OK;
 }
 
-static int stages(const void *self)
-{
-    (void)self;
-    return 1;
-}
-
 static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", swe_cpu_name(self)); }
 
-static const char *precision_fast(const void *self)
-{
-    (void)self;
-    return "single";
-}
+static const char *precision(const void *self) { return swe_cpu_is_fast(self) ? "single" : "double"; }
 
-static const char *precision_scalar(const void *self)
-{
-    (void)self;
-    return "double";
-}
-
-const scheme_backend roe_backend_cpu = {BACKEND_CPU, create_fast, destroy, set_state, get_state, stage, advance,
-                                        stages, describe, precision_fast, NULL, NULL};
-const scheme_backend roe_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create_scalar, destroy, set_state, get_state,
-                                               stage, advance, stages, describe, precision_scalar, NULL, NULL};
+const scheme_backend roe_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
+                                        scheme_one_stage, describe, precision, NULL, NULL};
+const scheme_backend roe_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
+                                               advance, scheme_one_stage, describe, precision, NULL, NULL};

@@ -363,12 +363,6 @@ static swgl_status be_advance(void *self, int k, double dt)
     return roe_gpu_apply(self, dt);
 }
 
-static int be_stages(const void *self)
-{
-    (void)self;
-    return 1;
-}
-
 static void be_describe(const void *self, char *name, size_t len)
 {
     const roe_gpu *r = self;
@@ -393,5 +387,5 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
 }
 
 const scheme_backend roe_backend_gpu = {BACKEND_GPU, be_create,    be_destroy, be_set,       be_get,
-                                        be_stage,    be_advance,   be_stages,  be_describe,  be_precision,
+                                        be_stage,    be_advance,   scheme_one_stage,  be_describe,  be_precision,
                                         be_finish,   be_run_to};

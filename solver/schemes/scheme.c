@@ -45,7 +45,9 @@ swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, c
         return swgl_fail(SWGL_ERR_ARG, "scheme %s has no %s backend", d->name, backend_name(b));
     in->desc = d;
     in->be = d->backends[b];
-    swgl_status st = in->be->create(s, cfg, &in->self);
+    scheme_config c = *cfg;
+    c.backend = b;
+    swgl_status st = in->be->create(s, &c, &in->self);
     if (st == SWGL_OK) st = in->be->set_state(in->self, s->init);
     if (st != SWGL_OK) {
         scheme_close(in);
@@ -59,6 +61,40 @@ void scheme_close(scheme_inst *in)
 {
     if (in->be && in->self) in->be->destroy(in->self);
     in->self = NULL;
+}
+
+swgl_status scheme_setup_begin(scheme_setup *s, const scenario *sc, size_t problem_size, int n_fields,
+                               int with_code)
+{
+    size_t n = grid_size(sc->nx, sc->ny);
+    memset(s, 0, sizeof *s);
+    s->sc = sc;
+    s->nx = sc->nx;
+    s->ny = sc->ny;
+    s->dx = sc->dx;
+    s->dy = sc->dy;
+    int ok = (s->problem = calloc(1, problem_size)) != NULL && (!with_code || (s->code = malloc(n)) != NULL);
+    for (int k = 0; k < n_fields && ok; k++) ok = (s->init[k] = calloc(n, sizeof(double))) != NULL;
+    if (!ok) {
+        scheme_setup_release(s);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d grid", sc->nx, sc->ny);
+    }
+    if (with_code) grid_codes(sc->nx, sc->ny, sc->active, sc->bc, s->code);
+    return SWGL_OK;
+}
+
+void scheme_setup_release(scheme_setup *s)
+{
+    free(s->problem);
+    free(s->code);
+    for (int k = 0; k < SCHEME_MAX_FIELDS; k++) free(s->init[k]);
+    memset(s, 0, sizeof *s);
+}
+
+int scheme_one_stage(const void *self)
+{
+    (void)self;
+    return 1;
 }
 
 swgl_status scheme_fields_alloc(scheme_fields *f, const scheme_desc *d, int nx, int ny)

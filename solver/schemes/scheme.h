@@ -66,6 +66,7 @@ typedef struct scheme_setup {
 
 /* What a backend needs beyond the setup. */
 typedef struct scheme_config {
+    enum backend backend;                 /* which backend (set by scheme_open) */
     const char *renderer;                 /* GL renderer, or NULL for the CPU backends */
     int has_fp64;                         /* the GL context has GL_ARB_gpu_shader_fp64 */
     enum precision_choice precision;      /* --precision */
@@ -113,6 +114,18 @@ typedef struct scheme_desc {
     void (*describe_run)(const scheme_setup *s, char *line, size_t len);
     const scheme_backend *backends[BACKEND_COUNT];
 } scheme_desc;
+
+/* For the schemes' own files: starts a setup from the scenario's grid (zeroed, with
+ * sc, nx, ny, dx, dy), a zeroed problem of problem_size bytes, n_fields zeroed initial
+ * fields and, when with_code, the cell codes (grid_codes of the mask and boundary).
+ * SWGL_ERR_NO_MEMORY after releasing what it made. */
+swgl_status scheme_setup_begin(scheme_setup *s, const scenario *sc, size_t problem_size, int n_fields,
+                               int with_code);
+/* For the schemes' own files: frees what every setup holds (code, init fields) and
+ * zeroes it; a scheme's setup_free frees its problem, then calls this. */
+void scheme_setup_release(scheme_setup *s);
+/* stages() of an Euler (one-stage) backend. */
+int scheme_one_stage(const void *self);
 
 /* The scheme of a scenario's [run] scheme; NULL (with a message) if it has none yet. */
 const scheme_desc *scheme_find(enum scheme_kind k);

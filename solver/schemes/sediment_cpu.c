@@ -5,25 +5,13 @@
 
 #include "sediment_scheme.h"
 
-static swgl_status create_kind(const scheme_setup *s, enum sed_cpu_kind kind, void **self)
+static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const sed_setup *ss = s->problem;
-    sed_cpu *c = sed_cpu_create(&ss->p, kind);
+    sed_cpu *c = sed_cpu_create(&ss->p, cfg->backend == BACKEND_CPU ? SED_CPU_FAST : SED_CPU_SCALAR);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
     return SWGL_OK;
-}
-
-static swgl_status create_fast(const scheme_setup *s, const scheme_config *cfg, void **self)
-{
-    (void)cfg;
-    return create_kind(s, SED_CPU_FAST, self);
-}
-
-static swgl_status create_scalar(const scheme_setup *s, const scheme_config *cfg, void **self)
-{
-    (void)cfg;
-    return create_kind(s, SED_CPU_SCALAR, self);
 }
 
 static void destroy(void *self) { sed_cpu_destroy(self); }
@@ -54,18 +42,11 @@ static swgl_status advance(void *self, int k, double dt)
     return SWGL_OK;
 }
 
-static int stages(const void *self)
+static void describe(const void *self, char *name, size_t len)
 {
-    (void)self;
-    return 1;
+    if (sed_cpu_is_fast(self)) snprintf(name, len, "%s, %d threads", sed_cpu_name(self), sed_cpu_threads(self));
+    else snprintf(name, len, "%s", sed_cpu_name(self));
 }
-
-static void describe_fast(const void *self, char *name, size_t len)
-{
-    snprintf(name, len, "%s, %d threads", sed_cpu_name(self), sed_cpu_threads(self));
-}
-
-static void describe_scalar(const void *self, char *name, size_t len) { snprintf(name, len, "%s", sed_cpu_name(self)); }
 
 static const char *precision(const void *self)
 {
@@ -73,7 +54,8 @@ static const char *precision(const void *self)
     return "double";
 }
 
-const scheme_backend sediment_backend_cpu = {BACKEND_CPU, create_fast, destroy, set_state, get_state, stage,
-                                             advance, stages, describe_fast, precision, NULL, NULL};
-const scheme_backend sediment_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create_scalar, destroy, set_state,
-                                                    get_state, stage, advance, stages, describe_scalar, precision, NULL, NULL};
+const scheme_backend sediment_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage,
+                                             advance, scheme_one_stage, describe, precision, NULL, NULL};
+const scheme_backend sediment_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state,
+                                                    stage, advance, scheme_one_stage, describe, precision, NULL,
+                                                    NULL};

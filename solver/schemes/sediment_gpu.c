@@ -116,23 +116,13 @@ swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
     if ((st = sed_problem_check(p)) != SWGL_OK) return st;
     sed_gpu *g = calloc(1, sizeof *g);
     if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    g->p = *p;
-    g->W = p->nx + 2;
-    g->H = p->ny + 2;
+    g->W = grid_stride(p->nx);
+    g->H = grid_rows(p->ny);
     g->dbl = use_double != 0;
-    size_t n = (size_t)g->W * g->H;
-    g->alpha = malloc(n * sizeof(double));
-    g->beta = malloc(n * sizeof(double));
-    if (!g->alpha || !g->beta) {
+    if ((st = sed_problem_copy(p, &g->p, &g->alpha, &g->beta)) != SWGL_OK) {
         sed_gpu_destroy(g);
-        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        return st;
     }
-    memcpy(g->alpha, p->alpha, n * sizeof(double));
-    memcpy(g->beta, p->beta, n * sizeof(double));
-    grid_copy_ring(g->alpha, p->nx, p->ny);
-    grid_copy_ring(g->beta, p->nx, p->ny);
-    g->p.alpha = g->alpha;
-    g->p.beta = g->beta;
 
     gpu_format f = g->dbl ? GPU_RGBA32UI : GPU_RGBA32F;
     gpu_array2d_desc d0 = {g->W, g->H, f, "sediment state 0"};
@@ -357,12 +347,6 @@ static swgl_status be_advance(void *self, int k, double dt)
     return sed_gpu_run_dt(((sed_gpu_be *)self)->g, 1, dt);
 }
 
-static int be_stages(const void *self)
-{
-    (void)self;
-    return 1;
-}
-
 static void be_describe(const void *self, char *name, size_t len)
 {
     const sed_gpu_be *b = self;
@@ -378,4 +362,4 @@ static void be_finish(void *self)
 }
 
 const scheme_backend sediment_backend_gpu = {BACKEND_GPU, be_create, be_destroy, be_set, be_get, be_stage,
-                                             be_advance, be_stages, be_describe, be_precision, be_finish, NULL};
+                                             be_advance, scheme_one_stage, be_describe, be_precision, be_finish, NULL};

@@ -15,20 +15,17 @@ static void setup_free(scheme_setup *s)
         free(ss->alpha);
         free(ss->beta);
     }
-    free(ss);
-    for (int k = 0; k < SCHEME_MAX_FIELDS; k++) free(s->init[k]);
-    memset(s, 0, sizeof *s);
+    scheme_setup_release(s);
 }
 
 static swgl_status setup(const scenario *sc, scheme_setup *s)
 {
     int nx = sc->nx, ny = sc->ny;
     size_t n = grid_size(nx, ny);
-    memset(s, 0, sizeof *s);
-    sed_setup *ss = calloc(1, sizeof *ss);
-    s->problem = ss;
-    if (!ss || !(ss->alpha = calloc(n, sizeof(double))) || !(ss->beta = calloc(n, sizeof(double))) ||
-        !(s->init[0] = calloc(n, sizeof(double))) || !(s->init[1] = calloc(n, sizeof(double)))) {
+    swgl_status st = scheme_setup_begin(s, sc, sizeof(sed_setup), 2, 0);
+    if (st != SWGL_OK) return st;
+    sed_setup *ss = s->problem;
+    if (!(ss->alpha = calloc(n, sizeof(double))) || !(ss->beta = calloc(n, sizeof(double)))) {
         setup_free(s);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
@@ -36,11 +33,6 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
         setup_free(s);
         return swgl_fail(SWGL_ERR_INPUT, "the scenario defines no sediment fields");
     }
-    s->sc = sc;
-    s->nx = nx;
-    s->ny = ny;
-    s->dx = sc->dx;
-    s->dy = sc->dy;
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             size_t k = grid_in(nx, i, j), q = (size_t)j * nx + i;
