@@ -257,6 +257,16 @@ int main(void)
         bad.cfl = 1.5;
         swe_cpu *s = swe_cpu_create(&bad, (enum swe_cpu_kind)kind);
         CHECK(s == NULL && swgl_last_error()[0], "%s: cfl = 1.5 refused (%s)", kname[kind], swgl_last_error());
+        bad.cfl = 0.0;   /* the one validation: refused by every backend (the GPU's in test_gl_roe) */
+        swgl_clear_error();
+        s = swe_cpu_create(&bad, (enum swe_cpu_kind)kind);
+        CHECK(s == NULL && strstr(swgl_last_error(), "cfl"), "%s: cfl = 0 refused (%s)", kname[kind],
+              swgl_last_error());
+        bad.cfl = 0.9;
+        bad.kappa = -1.0;
+        s = swe_cpu_create(&bad, (enum swe_cpu_kind)kind);
+        CHECK(s == NULL && strstr(swgl_last_error(), "kappa"), "%s: kappa < 0 refused (%s)", kname[kind],
+              swgl_last_error());
         s = swe_cpu_create(&b.p, (enum swe_cpu_kind)kind);
         CHECK(s != NULL, "%s: create %s", kname[kind], s ? swe_cpu_name(s) : swgl_last_error());
         if (!s) {

@@ -158,6 +158,7 @@ static void test_numbers(void)
     EXPECT_ERROR(GOOD "cfl = fast\n", "case.ini:11: [run] cfl = fast: expected a number in (0, 1]");
     EXPECT_ERROR(GOOD "g = -9.81\n", "case.ini:11: [run] g = -9.81: expected a number > 0");
     EXPECT_ERROR(GOOD "h_dry = 0\n", "case.ini:11: [run] h_dry = 0: expected a number > 0");
+    EXPECT_ERROR(GOOD "[roe]\nkappa = -1\n", "case.ini:12: [roe] kappa = -1: expected a number >= 0");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\nt_end = 0\n", "case.ini:10: [run] t_end = 0: expected a number > 0");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\ncfl = 0.5\n", "case.ini: [run] t_end is missing: expected a number > 0");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL GOOD_RUN "scheme = euler\n", "case.ini:11: [run] scheme = euler: expected roe, kp or sediment");

@@ -311,6 +311,7 @@ swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, do
             known++;
             dt_recent = fmax(dt_recent, (double)c[0]);
             done = take_clock(c, stop_index, stop, sp, &blown);
+            if (sp->tick) sp->tick(sp->user, sp->t, sp->steps, c[0]);
         }
         if (st != SWGL_OK || done) break;
         st = step_on_gpu(r, stop - sp->t, issued - known, stop_index, dt_floor);

@@ -51,6 +51,9 @@ typedef struct timeloop_span {
     long steps;
     double t;                /* reached: the stop, or the last good time after a blow-up */
     double dt_min, dt_max;
+    /* called (when not NULL) as the steps come back, for a progress line */
+    void (*tick)(void *user, double t, long steps, double dt);
+    void *user;
 } timeloop_span;
 
 /* A scheme's problem built from a scenario. */

@@ -32,6 +32,25 @@ static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
                      in->name, t, n + 1, bound);
 }
 
+typedef struct progress_line {
+    const scheme_inst *in;
+    double t_end, shown;
+    long base;
+} progress_line;
+
+static void show(progress_line *p, double t, long n, double dt)
+{
+    if (cpu_seconds() - p->shown < 0.5) return;
+    p->shown = cpu_seconds();
+    fprintf(stderr, "\r  %s: t = %.4g / %.4g s, step %ld, dt = %.3g s   ", p->in->name, t, p->t_end, n, dt);
+}
+
+static void tick(void *user, double t, long steps, double dt)
+{
+    progress_line *p = user;
+    show(p, t, p->base + steps, dt);
+}
+
 swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
                          void *user, timeloop_result *r)
 {
@@ -39,7 +58,8 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     const double t_end = stops[n_stops - 1];
     const double dt_floor = TIMELOOP_COLLAPSE * t_end;
     const int stages = be->stages(in->self);
-    double t = 0, t0 = cpu_seconds(), shown = t0, paused = 0;
+    double t = 0, t0 = cpu_seconds(), paused = 0;
+    progress_line pl = {in, t_end, t0, 0};
     long n = 0;
     swgl_status st = SWGL_OK;
     r->dt_min = INFINITY;
@@ -49,7 +69,8 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {
-            timeloop_span sp = {0, t, INFINITY, 0};
+            timeloop_span sp = {0, t, INFINITY, 0, progress ? tick : NULL, &pl};
+            pl.base = n;
             st = be->run_to(in->self, t, stop, s, dt_floor, &sp);
             n += sp.steps;
             t = sp.t;
@@ -83,10 +104,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
             n++;
             if (dt < r->dt_min) r->dt_min = dt;
             if (dt > r->dt_max) r->dt_max = dt;
-            if (progress && cpu_seconds() - shown > 0.5) {
-                shown = cpu_seconds();
-                fprintf(stderr, "\r  %s: t = %.4g / %.4g s, step %ld, dt = %.3g s   ", in->name, t, t_end, n, dt);
-            }
+            if (progress) show(&pl, t, n, dt);
         }
         if (fn && s < n_stops - 1) {
             if (be->finish) be->finish(in->self);

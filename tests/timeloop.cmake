@@ -1,0 +1,2 @@
+# The one time loop (solver/schemes/timeloop.c) with a made-up backend: no GL context.
+swgl_test(test_timeloop LABEL cpu SOURCES test_timeloop.c LIBS swgl_schemes)
