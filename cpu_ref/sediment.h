@@ -2,7 +2,7 @@
  * equations (1)-(2), and its CPU reference solvers (the explicit scheme (3)-(4)).
  *
  * Grid of nx*ny points with one ring of ghost points (Su 3.1).  Per-point arrays have
- * (nx+2)*(ny+2) entries indexed exactly as in swe.h: k = j*(nx+2) + i, i = 0..nx+1
+ * (nx+2)*(ny+2) entries indexed as every grid of swgl_grid.h: k = j*(nx+2) + i, i = 0..nx+1
  * west to east, j = 0..ny+1 south to north; interior points i = 1..nx, j = 1..ny; the
  * point (i, j) sits at x = (i-1) dx, y = (j-1) dy.
  */

@@ -1,5 +1,5 @@
 /* test_gl_roe.c — the Roe scheme on the GPU (Lastra et al. 2009), on small meshes:
- *  - the GLSL edge flux equals the C one (cpu_ref/swe_flux.c) point by point;
+ *  - the GLSL edge flux equals the C one (cpu_ref/roe_flux.c) point by point;
  *  - lake at rest over the Test-1 bed and over an emerged island stays at rest;
  *  - mass is conserved with walls;
  *  - a case and its copy rotated by 90 degrees give the same answer;
@@ -88,7 +88,7 @@ static void flux_points(void)
     for (int k = 0; k < N; k++) {
         double a[3] = {wi[4 * k], wi[4 * k + 1], wi[4 * k + 2]}, b[3] = {wj[4 * k], wj[4 * k + 1], wj[4 * k + 2]};
         double ci[3], cj[3];
-        double s = swe_roe_edge(a, b, wi[4 * k + 3], wj[4 * k + 3], ee[4 * k], ee[4 * k + 1], 9.81, 1e-5, ci, cj);
+        double s = roe_edge(a, b, wi[4 * k + 3], wj[4 * k + 3], ee[4 * k], ee[4 * k + 1], 9.81, 1e-5, ci, cj);
         /* the natural size of a flux here: c (h + |dH|) + |q| for mass, times (|u| + c) for momentum */
         double scale = s * (a[0] + b[0] + fabs(wi[4 * k + 3] - wj[4 * k + 3])) + fabs(a[1]) + fabs(a[2]) +
                        fabs(b[1]) + fabs(b[2]);
@@ -105,7 +105,7 @@ static void flux_points(void)
     }
     /* inputs are floats, the C flux runs in double on the same floats: the GPU's error is
        float rounding through ~60 operations with cancellation in dW, about 1e-6 of the scale */
-    CHECK_LE(worst, 2e-5, "GLSL roe_edge vs C swe_roe_edge on %d random edges (wet, dry, at rest, 4 normals): "
+    CHECK_LE(worst, 2e-5, "GLSL roe_edge vs C roe_edge on %d random edges (wet, dry, at rest, 4 normals): "
                           "max error relative to the flux scale, bound 2e-5 (float); worst at #%d", N, worst_k);
     gpu_program_destroy(prog);
     gpu_mrt_destroy(out);

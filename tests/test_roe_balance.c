@@ -2,7 +2,7 @@
  * float): water at rest over the Test-1 bed (all wet) and over a bed with an emerged
  * island (wet/dry edges of both emerging-bottom cases) stays at rest for 200 steps. */
 #include "check.h"
-#include "swe.h"
+#include "roe_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +45,7 @@ static void box_free(box *b)
 }
 
 /* run 200 steps of lake at rest eta0; report max |q| and max |eta - eta0| over wet cells */
-static void rest_run(box *b, enum swe_cpu_kind kind, double eta0, double *qmax, double *dmax,
+static void rest_run(box *b, enum roe_cpu_kind kind, double eta0, double *qmax, double *dmax,
                      int *dry_cells, int *ok_steps)
 {
     for (size_t k = 0; k < b->n; k++) {
@@ -53,14 +53,14 @@ static void rest_run(box *b, enum swe_cpu_kind kind, double eta0, double *qmax, 
         b->h[k] = h > 0.0 ? h : 0.0;
         b->qx[k] = b->qy[k] = 0.0;
     }
-    swe_cpu *s = swe_cpu_create(&b->p, kind);
+    roe_cpu *s = roe_cpu_create(&b->p, kind);
     CHECK(s != NULL, "create %d: %s", (int)kind, s ? "" : swgl_last_error());
     if (!s) return;
-    swe_cpu_set_state(s, b->h, b->qx, b->qy);
+    roe_cpu_set_state(s, b->h, b->qx, b->qy);
     *ok_steps = 0;
     for (int n = 0; n < 200; n++)
-        if (swe_cpu_step(s, 1e30) > 0.0) (*ok_steps)++;
-    swe_cpu_get_state(s, b->h, b->qx, b->qy);
+        if (roe_cpu_step(s, 1e30) > 0.0) (*ok_steps)++;
+    roe_cpu_get_state(s, b->h, b->qx, b->qy);
     *qmax = *dmax = 0.0;
     *dry_cells = 0;
     for (size_t k = 0; k < b->n; k++) {
@@ -69,7 +69,7 @@ static void rest_run(box *b, enum swe_cpu_kind kind, double eta0, double *qmax, 
         if (b->h[k] > b->p.h_dry) *dmax = fmax(*dmax, fabs(b->h[k] - b->H[k] - eta0));
         else (*dry_cells)++;
     }
-    swe_cpu_destroy(s);
+    roe_cpu_destroy(s);
 }
 
 int main(void)
@@ -88,7 +88,7 @@ int main(void)
         double qmax, dmax;
         int dry, steps;
         const double eta0 = 0.1234, hmax = 1.6234, qscale = hmax * sqrt(9.81 * hmax);
-        rest_run(&b, (enum swe_cpu_kind)kind, eta0, &qmax, &dmax, &dry, &steps);
+        rest_run(&b, (enum roe_cpu_kind)kind, eta0, &qmax, &dmax, &dry, &steps);
         CHECK(steps == 200, "%s Test-1 bed: 200 steps with dt > 0", kname[kind]);
         CHECK(dry == 0, "%s Test-1 bed: all cells wet", kname[kind]);
         CHECK_LE(qmax / qscale, tol[kind], "%s Test-1 bed at rest, 200 steps: max|q| / (h c)_max "
@@ -116,7 +116,7 @@ int main(void)
         double qmax, dmax;
         int dry, steps;
         const double eta0 = 0.0, hmax = 0.6, qscale = hmax * sqrt(9.81 * hmax);
-        rest_run(&b, (enum swe_cpu_kind)kind, eta0, &qmax, &dmax, &dry, &steps);
+        rest_run(&b, (enum roe_cpu_kind)kind, eta0, &qmax, &dmax, &dry, &steps);
         CHECK(steps == 200, "%s island: 200 steps with dt > 0", kname[kind]);
         CHECK(dry > 50, "%s island: %d dry (emerged) cells", kname[kind], dry);
         CHECK_LE(qmax / qscale, tol[kind], "%s island at rest, 200 steps: max|q| / (h c)_max "

@@ -3,7 +3,7 @@
  * (double) vs fast (float, SSE2, OpenMP).  Prints cell updates per second.
  *   usage: test_roe_bench [nx ny steps] ...   (default: 1000 100 200  2000 2000 10)
  * OMP_NUM_THREADS sets the fast solver's threads. */
-#include "swe.h"
+#include "roe_cpu.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,20 +37,20 @@ static int bench(int nx, int ny, int steps)
                      .H = H, .code = code};
     double rate[2] = {0, 0};
     for (int kind = 0; kind < 2; kind++) {
-        swe_cpu *s = swe_cpu_create(&p, (enum swe_cpu_kind)kind);
+        roe_cpu *s = roe_cpu_create(&p, (enum roe_cpu_kind)kind);
         if (!s) {
             fprintf(stderr, "create: %s\n", swgl_last_error());
             return 1;
         }
-        swe_cpu_set_state(s, h, qx, qy);
-        swe_cpu_step(s, 1e30);  /* warm up */
+        roe_cpu_set_state(s, h, qx, qy);
+        roe_cpu_step(s, 1e30);  /* warm up */
         double t0 = now(), t = 0.0;
-        for (int k = 0; k < steps; k++) t += swe_cpu_step(s, 1e30);
+        for (int k = 0; k < steps; k++) t += roe_cpu_step(s, 1e30);
         double el = now() - t0;
         rate[kind] = (double)nx * ny * steps / el;
-        printf("%-36s %5d x %-5d %4d steps  %8.3f s  %8.2f Mcells/s  (t = %.4g s)\n", swe_cpu_name(s), nx, ny,
+        printf("%-36s %5d x %-5d %4d steps  %8.3f s  %8.2f Mcells/s  (t = %.4g s)\n", roe_cpu_name(s), nx, ny,
                steps, el, rate[kind] * 1e-6, t);
-        swe_cpu_destroy(s);
+        roe_cpu_destroy(s);
     }
     printf("speedup fast / scalar: %.2f\n", rate[1] / rate[0]);
     free(H); free(h); free(qx); free(qy); free(code);

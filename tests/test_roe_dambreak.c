@@ -5,7 +5,7 @@
  * must fall with refinement at an observed order in a stated range; Ritter keeps
  * h >= 0 with mass conserved (no depth was clipped). */
 #include "check.h"
-#include "swe.h"
+#include "roe_cpu.h"
 #include "swe_exact.h"
 
 #include <math.h>
@@ -14,7 +14,7 @@
 static const double G = 9.81, L = 10.0, X0 = 5.0;
 
 /* L1 error of h (m^2) at t_end; min depth over all steps; relative mass change */
-static int dambreak(enum swe_cpu_kind kind, int nx, double hl, double hr, double t_end,
+static int dambreak(enum roe_cpu_kind kind, int nx, double hl, double hr, double t_end,
                     double *l1, double *min_h, double *dmass)
 {
     const size_t w = (size_t)grid_stride(nx), n = 3 * w;
@@ -31,23 +31,23 @@ static int dambreak(enum swe_cpu_kind kind, int nx, double hl, double hr, double
     }
     swe_problem p = {.nx = nx, .ny = 1, .dx = dx, .dy = 1.0, .g = G, .cfl = 0.9, .h_dry = 1e-8,
                      .H = H, .code = code};
-    swe_cpu *s = swe_cpu_create(&p, kind);
+    roe_cpu *s = roe_cpu_create(&p, kind);
     int steps = 0;
     double m0 = 0.0, m1 = 0.0;
     for (size_t i = 1; i <= (size_t)nx; i++) m0 += h[w + i];
     *min_h = INFINITY;
     if (s) {
-        swe_cpu_set_state(s, h, qx, qy);
+        roe_cpu_set_state(s, h, qx, qy);
         double t = 0.0;
         while (t < t_end) {
-            double dt = swe_cpu_step(s, t_end - t);
+            double dt = roe_cpu_step(s, t_end - t);
             if (!(dt > 0.0)) { steps = -1; break; }
             t += dt;
             steps++;
-            swe_cpu_get_state(s, h, qx, qy);
+            roe_cpu_get_state(s, h, qx, qy);
             for (size_t i = 1; i <= (size_t)nx; i++) *min_h = fmin(*min_h, h[w + i]);
         }
-        swe_cpu_destroy(s);
+        roe_cpu_destroy(s);
     } else {
         printf("create: %s\n", swgl_last_error());
         steps = -1;
@@ -84,7 +84,7 @@ int main(void)
         double e[3], order[2], mh, dm;
         /* Stoker: L1 error of h at t = 0.8 s */
         for (int r = 0; r < 3; r++) {
-            int n = dambreak((enum swe_cpu_kind)kind, res[r], 1.0, 0.5, 0.8, &e[r], &mh, &dm);
+            int n = dambreak((enum roe_cpu_kind)kind, res[r], 1.0, 0.5, 0.8, &e[r], &mh, &dm);
             CHECK(n > 0, "%s Stoker nx = %d: %d steps, no NaN", kname[kind], res[r], n);
         }
         for (int r = 0; r < 2; r++) order[r] = log2(e[r] / e[r + 1]);
@@ -99,7 +99,7 @@ int main(void)
 
         /* Ritter: L1 error, positivity, mass */
         for (int r = 0; r < 3; r++) {
-            int n = dambreak((enum swe_cpu_kind)kind, res[r], 1.0, 0.0, 0.5, &e[r], &mh, &dm);
+            int n = dambreak((enum roe_cpu_kind)kind, res[r], 1.0, 0.0, 0.5, &e[r], &mh, &dm);
             CHECK(n > 0, "%s Ritter nx = %d: %d steps, no NaN", kname[kind], res[r], n);
             CHECK(mh >= 0.0, "%s Ritter nx = %d: h >= 0 at every step (min %g)", kname[kind], res[r], mh);
             CHECK_LE(dm, kind == 0 ? 1e-13 : 1e-5, "%s Ritter nx = %d: relative mass change at rounding "

@@ -1,8 +1,8 @@
-/* test_roe_flux.c — swe_roe_edge (cpu_ref/swe_flux.c) point by point: consistency,
+/* test_roe_flux.c — roe_edge (cpu_ref/roe_flux.c) point by point: consistency,
  * conservation, rotation, lake at rest (wet and emerged), the emerging-bottom cases,
  * the entropy fix, and P- against a brute-force 3x3 eigendecomposition of A_ij (6). */
 #include "check.h"
-#include "swe.h"
+#include "roe_cpu.h"
 
 #include <math.h>
 #include <string.h>
@@ -162,7 +162,7 @@ int main(void)
             double w[3], th = urand(0, 2 * PI);
             random_wet(w, 8.0);
             double H = urand(-1, 5);
-            swe_roe_edge(w, w, H, H, cos(th), sin(th), G, HDRY, fi, fj);
+            roe_edge(w, w, H, H, cos(th), sin(th), G, HDRY, fi, fj);
             worst = fmax(worst, fmax(maxabs3(fi), maxabs3(fj)));
         }
         CHECK(worst == 0.0, "consistency: W_i = W_j, H_i = H_j gives F- = 0 exactly "
@@ -179,7 +179,7 @@ int main(void)
             random_wet(wi, 6.0);
             random_wet(wj, 6.0);
             double Hi = urand(0, 2), Hj = urand(0, 2);
-            swe_roe_edge(wi, wj, Hi, Hj, ex, ey, G, HDRY, fi, fj);
+            roe_edge(wi, wj, Hi, Hj, ex, ey, G, HDRY, fi, fj);
             nfix += transonic(wi, wj, ex, ey);
             double bf[3], bj[3], lam[3], alpha[3];
             mat3 K, Ki;
@@ -209,9 +209,9 @@ int main(void)
             if (n % 4 == 0) wj[0] = 0.0, wj[1] = wj[2] = 0.0;    /* some wet/dry edges */
             double Hi = urand(0, 2), Hj = urand(0, 2);
             double gi[3], gj[3], s1, s2;
-            s1 = swe_roe_edge(wi, wj, Hi, Hj, 1.0, 0.0, G, HDRY, fi, fj);
+            s1 = roe_edge(wi, wj, Hi, Hj, 1.0, 0.0, G, HDRY, fi, fj);
             double ri[3] = {wi[0], -wi[2], wi[1]}, rj[3] = {wj[0], -wj[2], wj[1]};
-            s2 = swe_roe_edge(ri, rj, Hi, Hj, 0.0, 1.0, G, HDRY, gi, gj);
+            s2 = roe_edge(ri, rj, Hi, Hj, 0.0, 1.0, G, HDRY, gi, gj);
             if (!(s1 == s2 && gi[0] == fi[0] && gi[1] == -fi[2] && gi[2] == fi[1] && gj[0] == fj[0] &&
                   gj[1] == -fj[2] && gj[2] == fj[1]))
                 same = 0;
@@ -220,7 +220,7 @@ int main(void)
             double ai[3] = {wi[0], cs * wi[1] - sn * wi[2], sn * wi[1] + cs * wi[2]};
             double aj[3] = {wj[0], cs * wj[1] - sn * wj[2], sn * wj[1] + cs * wj[2]};
             double hi2[3], hj2[3];
-            swe_roe_edge(ai, aj, Hi, Hj, cs, sn, G, HDRY, hi2, hj2);
+            roe_edge(ai, aj, Hi, Hj, cs, sn, G, HDRY, hi2, hj2);
             double scale = 1.0 + maxabs3(fi) + maxabs3(fj);
             worst = fmax(worst, fabs(hi2[0] - fi[0]) / scale);
             worst = fmax(worst, fabs(hi2[1] - (cs * fi[1] - sn * fi[2])) / scale);
@@ -241,7 +241,7 @@ int main(void)
             double eta = urand(-0.5, 0.5), Hi = urand(1, 3), Hj = urand(1, 3);
             double th = urand(0, 2 * PI);
             double wi[3] = {eta + Hi, 0, 0}, wj[3] = {eta + Hj, 0, 0};
-            swe_roe_edge(wi, wj, Hi, Hj, cos(th), sin(th), G, HDRY, fi, fj);
+            roe_edge(wi, wj, Hi, Hj, cos(th), sin(th), G, HDRY, fi, fj);
             double scale = sqrt(G * 3.5) * 3.5;
             worst = fmax(worst, fmax(maxabs3(fi), maxabs3(fj)) / scale);
         }
@@ -250,15 +250,15 @@ int main(void)
         /* emerged: i dry with its bed above the surface */
         double wi[3] = {0, 0, 0}, wj[3] = {1.2, 0, 0};
         double Hi = -0.3, Hj = 1.2;         /* eta = 0, i's bed at +0.3 */
-        swe_roe_edge(wi, wj, Hi, Hj, 1.0, 0.0, G, HDRY, fi, fj);
+        roe_edge(wi, wj, Hi, Hj, 1.0, 0.0, G, HDRY, fi, fj);
         CHECK(maxabs3(fi) == 0.0 && maxabs3(fj) == 0.0,
               "lake at rest, emerged dry cell i (case A): F-_ij = F-_ji = 0 exactly");
-        swe_roe_edge(wj, wi, Hj, Hi, 0.0, -1.0, G, HDRY, fi, fj);
+        roe_edge(wj, wi, Hj, Hi, 0.0, -1.0, G, HDRY, fi, fj);
         CHECK(maxabs3(fi) == 0.0 && maxabs3(fj) == 0.0,
               "lake at rest, emerged dry cell j (case B): F-_ij = F-_ji = 0 exactly");
         /* water touching the bed level of the dry cell exactly: still at rest */
         double wk[3] = {1.5, 0, 0};
-        swe_roe_edge(wi, wk, 0.0, 1.5, 1.0, 0.0, G, HDRY, fi, fj);
+        roe_edge(wi, wk, 0.0, 1.5, 1.0, 0.0, G, HDRY, fi, fj);
         CHECK(maxabs3(fi) == 0.0 && maxabs3(fj) == 0.0,
               "lake at rest with the surface exactly at the dry bed (h_j = H_j - H_i): 0 exactly");
     }
@@ -267,7 +267,7 @@ int main(void)
     {
         double wi[3] = {0.8, 0.5, -0.3}, wj[3] = {0, 0, 0};
         double Hi = 1.0, Hj = 0.0, ex = 0.6, ey = 0.8;    /* h_i <= H_i - H_j: case B */
-        double sp = swe_roe_edge(wi, wj, Hi, Hj, ex, ey, G, HDRY, fi, fj);
+        double sp = roe_edge(wi, wj, Hi, Hj, ex, ey, G, HDRY, fi, fj);
         double qn = wi[1] * ex + wi[2] * ey, un = qn / wi[0], p = 0.5 * G * wi[0] * wi[0];
         double F[3] = {qn, wi[1] * un + p * ex, wi[2] * un + p * ey};
         CHECK_NEAR(fi[0], 0.0 - F[0], 1e-15, "case B mass: F-_ij = -qn_i (double rounding)");
@@ -279,18 +279,18 @@ int main(void)
                    "speed on a wet/dry edge: |un| + c of the Roe state (u_ij = u_i)");
         /* case A mirrored: same numbers on the other side with the normal reversed */
         double gi[3], gj[3];
-        swe_roe_edge(wj, wi, Hj, Hi, -ex, -ey, G, HDRY, gi, gj);
+        roe_edge(wj, wi, Hj, Hi, -ex, -ey, G, HDRY, gi, gj);
         CHECK(maxabs3(gi) == 0.0, "case A: F-_ij = 0 for the dry cell");
         CHECK_NEAR(gj[0], fi[0], 1e-15, "case A = case B seen from the other side (mass)");
         CHECK_NEAR(gj[1], fi[1], 1e-14, "case A = case B seen from the other side (x-momentum)");
         CHECK_NEAR(gj[2], fi[2], 1e-14, "case A = case B seen from the other side (y-momentum)");
         /* the wet cell's water reaches over the dry bed: plain Roe (flooding) */
         double wk[3] = {1.5, 0, 0};
-        swe_roe_edge(wk, wj, 1.0, 0.0, 1.0, 0.0, G, HDRY, fi, fj);
+        roe_edge(wk, wj, 1.0, 0.0, 1.0, 0.0, G, HDRY, fi, fj);
         CHECK(fj[0] < 0.0, "flooding: water above the dry cell's bed flows into it (F-_ji mass %g < 0)", fj[0]);
         /* both dry */
         double d1[3] = {0.5 * HDRY, 0, 0}, d2[3] = {0, 0, 0};
-        sp = swe_roe_edge(d1, d2, 0.0, 0.0, 1.0, 0.0, G, HDRY, fi, fj);
+        sp = roe_edge(d1, d2, 0.0, 0.0, 1.0, 0.0, G, HDRY, fi, fj);
         CHECK(sp == 0.0 && maxabs3(fi) == 0.0 && maxabs3(fj) == 0.0, "both dry: F- = 0, speed 0");
     }
 
@@ -305,7 +305,7 @@ int main(void)
             random_wet(wj, 7.0);
             if (transonic(wi, wj, ex, ey)) continue;
             double Hi = urand(0, 2), Hj = urand(0, 2);
-            double sp = swe_roe_edge(wi, wj, Hi, Hj, ex, ey, G, HDRY, fi, fj);
+            double sp = roe_edge(wi, wj, Hi, Hj, ex, ey, G, HDRY, fi, fj);
             double bf[3], bj[3], lam[3], alpha[3];
             mat3 K, Ki;
             double scale = brute(wi, wj, Hi, Hj, ex, ey, bf, bj, lam, K, Ki, alpha);
@@ -332,7 +332,7 @@ int main(void)
             random_wet(wj, 7.0);
             if (!transonic(wi, wj, ex, ey)) continue;
             double Hi = urand(0, 2), Hj = urand(0, 2);
-            swe_roe_edge(wi, wj, Hi, Hj, ex, ey, G, HDRY, fi, fj);
+            roe_edge(wi, wj, Hi, Hj, ex, ey, G, HDRY, fi, fj);
             double bf[3], bj[3], lam[3], alpha[3];
             mat3 K, Ki;
             double scale = brute(wi, wj, Hi, Hj, ex, ey, bf, bj, lam, K, Ki, alpha);
@@ -361,7 +361,7 @@ int main(void)
         /* a symmetric transonic rarefaction (dam break with u_i = -u_j) over a flat bed:
          * the fix makes the split exactly symmetric: F-_ij mass = -F-_ji mass */
         double wi[3] = {1.0, -4.0, 0.0}, wj[3] = {1.0, 4.0, 0.0};
-        swe_roe_edge(wi, wj, 0.0, 0.0, 1.0, 0.0, G, HDRY, fi, fj);
+        roe_edge(wi, wj, 0.0, 0.0, 1.0, 0.0, G, HDRY, fi, fj);
         CHECK(transonic(wi, wj, 1.0, 0.0), "u = -+4, c = 3.13: both acoustic waves transonic");
         CHECK_NEAR(fi[0] + fj[0], 8.0, 1e-14, "symmetric expansion: mass of F-_ij + F-_ji = dqn = 8 (rounding)");
         CHECK_NEAR(wi[1] + fi[0], 0.0, 1e-14, "symmetric expansion: numerical mass flux qn_i + F-_ij = 0 "

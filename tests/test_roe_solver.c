@@ -3,7 +3,7 @@
  * obstacle and mixed wall/free boundaries), fast (float, SSE) vs scalar (double) on
  * Test 1 level 0, and a Lastra Test-2-like wet/dry run (no NaN, no negative depth). */
 #include "check.h"
-#include "swe.h"
+#include "roe_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -69,19 +69,19 @@ static double mass(const box *b)
 }
 
 /* Run to t_end (or max_steps); returns steps taken, -1 on NaN. min_h: smallest depth seen. */
-static int run(box *b, enum swe_cpu_kind kind, double t_end, int max_steps, double *min_h)
+static int run(box *b, enum roe_cpu_kind kind, double t_end, int max_steps, double *min_h)
 {
-    swe_cpu *s = swe_cpu_create(&b->p, kind);
+    roe_cpu *s = roe_cpu_create(&b->p, kind);
     if (!s) {
         CHECK(0, "create: %s", swgl_last_error());
         return -1;
     }
-    swe_cpu_set_state(s, b->h, b->qx, b->qy);
+    roe_cpu_set_state(s, b->h, b->qx, b->qy);
     double t = 0.0;
     int n = 0;
     if (min_h) *min_h = INFINITY;
     while (t < t_end && n < max_steps) {
-        double dt = swe_cpu_step(s, t_end - t);
+        double dt = roe_cpu_step(s, t_end - t);
         if (!(dt > 0.0)) {
             n = -1;
             break;
@@ -89,13 +89,13 @@ static int run(box *b, enum swe_cpu_kind kind, double t_end, int max_steps, doub
         t += dt;
         n++;
         if (min_h) {
-            swe_cpu_get_state(s, b->h, b->qx, b->qy);
+            roe_cpu_get_state(s, b->h, b->qx, b->qy);
             for (size_t k = 0; k < b->n; k++)
                 if (b->code[k] == CELL_ACTIVE && b->h[k] < *min_h) *min_h = b->h[k];
         }
     }
-    swe_cpu_get_state(s, b->h, b->qx, b->qy);
-    swe_cpu_destroy(s);
+    roe_cpu_get_state(s, b->h, b->qx, b->qy);
+    roe_cpu_destroy(s);
     return n;
 }
 
@@ -120,7 +120,7 @@ int main(void)
         box b;
         test1_setup(&b, 100, 10);
         double m0 = mass(&b);
-        int n = run(&b, (enum swe_cpu_kind)kind, 5.0, 100000, NULL);
+        int n = run(&b, (enum roe_cpu_kind)kind, 5.0, 100000, NULL);
         CHECK(n > 0, "%s Test 1 to t = 5 s: %d steps", kname[kind], n);
         CHECK_LE(fabs(mass(&b) - m0) / m0, tol[kind], "%s Test 1, walls, t = 5 s: relative mass change at "
                  "rounding (double 1e-13, float 2e-6: ~%d steps of fluctuation-form sums, not telescoped "
@@ -137,7 +137,7 @@ int main(void)
             }
         m0 = mass(&b);
         double min_h = INFINITY;
-        n = run(&b, (enum swe_cpu_kind)kind, 1.0, 100000, &min_h);
+        n = run(&b, (enum roe_cpu_kind)kind, 1.0, 100000, &min_h);
         CHECK(n > 0, "%s dry-bed oblique dam break to t = 1 s: %d steps", kname[kind], n);
         CHECK(min_h >= 0.0, "%s dry-bed dam break: no negative depth (min %g)", kname[kind], min_h);
         CHECK_LE(fabs(mass(&b) - m0) / m0, tol[kind] * 10, "%s dry-bed dam break, walls: relative mass "
@@ -171,8 +171,8 @@ int main(void)
                 r.qy[kr] = a.qx[ka];
                 r.code[kr] = a.code[ka];
             }
-        int na = run(&a, (enum swe_cpu_kind)kind, 0.4, 100000, NULL);
-        int nr = run(&r, (enum swe_cpu_kind)kind, 0.4, 100000, NULL);
+        int na = run(&a, (enum roe_cpu_kind)kind, 0.4, 100000, NULL);
+        int nr = run(&r, (enum roe_cpu_kind)kind, 0.4, 100000, NULL);
         CHECK(na > 0 && na == nr, "%s rotation: same number of steps (%d, %d)", kname[kind], na, nr);
         double diff = 0.0, scale = 0.0;
         int bitwise = 1;
@@ -201,8 +201,8 @@ int main(void)
         box s, f;
         test1_setup(&s, 100, 10);
         test1_setup(&f, 100, 10);
-        int ns = run(&s, SWE_CPU_SCALAR, 1.0, 100000, NULL);
-        int nf = run(&f, SWE_CPU_FAST, 1.0, 100000, NULL);
+        int ns = run(&s, ROE_CPU_SCALAR, 1.0, 100000, NULL);
+        int nf = run(&f, ROE_CPU_FAST, 1.0, 100000, NULL);
         double num = 0.0, den = 0.0;
         for (size_t k = 0; k < s.n; k++)
             if (s.code[k] == CELL_ACTIVE) {
@@ -235,7 +235,7 @@ int main(void)
                 b.qx[at(&b, i, j)] = x < 50.0 / 3.0 ? -350.0 : 350.0;
             }
         double min_h = INFINITY;
-        int n = run(&b, (enum swe_cpu_kind)kind, 0.65, 100000, &min_h);
+        int n = run(&b, (enum roe_cpu_kind)kind, 0.65, 100000, &min_h);
         CHECK(n > 0, "%s Test 2 level 0 to t = 0.65 s without NaN (%d steps)", kname[kind], n);
         CHECK(min_h >= 0.0, "%s Test 2: no negative depth at any step (min %g)", kname[kind], min_h);
         int dry = 0, finite = 1;
@@ -255,27 +255,27 @@ int main(void)
         box_init(&b, 9, 5, 0.1, 0.1, CELL_FREE, CELL_FREE, CELL_WALL, CELL_WALL);
         swe_problem bad = b.p;
         bad.cfl = 1.5;
-        swe_cpu *s = swe_cpu_create(&bad, (enum swe_cpu_kind)kind);
+        roe_cpu *s = roe_cpu_create(&bad, (enum roe_cpu_kind)kind);
         CHECK(s == NULL && swgl_last_error()[0], "%s: cfl = 1.5 refused (%s)", kname[kind], swgl_last_error());
         bad.cfl = 0.0;   /* the one validation: refused by every backend (the GPU's in test_gl_roe) */
         swgl_clear_error();
-        s = swe_cpu_create(&bad, (enum swe_cpu_kind)kind);
+        s = roe_cpu_create(&bad, (enum roe_cpu_kind)kind);
         CHECK(s == NULL && strstr(swgl_last_error(), "cfl"), "%s: cfl = 0 refused (%s)", kname[kind],
               swgl_last_error());
         bad.cfl = 0.9;
         bad.kappa = -1.0;
-        s = swe_cpu_create(&bad, (enum swe_cpu_kind)kind);
+        s = roe_cpu_create(&bad, (enum roe_cpu_kind)kind);
         CHECK(s == NULL && strstr(swgl_last_error(), "kappa"), "%s: kappa < 0 refused (%s)", kname[kind],
               swgl_last_error());
-        s = swe_cpu_create(&b.p, (enum swe_cpu_kind)kind);
-        CHECK(s != NULL, "%s: create %s", kname[kind], s ? swe_cpu_name(s) : swgl_last_error());
+        s = roe_cpu_create(&b.p, (enum roe_cpu_kind)kind);
+        CHECK(s != NULL, "%s: create %s", kname[kind], s ? roe_cpu_name(s) : swgl_last_error());
         if (!s) {
             box_free(&b);
             continue;
         }
         /* all dry: no wave, dt = dt_max */
-        swe_cpu_set_state(s, b.h, b.qx, b.qy);
-        CHECK(swe_cpu_step(s, 0.125) == 0.125, "%s: all cells dry -> dt = dt_max", kname[kind]);
+        roe_cpu_set_state(s, b.h, b.qx, b.qy);
+        CHECK(roe_cpu_step(s, 0.125) == 0.125, "%s: all cells dry -> dt = dt_max", kname[kind]);
         /* uniform flow through free ends: stays uniform exactly (every dW = 0 and the
          * free ghosts copy the interior) */
         for (size_t k = 0; k < b.n; k++) {
@@ -283,9 +283,9 @@ int main(void)
             b.qx[k] = 0.5;
             b.qy[k] = 0.0;
         }
-        swe_cpu_set_state(s, b.h, b.qx, b.qy);
-        for (int n = 0; n < 20; n++) swe_cpu_step(s, 1e30);
-        swe_cpu_get_state(s, b.h, b.qx, b.qy);
+        roe_cpu_set_state(s, b.h, b.qx, b.qy);
+        for (int n = 0; n < 20; n++) roe_cpu_step(s, 1e30);
+        roe_cpu_get_state(s, b.h, b.qx, b.qy);
         int uniform = 1, ghosts0 = 1;
         for (size_t k = 0; k < b.n; k++) {
             if (b.code[k] == CELL_ACTIVE) uniform &= b.h[k] == 1.0 && b.qx[k] == 0.5 && b.qy[k] == 0.0;
@@ -296,12 +296,12 @@ int main(void)
         CHECK(ghosts0, "%s: ghost entries of the output are 0", kname[kind]);
         /* a NaN in the state is reported by a negative return */
         b.h[at(&b, 4, 3)] = NAN;
-        swe_cpu_set_state(s, b.h, b.qx, b.qy);
-        CHECK(swe_cpu_step(s, 1e30) < 0.0, "%s: a NaN in the state makes step return < 0", kname[kind]);
-        CHECK(swe_cpu_threads(s) >= 1, "%s: %d thread(s)", kname[kind], swe_cpu_threads(s));
-        swe_cpu_destroy(s);
+        roe_cpu_set_state(s, b.h, b.qx, b.qy);
+        CHECK(roe_cpu_step(s, 1e30) < 0.0, "%s: a NaN in the state makes step return < 0", kname[kind]);
+        CHECK(roe_cpu_threads(s) >= 1, "%s: %d thread(s)", kname[kind], roe_cpu_threads(s));
+        roe_cpu_destroy(s);
         box_free(&b);
     }
-    swe_cpu_destroy(NULL);
+    roe_cpu_destroy(NULL);
     return check_done();
 }

@@ -10,8 +10,8 @@
  *   surface eta = sigma h0/a^2 (2 X cos(w t) + 2 Y sin(w t) - sigma),  w = sqrt(2 g h0)/a
  *   h = max(0, eta - z),  u = -sigma w sin(w t),  v = sigma w cos(w t)  on the wet disc
  * The state starts from the point values at the cell centres (t = 0).  The time loop
- * uses the two calls the application's loop uses: dt = min(swe_cpu_rates, T - t), then
- * swe_cpu_apply.  Checked, each kind:
+ * uses the two calls the application's loop uses: dt = min(roe_cpu_rates, T - t), then
+ * roe_cpu_apply.  Checked, each kind:
  *  - the volume is conserved at rounding level (the draining limiter replaced the
  *    h < 0 -> 0 clip that added +1.1e-4 of the volume per period at this size);
  *  - h >= 0 at every step, and what the remaining clip h = max(h, 0) removes is at
@@ -19,11 +19,11 @@
  *  - the L1 error of h against the exact solution (a measured bound);
  *  - the thin cells at the receding shoreline: |u| / |u_exact| in classes of depth,
  *    and the film (h <= h_dry, so q = 0: it never moves) stranded on the beach;
- *  - the same with the thin-film velocity desingularization (swe.h (M5), kappa =
+ *  - the same with the thin-film velocity desingularization (roe_cpu.h (M5), kappa =
  *    1e-2 dx, what a scenario gets by default): no velocity spike in thin cells.
  */
 #include "check.h"
-#include "swe.h"
+#include "roe_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -110,7 +110,7 @@ typedef struct {
     int steps;
     double v0, v1;              /* volume at t = 0 (as stored by the solver) and t = T */
     double min_h;               /* over all steps */
-    double clip_vol, clip_rel;  /* sum / max over the steps of swe_cpu_clip_stats */
+    double clip_vol, clip_rel;  /* sum / max over the steps of roe_cpu_clip_stats */
     double l1;                  /* sum |h - h_exact| |V| at t = T (m^3) */
     /* max |u| / U over all steps, per class: deep h > h0/10; wet h > 10 h_dry;
      * thin h_dry < h <= 10 h_dry; and the same at t = T */
@@ -121,35 +121,35 @@ typedef struct {
     double bare_beach;              /* at t = T: area with h_exact = 0 that the water covered */
 } result;
 
-static int run(basin *b, enum swe_cpu_kind kind, result *r)
+static int run(basin *b, enum roe_cpu_kind kind, result *r)
 {
     memset(r, 0, sizeof *r);
     r->min_h = INFINITY;
-    swe_cpu *s = swe_cpu_create(&b->p, kind);
+    roe_cpu *s = roe_cpu_create(&b->p, kind);
     if (!s) {
         CHECK(0, "create: %s", swgl_last_error());
         return 0;
     }
     const double h_dry = b->p.h_dry, V = b->dx * b->dx;
     unsigned char *ever = calloc(b->cells, 1);
-    swe_cpu_set_state(s, b->h, b->qx, b->qy);
-    swe_cpu_get_state(s, b->h, b->qx, b->qy);       /* the volume as the solver holds it */
+    roe_cpu_set_state(s, b->h, b->qx, b->qy);
+    roe_cpu_get_state(s, b->h, b->qx, b->qy);       /* the volume as the solver holds it */
     r->v0 = volume(b);
     for (size_t k = 0; k < b->cells; k++) ever[k] = b->h[k] > h_dry;
     double t = 0.0;
     int ok = 1;
     while (t < b->T) {
-        double d = swe_cpu_rates(s);
+        double d = roe_cpu_rates(s);
         if (isnan(d)) { ok = 0; break; }
         double dt = d < b->T - t ? d : b->T - t;
-        if (swe_cpu_apply(s, dt) != 0) { ok = 0; break; }
+        if (roe_cpu_apply(s, dt) != 0) { ok = 0; break; }
         t += dt;
         r->steps++;
         double cv, cr;
-        swe_cpu_clip_stats(s, &cv, &cr);
+        roe_cpu_clip_stats(s, &cv, &cr);
         r->clip_vol += cv;
         if (cr > r->clip_rel) r->clip_rel = cr;
-        swe_cpu_get_state(s, b->h, b->qx, b->qy);
+        roe_cpu_get_state(s, b->h, b->qx, b->qy);
         int last = !(t < b->T);
         for (size_t k = 0; k < b->cells; k++) {
             if (b->code[k] != CELL_ACTIVE) continue;
@@ -170,7 +170,7 @@ static int run(basin *b, enum swe_cpu_kind kind, result *r)
             }
         }
     }
-    swe_cpu_destroy(s);
+    roe_cpu_destroy(s);
     r->v1 = volume(b);
     for (int j = 1; j <= b->n; j++)
         for (int i = 1; i <= b->n; i++) {
@@ -197,7 +197,7 @@ int main(void)
         basin b;
         basin_init(&b, n, 1e-5);
         result r;
-        int ok = run(&b, (enum swe_cpu_kind)kind, &r);
+        int ok = run(&b, (enum roe_cpu_kind)kind, &r);
         const double h_dry = b.p.h_dry;
         CHECK(ok && r.steps > 0, "%s Thacker %dx%d, one period T = %.4f s: %d steps, no NaN", kname[kind], n, n,
               b.T, r.steps);
@@ -244,9 +244,9 @@ int main(void)
         CHECK_LE(r.r_wet_end, 2.5, "%s Thacker: max |u|/U over cells with h > 10 h_dry at t = T (measured 1.82)",
                  kname[kind]);
         CHECK_LE(r.r_wet, 5.0, "%s Thacker: max |u|/U over cells with h > 10 h_dry over the period (measured "
-                 "3.75 / 3.33: receding-shore cells, see swe.h)", kname[kind]);
+                 "3.75 / 3.33: receding-shore cells, see roe_cpu.h)", kname[kind]);
         /* thin cells: a cell that loses most of its water in one step keeps most of its
-         * momentum (swe.h, "Thin cells"), so q/h spikes; rare and short-lived (the next
+         * momentum (roe_cpu.h, (M5)), so q/h spikes; rare and short-lived (the next
          * step dries or refills the cell).  Measured at t = T 2.07; over the period max
          * 8.5 (scalar) / 9.4 (fast), and |u| > 3U in 0.09% of the thin cell-steps. */
         CHECK_LE(r.r_thin_end, 3.0, "%s Thacker: max |u|/U over thin cells at t = T (measured 2.07)", kname[kind]);
@@ -281,7 +281,7 @@ int main(void)
         basin_init(&b, n, 1e-5);
         b.p.kappa = 1e-2 * b.dx;
         result r;
-        int ok = run(&b, (enum swe_cpu_kind)kind, &r);
+        int ok = run(&b, (enum roe_cpu_kind)kind, &r);
         double dv = (r.v1 - r.v0) / r.v0;
         printf("       %s, kappa = %g m: %d steps, volume change %.3g, L1(h) %.4g m^3; max |u|/U: deep %.3f, wet "
                "%.3f, thin %.3f; at T wet %.3f thin %.3f; thin cell-steps > 3U: %ld of %ld\n", kname[kind],
@@ -304,38 +304,38 @@ int main(void)
         basin_free(&b);
     }
 
-    /* swe_cpu_step is rates, min, apply: the same state bit for bit, both kinds */
+    /* roe_cpu_step is rates, min, apply: the same state bit for bit, both kinds */
     for (int kind = 0; kind < 2; kind++) {
         basin b, c;
         basin_init(&b, 40, 1e-5);
         basin_init(&c, 40, 1e-5);
-        swe_cpu *s1 = swe_cpu_create(&b.p, (enum swe_cpu_kind)kind);
-        swe_cpu *s2 = swe_cpu_create(&c.p, (enum swe_cpu_kind)kind);
+        roe_cpu *s1 = roe_cpu_create(&b.p, (enum roe_cpu_kind)kind);
+        roe_cpu *s2 = roe_cpu_create(&c.p, (enum roe_cpu_kind)kind);
         CHECK(s1 && s2, "%s: create (%s)", kname[kind], s1 && s2 ? "" : swgl_last_error());
         if (!s1 || !s2) continue;
-        swe_cpu_set_state(s1, b.h, b.qx, b.qy);
-        swe_cpu_set_state(s2, c.h, c.qx, c.qy);
+        roe_cpu_set_state(s1, b.h, b.qx, b.qy);
+        roe_cpu_set_state(s2, c.h, c.qx, c.qy);
         int same = 1;
         for (int k = 0; k < 30; k++) {
             double dmax = k % 3 == 2 ? 1e-3 : 1e30;     /* some steps shortened by the caller */
-            double a = swe_cpu_step(s1, dmax);
-            double d = swe_cpu_rates(s2);
+            double a = roe_cpu_step(s1, dmax);
+            double d = roe_cpu_rates(s2);
             double dt = d < dmax ? d : dmax;
-            same &= swe_cpu_apply(s2, dt) == 0 && a == dt;
+            same &= roe_cpu_apply(s2, dt) == 0 && a == dt;
         }
-        swe_cpu_get_state(s1, b.h, b.qx, b.qy);
-        swe_cpu_get_state(s2, c.h, c.qx, c.qy);
+        roe_cpu_get_state(s1, b.h, b.qx, b.qy);
+        roe_cpu_get_state(s2, c.h, c.qx, c.qy);
         for (size_t k = 0; k < b.cells; k++)
             same &= b.h[k] == c.h[k] && b.qx[k] == c.qx[k] && b.qy[k] == c.qy[k];
-        CHECK(same, "%s: 30 steps of swe_cpu_step == rates + min(dt, dt_max) + apply, bit for bit", kname[kind]);
+        CHECK(same, "%s: 30 steps of roe_cpu_step == rates + min(dt, dt_max) + apply, bit for bit", kname[kind]);
         /* a state at rest on a dry basin: no wave, rates = +inf, apply changes nothing */
         for (size_t k = 0; k < b.cells; k++) b.h[k] = b.qx[k] = b.qy[k] = 0.0;
-        swe_cpu_set_state(s1, b.h, b.qx, b.qy);
-        double d = swe_cpu_rates(s1);
-        CHECK(isinf(d) && d > 0.0 && swe_cpu_apply(s1, 0.5) == 0, "%s: all dry: rates = +inf, apply(0.5) = 0",
+        roe_cpu_set_state(s1, b.h, b.qx, b.qy);
+        double d = roe_cpu_rates(s1);
+        CHECK(isinf(d) && d > 0.0 && roe_cpu_apply(s1, 0.5) == 0, "%s: all dry: rates = +inf, apply(0.5) = 0",
               kname[kind]);
-        swe_cpu_destroy(s1);
-        swe_cpu_destroy(s2);
+        roe_cpu_destroy(s1);
+        roe_cpu_destroy(s2);
         basin_free(&b);
         basin_free(&c);
     }

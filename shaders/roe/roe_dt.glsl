@@ -1,7 +1,7 @@
 // roe_dt.glsl — Lastra 4.3 phase 2: each cell gathers its four edges once, for the time
 // step and for the update (which then reads two texels of its own, not four edges):
 //   local time step (8):  dt_i = 2 gamma |V_i| / sum_e |Gamma_e| ||D_e||_inf
-//   outflow and drain time of the positivity limiter (cpu_ref/swe.h):
+//   outflow and drain time of the positivity limiter (cpu_ref/roe_cpu.h):
 //       O_i = sum_e max(|Gamma_e| Phi_e,out, 0),   tau_i = h_i |V_i| / O_i
 // Outputs (ghost and inactive cells: dt = tau = +inf, so that the min reduction and
 // the limiter ignore them):

@@ -9,7 +9,7 @@
 //   o_low  = (|Gamma| Phi,  |Gamma| F-_ij[qx, qy],  |Gamma| ||D||_inf)   cell i = (i, j)
 //   o_high = (-|Gamma| Phi, |Gamma| F-_ji[qx, qy],  |Gamma| ||D||_inf)   the cell across
 // where Phi = qn_i + F-_ij[h] is the edge's conservative mass flux from i to j (equal to
-// qn_j - F-_ji[h]; cpu_ref/swe.h), so the mass channel of each side is its outward flux
+// qn_j - F-_ji[h]; cpu_ref/roe_cpu.h), so the mass channel of each side is its outward flux
 // and the mass update telescopes exactly.  Phi = 0 at a wall.
 // Boundary edges: the ghost's state is built here from the active cell and the ghost's
 // code (wall: mirror of the normal discharge, q.n = 0 on the edge; free: a copy,

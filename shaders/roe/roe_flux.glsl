@@ -1,6 +1,6 @@
 // roe_flux.glsl — one edge of the Lastra et al. (2009) first-order, well-balanced,
 // path-conservative Roe scheme, in single precision.  A line-by-line transliteration
-// of swe_roe_edge() in cpu_ref/swe_flux.c, where the derivation is written out;
+// of roe_edge() in cpu_ref/roe_flux.c, where the derivation is written out;
 // tests/test_gl_roe.c compares the two point by point.
 //
 //   R      = A_ij (W_j - W_i) - S_ij (H_j - H_i)                         (5)

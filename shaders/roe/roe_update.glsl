@@ -1,11 +1,11 @@
 // roe_update.glsl — Lastra 4.3 phase 4, the volume update (4) with the mass-conservative
-// positivity limiter (cpu_ref/swe.h, after Bollermann et al. 2013):
+// positivity limiter (cpu_ref/roe_cpu.h, after Bollermann et al. 2013):
 //     theta_k = min(1, tau_k / dt)                       (1 when dt <= tau_k)
 //     h_i  <- h_i  - dt/|V_i| sum_e theta_donor(e) |Gamma_e| Phi_e,out
 //                    donor(e) = i where the edge's flux leaves i, else the cell across
 //     q_i  <- q_i  - dt/|V_i| sum_e |Gamma_e| F-_e[qx, qy]
 // then h = max(h, 0) (rounding only: the limiter keeps h >= 0), h <= h_dry -> q = 0, and
-// in a thin film h < kappa the velocity desingularization (M5) of cpu_ref/swe.h:
+// in a thin film h < kappa the velocity desingularization (M5) of cpu_ref/roe_cpu.h:
 //     q <- q sqrt(2) h^2 / sqrt(h^4 + kappa^4).
 // Both sides of an edge use the same theta and opposite fluxes, so mass telescopes.
 // Ghost and inactive cells keep their state (and their code in w).

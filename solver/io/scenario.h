@@ -18,11 +18,13 @@
 
 #include <stddef.h>
 
+#include "swgl_grid.h"
+
 #include "swgl_error.h"
 
 enum scheme_kind { SCHEME_ROE = 0, SCHEME_KP = 1, SCHEME_SEDIMENT = 2 };
 enum side { SIDE_WEST = 0, SIDE_EAST = 1, SIDE_SOUTH = 2, SIDE_NORTH = 3 };
-enum bc_kind { BC_WALL = 1, BC_FREE = 2 };   /* equal to swe.h's CELL_WALL, CELL_FREE */
+enum bc_kind { BC_WALL = CELL_WALL, BC_FREE = CELL_FREE };   /* the grid's cell codes (swgl_grid.h) */
 
 typedef struct scenario {
     char source[512];        /* the file's path, or "case NAME" */

@@ -36,7 +36,7 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
             s->init[1][k] = sc->qx[q];
             s->init[2][k] = sc->qy[q];
         }
-    /* roe.kappa: the thin-film depth of the velocity desingularization (cpu_ref/swe.h
+    /* roe.kappa: the thin-film depth of the velocity desingularization (cpu_ref/roe_cpu.h
      * (M5)); default K0 max(dx, dy), K0 = 1e-2, as Brodtkorb et al. choose for theirs */
     double kappa = sc->roe_kappa >= 0 ? sc->roe_kappa : 1e-2 * fmax(sc->dx, sc->dy);
     rp->p = (swe_problem){.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl,

@@ -1,10 +1,10 @@
 /* roe.h — the Lastra et al. (2009) Roe scheme behind scheme.h: its problem built from a
- * scenario, and its backends (roe_gpu.c: fragment passes; roe_cpu.c: cpu_ref/swe.h). */
+ * scenario, and its backends (roe_gpu.c: fragment passes; roe_cpu.c: cpu_ref/roe_cpu.h). */
 #ifndef SWGL_ROE_H
 #define SWGL_ROE_H
 
 #include "scheme.h"
-#include "swe.h"
+#include "roe_cpu.h"
 
 /* What scheme_setup.problem points to for scheme = roe. */
 typedef struct roe_problem {

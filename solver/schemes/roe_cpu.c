@@ -1,5 +1,5 @@
 /* roe_cpu.c — the Roe scheme's CPU backends behind scheme.h: cpu (float, SSE2 x4 +
- * OpenMP) and cpu-scalar (double), both cpu_ref/swe.h.  One stage (Euler, Lastra (4)):
+ * OpenMP) and cpu-scalar (double), both cpu_ref/roe_cpu.h.  One stage (Euler, Lastra (4)):
  * stage = the edge sweep and the bound (8), advance = the update. */
 #include <math.h>
 #include <stdio.h>
@@ -9,44 +9,44 @@
 static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
-    swe_cpu *c = swe_cpu_create(&rp->p, cfg->backend == BACKEND_CPU ? SWE_CPU_FAST : SWE_CPU_SCALAR);
+    roe_cpu *c = roe_cpu_create(&rp->p, cfg->backend == BACKEND_CPU ? ROE_CPU_FAST : ROE_CPU_SCALAR);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
     return SWGL_OK;
 }
 
-static void destroy(void *self) { swe_cpu_destroy(self); }
+static void destroy(void *self) { roe_cpu_destroy(self); }
 
 static swgl_status set_state(void *self, double *const *f)
 {
-    swe_cpu_set_state(self, f[0], f[1], f[2]);
+    roe_cpu_set_state(self, f[0], f[1], f[2]);
     return SWGL_OK;
 }
 
 static swgl_status get_state(void *self, double *const *f)
 {
-    swe_cpu_get_state(self, f[0], f[1], f[2]);
+    roe_cpu_get_state(self, f[0], f[1], f[2]);
     return SWGL_OK;
 }
 
 static swgl_status stage(void *self, int k, double *dt_stable)
 {
     (void)k;
-    *dt_stable = swe_cpu_rates(self);
+    *dt_stable = roe_cpu_rates(self);
     return SWGL_OK;
 }
 
 static swgl_status advance(void *self, int k, double dt)
 {
     (void)k;
-    if (swe_cpu_apply(self, dt))
-        return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (NaN) in a step of %g s", swe_cpu_name(self), dt);
+    if (roe_cpu_apply(self, dt))
+        return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (NaN) in a step of %g s", roe_cpu_name(self), dt);
     return SWGL_OK;
 }
 
-static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", swe_cpu_name(self)); }
+static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", roe_cpu_name(self)); }
 
-static const char *precision(const void *self) { return swe_cpu_is_fast(self) ? "single" : "double"; }
+static const char *precision(const void *self) { return roe_cpu_is_fast(self) ? "single" : "double"; }
 
 const scheme_backend roe_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
                                         scheme_one_stage, describe, precision, NULL, NULL};

@@ -1,5 +1,5 @@
 /* roe_gpu.c — the Roe scheme of Lastra et al. (2009) as fragment passes (Lastra 4.3,
- * 4.4, Figure 8), with the mass-conservative positivity limiter of cpu_ref/swe.h, and
+ * 4.4, Figure 8), with the mass-conservative positivity limiter of cpu_ref/roe_cpu.h, and
  * its backend behind scheme.h.
  *
  * Arrays, (nx+2) x (ny+2) volumes with the ghost ring (swgl_grid.h):
@@ -41,7 +41,7 @@
 #include "scheme_shaders.h"
 
 struct roe_gpu {
-    int nx, ny, W, H;
+    int nx, ny, tex_w, tex_h;     /* the arrays: (nx+2) x (ny+2) texels */
     double g, cfl, h_dry, kappa, dx, dy;
     gpu_array2d *state[2], *bed;
     gpu_mrt *flux, *cell;
@@ -100,8 +100,8 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
     if (!r) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     r->nx = p->nx;
     r->ny = p->ny;
-    r->W = grid_stride(p->nx);
-    r->H = grid_rows(p->ny);
+    r->tex_w = grid_stride(p->nx);
+    r->tex_h = grid_rows(p->ny);
     r->g = p->g;
     r->cfl = p->cfl;
     r->h_dry = p->h_dry;
@@ -111,17 +111,17 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
     /* The state arrays hold the codes, which set_state writes; the programs get the
      * codes' numbers as #defines from the one enum (swgl_grid.h). */
     r->code = p->code;
-    gpu_array2d_desc s0 = {r->W, r->H, GPU_RGBA32F, "roe state 0"};
-    gpu_array2d_desc s1 = {r->W, r->H, GPU_RGBA32F, "roe state 1"};
-    gpu_array2d_desc bd = {r->W, r->H, GPU_RGBA32F, "roe bed H"};
-    gpu_mrt_desc fd = {2 * r->W, r->H, 2, {0}, "roe edge fluxes"};
+    gpu_array2d_desc s0 = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe state 0"};
+    gpu_array2d_desc s1 = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe state 1"};
+    gpu_array2d_desc bd = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe bed H"};
+    gpu_mrt_desc fd = {2 * r->tex_w, r->tex_h, 2, {0}, "roe edge fluxes"};
     const char *variant = getenv("SWGL_ROE_MASS");
     r->mass_from_edges = !(variant && strcmp(variant, "cell") == 0);
     char defs[256];
     snprintf(defs, sizeof defs, "%s%s", CELL_CODE_GLSL, r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
     char defs_clock[300];
     snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
-    gpu_mrt_desc cd = {r->W, r->H, r->mass_from_edges ? 1 : 2, {0}, "roe cell sums"};
+    gpu_mrt_desc cd = {r->tex_w, r->tex_h, r->mass_from_edges ? 1 : 2, {0}, "roe cell sums"};
     if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
         (st = gpu_array2d_create(&bd, &r->bed)) || (st = gpu_mrt_create(&fd, &r->flux)) ||
         (st = gpu_mrt_create(&cd, &r->cell)) || (st = gpu_reductor_create(&r->red)) ||
@@ -147,7 +147,7 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
 
 swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy)
 {
-    size_t n = (size_t)r->W * r->H;
+    size_t n = (size_t)r->tex_w * r->tex_h;
     float *s = malloc(4 * n * sizeof(float));
     if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     for (size_t k = 0; k < n; k++) {
@@ -168,7 +168,7 @@ swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, con
 
 swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
 {
-    size_t n = (size_t)r->W * r->H;
+    size_t n = (size_t)r->tex_w * r->tex_h;
     float *s = malloc(4 * n * sizeof(float));
     if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     swgl_status st = gpu_array2d_download(r->state[r->cur], s);

@@ -31,7 +31,8 @@ typedef struct sed_passes {
 struct sed_gpu {
     sed_problem p;
     double *alpha, *beta;          /* copies, ghost ring = boundary point */
-    int W, H, dbl, opt2, cur;
+    int tex_w, tex_h;              /* the arrays: (nx+2) x (ny+2) texels */
+    int dbl, opt2, cur;
     gpu_array2d *state[2], *ab, *hn, *kk;
     sed_passes main;               /* for the problem's dt */
     sed_passes other;              /* for the last other dt asked for (a step cut short
@@ -116,8 +117,8 @@ swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
     if ((st = sed_problem_check(p)) != SWGL_OK) return st;
     sed_gpu *g = calloc(1, sizeof *g);
     if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    g->W = grid_stride(p->nx);
-    g->H = grid_rows(p->ny);
+    g->tex_w = grid_stride(p->nx);
+    g->tex_h = grid_rows(p->ny);
     g->dbl = use_double != 0;
     if ((st = sed_problem_copy(p, &g->p, &g->alpha, &g->beta)) != SWGL_OK) {
         sed_gpu_destroy(g);
@@ -125,11 +126,11 @@ swgl_status sed_gpu_create(const sed_problem *p, int use_double, sed_gpu **out)
     }
 
     gpu_format f = g->dbl ? GPU_RGBA32UI : GPU_RGBA32F;
-    gpu_array2d_desc d0 = {g->W, g->H, f, "sediment state 0"};
-    gpu_array2d_desc d1 = {g->W, g->H, f, "sediment state 1"};
-    gpu_array2d_desc da = {g->W, g->H, f, "sediment alpha beta"};
-    gpu_array2d_desc dh = {g->W, g->H, f, "sediment h+"};
-    gpu_array2d_desc dk = {g->W, g->H, f, "sediment products"};
+    gpu_array2d_desc d0 = {g->tex_w, g->tex_h, f, "sediment state 0"};
+    gpu_array2d_desc d1 = {g->tex_w, g->tex_h, f, "sediment state 1"};
+    gpu_array2d_desc da = {g->tex_w, g->tex_h, f, "sediment alpha beta"};
+    gpu_array2d_desc dh = {g->tex_w, g->tex_h, f, "sediment h+"};
+    gpu_array2d_desc dk = {g->tex_w, g->tex_h, f, "sediment products"};
     if ((st = gpu_array2d_create(&d0, &g->state[0])) || (st = gpu_array2d_create(&d1, &g->state[1])) ||
         (g->dbl && (st = gpu_array2d_create(&da, &g->ab))) || (st = gpu_array2d_create(&dh, &g->hn)) ||
         (st = gpu_array2d_create(&dk, &g->kk)) || (st = build_passes(g, p->dt, &g->main))) {
@@ -146,7 +147,7 @@ void sed_gpu_set_opt2(sed_gpu *g, int on) { g->opt2 = on != 0; }
 
 swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
 {
-    size_t n = (size_t)g->W * g->H;
+    size_t n = (size_t)g->tex_w * g->tex_h;
     swgl_status st;
     g->cur = 0;
     if (g->dbl) {
@@ -183,7 +184,7 @@ swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
 
 swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
 {
-    size_t n = (size_t)g->W * g->H;
+    size_t n = (size_t)g->tex_w * g->tex_h;
     swgl_status st;
     if (g->dbl) {
         double *a = malloc(2 * n * sizeof(double));

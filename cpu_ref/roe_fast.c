@@ -1,8 +1,8 @@
-/* swe_fast.c — the fast CPU solver of the Lastra et al. (2009) Roe scheme with the
+/* roe_fast.c — the fast CPU solver of the Lastra et al. (2009) Roe scheme with the
  * draining limiter on the mass update: float, SSE2 intrinsics over 4 edges / 4 cells,
  * OpenMP over blocks of rows.  Same scheme, same sweep and the same order of sums as
- * the scalar solver (swe_scalar.c), whose comment block gives rates and apply with
- * equations (M1)-(M4); the edge function is swe_roe_edge (swe_flux.c, equations there)
+ * the scalar solver (roe_scalar.c), whose comment block gives rates and apply with
+ * equations (M1)-(M4); the edge function is roe_edge (roe_flux.c, equations there)
  * written for 4 lanes, with every branch turned into a mask and a blend:
  *   dry cells         dry = h <= h_dry; u = dry ? 0 : q/h
  *   entropy fix       fix_k = lambda^L_k < 0 & lambda^R_k > 0, per lane
@@ -33,8 +33,8 @@
  * its copy of G in its buffer; the thread with j0 = 1 also writes row 0 of phiN.  The
  * update (apply) is a second parallel loop over rows, after the sweep's barrier.
  */
-#include "swe.h"
-#include "swe_internal.h"
+#include "roe_cpu.h"
+#include "roe_internal.h"
 
 #include <emmintrin.h>
 #include <math.h>
@@ -45,7 +45,7 @@
 #include <string.h>
 
 
-struct swe_fast {
+struct roe_fast {
     int nx, ny, nthreads;
     size_t st;                  /* row stride (floats) */
     size_t n;                   /* floats per field, with tail padding */
@@ -76,7 +76,7 @@ static void *alloc16(size_t bytes)
     return p;
 }
 
-void swe_fast_destroy(struct swe_fast *f)
+void roe_fast_destroy(struct roe_fast *f)
 {
     if (!f) return;
     free(f->H);
@@ -93,10 +93,10 @@ void swe_fast_destroy(struct swe_fast *f)
     free(f);
 }
 
-struct swe_fast *swe_fast_create(const swe_problem *p)
+struct roe_fast *roe_fast_create(const swe_problem *p)
 {
     if (swe_problem_check(p) != SWGL_OK) return NULL;
-    struct swe_fast *f = calloc(1, sizeof *f);
+    struct roe_fast *f = calloc(1, sizeof *f);
     if (!f) goto fail;
     f->nx = p->nx;
     f->ny = p->ny;
@@ -138,11 +138,11 @@ struct swe_fast *swe_fast_create(const swe_problem *p)
     return f;
 fail:
     swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory");
-    swe_fast_destroy(f);
+    roe_fast_destroy(f);
     return NULL;
 }
 
-void swe_fast_set_state(struct swe_fast *f, const double *h, const double *qx, const double *qy)
+void roe_fast_set_state(struct roe_fast *f, const double *h, const double *qx, const double *qy)
 {
     const size_t w = (size_t)grid_stride(f->nx);
     for (int j = 0; j < grid_rows(f->ny); j++)
@@ -155,7 +155,7 @@ void swe_fast_set_state(struct swe_fast *f, const double *h, const double *qx, c
         }
 }
 
-void swe_fast_get_state(const struct swe_fast *f, double *h, double *qx, double *qy)
+void roe_fast_get_state(const struct roe_fast *f, double *h, double *qx, double *qy)
 {
     const size_t w = (size_t)grid_stride(f->nx);
     for (int j = 0; j < grid_rows(f->ny); j++)
@@ -167,7 +167,7 @@ void swe_fast_get_state(const struct swe_fast *f, double *h, double *qx, double 
         }
 }
 
-int swe_fast_threads(const struct swe_fast *f)
+int roe_fast_threads(const struct roe_fast *f)
 {
     return f->nthreads;
 }
@@ -192,7 +192,7 @@ static inline __m128 phi4(__m128 l)
                      _mm_and_ps(_mm_cmpeq_ps(l, z), _mm_set1_ps(0.5f)));
 }
 
-/* left-going part of wave k, Harten-Hyman split where lL < 0 < lR (see swe_flux.c) */
+/* left-going part of wave k, Harten-Hyman split where lL < 0 < lR (see roe_flux.c) */
 static inline __m128 left4(__m128 l, __m128 a, __m128 s, __m128 lL, __m128 lR)
 {
     const __m128 z = _mm_setzero_ps();
@@ -208,7 +208,7 @@ typedef struct {
     __m128 f0, fn, ft;          /* contribution in the edge frame */
 } f3;
 
-/* swe_roe_edge on 4 lanes, in the edge frame (qn = q.eta, qt = q.tau). */
+/* roe_edge on 4 lanes, in the edge frame (qn = q.eta, qt = q.tau). */
 static inline __m128 roe4(__m128 hi, __m128 qni, __m128 qti, __m128 Hi,
                           __m128 hj, __m128 qnj, __m128 qtj, __m128 Hj,
                           __m128 g, __m128 hdry, f3 *fi, f3 *fj)
@@ -282,7 +282,7 @@ static inline __m128 roe4(__m128 hi, __m128 qni, __m128 qti, __m128 Hi,
  * for y-edges).  x-edges: frame (n, t) = (x, y); y-edges: (n, t) = (y, -x).  Writes
  * the edge row r at index e: momentum F- of each side, ||D||_inf and
  * G = gam (qn_L + F-_LR[0]) (M1), 0 on wall lanes and lanes with no active side. */
-static inline void edges4(const struct swe_fast *f, size_t kL, size_t kR, int yedge,
+static inline void edges4(const struct roe_fast *f, size_t kL, size_t kR, int yedge,
                           __m128 gam, edge_row4 *r, size_t e)
 {
     const __m128 aL = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(f->act + kL)));
@@ -337,7 +337,7 @@ static inline void edges4(const struct swe_fast *f, size_t kL, size_t kR, int ye
     _mm_storeu_ps(r->phi + e, _mm_andnot_ps(_mm_or_ps(none, wall), G));
 }
 
-static void north_edges4(const struct swe_fast *f, int j, edge_row4 *r)
+static void north_edges4(const struct roe_fast *f, int j, edge_row4 *r)
 {
     const size_t row = (size_t)j * f->st;
     const __m128 dx = _mm_set1_ps((float)f->dx);
@@ -348,7 +348,7 @@ static void north_edges4(const struct swe_fast *f, int j, edge_row4 *r)
 /* Sweep rows j0..j1-1: edges (G into phiE of rows j0..j1-1 and phiN of rows j0..j1-1,
  * and of row 0 when j0 = 1: each edge row is written by the thread that owns it),
  * per-cell M, tau; returns max S_i over active cells; *nan: a NaN in the state or sums. */
-static float sweep_rows(struct swe_fast *f, int j0, int j1, float *buf, int *nan)
+static float sweep_rows(struct roe_fast *f, int j0, int j1, float *buf, int *nan)
 {
     const size_t st = f->st;
     edge_row4 xe, ne, se;
@@ -418,7 +418,7 @@ static float sweep_rows(struct swe_fast *f, int j0, int j1, float *buf, int *nan
     return m;
 }
 
-double swe_fast_rates(struct swe_fast *f)
+double roe_fast_rates(struct roe_fast *f)
 {
     const int ny = f->ny;
     float smax = 0.0f;
@@ -446,7 +446,7 @@ static inline __m128 theta4(const float *p, __m128 dt)
     return _mm_min_ps(_mm_set1_ps(1.0f), _mm_div_ps(_mm_loadu_ps(p), dt));
 }
 
-int swe_fast_apply(struct swe_fast *f, double dt)
+int roe_fast_apply(struct roe_fast *f, double dt)
 {
     const int ny = f->ny;
     const size_t st = f->st;
@@ -526,7 +526,7 @@ int swe_fast_apply(struct swe_fast *f, double dt)
     return bad ? -1 : 0;
 }
 
-void swe_fast_clip_stats(const struct swe_fast *f, double *volume, double *rel)
+void roe_fast_clip_stats(const struct roe_fast *f, double *volume, double *rel)
 {
     *volume = f->clip_vol;
     *rel = f->clip_rel;

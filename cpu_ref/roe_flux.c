@@ -1,4 +1,4 @@
-/* swe_flux.c — one edge of the Lastra et al. (2009) first-order, well-balanced,
+/* roe_flux.c — one edge of the Lastra et al. (2009) first-order, well-balanced,
  * path-conservative Roe scheme for the one-layer shallow-water system, in double.
  * This is the function the GLSL edge pass transliterates: keep the two in step.
  *
@@ -57,7 +57,7 @@
  *
  * Returns ||D_ij||_inf = |un| + c of the Roe state (0 when both cells are dry), for (8).
  */
-#include "swe.h"
+#include "roe_cpu.h"
 
 #include <math.h>
 
@@ -78,7 +78,7 @@ static double left_part(double l, double a, double s, double lL, double lR)
     return cons - phi * s;
 }
 
-double swe_roe_edge(const double wi[3], const double wj[3], double Hi, double Hj,
+double roe_edge(const double wi[3], const double wj[3], double Hi, double Hj,
                     double ex, double ey, double g, double h_dry,
                     double fi[3], double fj[3])
 {

@@ -1,12 +1,12 @@
-/* swe_scalar.c — the CPU solvers' public face (swe.h) and the scalar double-precision
+/* roe_scalar.c — the CPU solvers' public face (roe_cpu.h) and the scalar double-precision
  * solver of the Lastra et al. (2009) Roe scheme with a draining limiter on the mass
  * update (Bollermann, Chen, Kurganov & Noelle 2013): the accuracy reference.
  *
- * One step = swe_cpu_rates + swe_cpu_apply (the fast solver in swe_fast.c does the same
+ * One step = roe_cpu_rates + roe_cpu_apply (the fast solver in roe_fast.c does the same
  * in float, 4 lanes at a time).  |V| = dx dy, |Gamma| = dy on x-edges, dx on y-edges.
  *
- * swe_cpu_rates:
- *  1. Edge sweep, row by row (j = 1..ny), each edge computed once by swe_roe_edge with
+ * roe_cpu_rates:
+ *  1. Edge sweep, row by row (j = 1..ny), each edge computed once by roe_edge with
  *     the normal n pointing east (x-edges) or north (y-edges):
  *       x-edges of row j:   cells (e, j) | (e+1, j),    e = 0..nx
  *       north edges of j:   cells (i, j) | (i, j+1),    i = 1..nx   (j = 0: row 1's south)
@@ -30,12 +30,12 @@
  *  3. Returns (8): dt_stable = min_k 2 cfl |V| / S_k = 2 cfl dx dy / max_k S_k, or
  *     +INFINITY when max S_k = 0 (no wave), NaN when h, q, S, O or M is NaN.
  *
- * swe_cpu_apply(dt), 0 <= dt <= dt_stable, for every active cell k:
+ * roe_cpu_apply(dt), 0 <= dt <= dt_stable, for every active cell k:
  *       theta_m = min(1, tau_m / dt)   (= tau_m < dt ? tau_m / dt : 1, bitwise)   (M3)
  *       t_X = theta_k when P_X > 0, else theta of the neighbour across X
  *       h_k  <- h_k - dt/|V| ((t_E P_E + t_W P_W) + (t_N P_N + t_S P_S))         (M4)
  *       q_k  <- q_k - dt/|V| M_k                                                  (4)
- *     then h < 0 -> h = 0 (rounding only: swe_cpu_clip_stats reports it) and
+ *     then h < 0 -> h = 0 (rounding only: roe_cpu_clip_stats reports it) and
  *     h <= h_dry -> q = 0.  Ghost and inactive cells are not updated (kept at 0).
  *     (M4) keeps h >= 0: the outflows of k sum to O_k and are scaled by theta_k <=
  *     tau_k/dt, so they remove at most dt/|V| tau_k O_k = h_k; inflows only add.  The
@@ -49,8 +49,8 @@
  * computed from the other side (qn_R - F-_RL[0] there, equal in exact arithmetic), so
  * a rotated case gives the rotated answer to rounding (1e-15 seen), no longer bitwise.
  */
-#include "swe.h"
-#include "swe_internal.h"
+#include "roe_cpu.h"
+#include "roe_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -64,10 +64,10 @@ typedef struct {
     double *fi[2], *fj[2], *s, *phi;
 } edge_row;
 
-struct swe_cpu {
-    enum swe_cpu_kind kind;
+struct roe_cpu {
+    enum roe_cpu_kind kind;
     char name[64];
-    struct swe_fast *fast;      /* kind == SWE_CPU_FAST */
+    struct roe_fast *fast;      /* kind == ROE_CPU_FAST */
     /* scalar solver */
     swe_problem p;
     double *H;
@@ -82,25 +82,10 @@ struct swe_cpu {
     double clip_vol, clip_rel;  /* last apply's clip */
 };
 
-/* The one validation of a shallow-water problem (swe.h), called by every backend. */
-swgl_status swe_problem_check(const swe_problem *p)
-{
-    const char *why = NULL;
-    if (!p) why = "no problem";
-    else if (p->nx < 1 || p->ny < 1) why = "nx and ny must be >= 1";
-    else if (!(p->dx > 0.0) || !(p->dy > 0.0)) why = "dx and dy must be > 0";
-    else if (!(p->g > 0.0)) why = "g must be > 0";
-    else if (!(p->cfl > 0.0 && p->cfl <= 1.0)) why = "cfl must be in (0, 1]";
-    else if (!(p->h_dry >= 0.0)) why = "h_dry must be >= 0";
-    else if (!(p->kappa >= 0.0)) why = "kappa must be >= 0";
-    else if (!p->H || !p->code) why = "H and code are required";
-    return why ? swgl_fail(SWGL_ERR_ARG, "swe: %s", why) : SWGL_OK;
-}
-
-void swe_cpu_destroy(swe_cpu *s)
+void roe_cpu_destroy(roe_cpu *s)
 {
     if (!s) return;
-    swe_fast_destroy(s->fast);
+    roe_fast_destroy(s->fast);
     free(s->H);
     free(s->code);
     free(s->h);
@@ -114,24 +99,24 @@ void swe_cpu_destroy(swe_cpu *s)
     free(s);
 }
 
-swe_cpu *swe_cpu_create(const swe_problem *p, enum swe_cpu_kind kind)
+roe_cpu *roe_cpu_create(const swe_problem *p, enum roe_cpu_kind kind)
 {
     if (swe_problem_check(p) != SWGL_OK) return NULL;
-    if (kind != SWE_CPU_SCALAR && kind != SWE_CPU_FAST) {
+    if (kind != ROE_CPU_SCALAR && kind != ROE_CPU_FAST) {
         swgl_fail(SWGL_ERR_ARG, "swe: unknown solver kind");
         return NULL;
     }
-    swe_cpu *s = calloc(1, sizeof *s);
+    roe_cpu *s = calloc(1, sizeof *s);
     if (!s) {
         swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory");
         return NULL;
     }
     s->kind = kind;
     s->p = *p;
-    if (kind == SWE_CPU_FAST) {
-        s->fast = swe_fast_create(p);
+    if (kind == ROE_CPU_FAST) {
+        s->fast = roe_fast_create(p);
         if (!s->fast) goto fail_quiet;
-        snprintf(s->name, sizeof s->name, "cpu (float, SSE x4, %d threads)", swe_fast_threads(s->fast));
+        snprintf(s->name, sizeof s->name, "cpu (float, SSE x4, %d threads)", roe_fast_threads(s->fast));
         return s;
     }
     snprintf(s->name, sizeof s->name, "cpu-scalar (double)");
@@ -169,13 +154,13 @@ swe_cpu *swe_cpu_create(const swe_problem *p, enum swe_cpu_kind kind)
 fail:
     swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory");
 fail_quiet:
-    swe_cpu_destroy(s);
+    roe_cpu_destroy(s);
     return NULL;
 }
 
-void swe_cpu_set_state(swe_cpu *s, const double *h, const double *qx, const double *qy)
+void roe_cpu_set_state(roe_cpu *s, const double *h, const double *qx, const double *qy)
 {
-    if (s->kind == SWE_CPU_FAST) { swe_fast_set_state(s->fast, h, qx, qy); return; }
+    if (s->kind == ROE_CPU_FAST) { roe_fast_set_state(s->fast, h, qx, qy); return; }
     size_t n = grid_size(s->p.nx, s->p.ny);
     for (size_t k = 0; k < n; k++) {
         int a = s->code[k] == CELL_ACTIVE, wet = a && !(h[k] <= s->p.h_dry);
@@ -185,26 +170,26 @@ void swe_cpu_set_state(swe_cpu *s, const double *h, const double *qx, const doub
     }
 }
 
-void swe_cpu_get_state(const swe_cpu *s, double *h, double *qx, double *qy)
+void roe_cpu_get_state(const roe_cpu *s, double *h, double *qx, double *qy)
 {
-    if (s->kind == SWE_CPU_FAST) { swe_fast_get_state(s->fast, h, qx, qy); return; }
+    if (s->kind == ROE_CPU_FAST) { roe_fast_get_state(s->fast, h, qx, qy); return; }
     size_t n = grid_size(s->p.nx, s->p.ny);
     memcpy(h, s->h, n * sizeof *h);
     memcpy(qx, s->qx, n * sizeof *qx);
     memcpy(qy, s->qy, n * sizeof *qy);
 }
 
-int swe_cpu_threads(const swe_cpu *s)
+int roe_cpu_threads(const roe_cpu *s)
 {
-    return s->kind == SWE_CPU_FAST ? swe_fast_threads(s->fast) : 1;
+    return s->kind == ROE_CPU_FAST ? roe_fast_threads(s->fast) : 1;
 }
 
-int swe_cpu_is_fast(const swe_cpu *s)
+int roe_cpu_is_fast(const roe_cpu *s)
 {
-    return s->kind == SWE_CPU_FAST;
+    return s->kind == ROE_CPU_FAST;
 }
 
-const char *swe_cpu_name(const swe_cpu *s)
+const char *roe_cpu_name(const roe_cpu *s)
 {
     return s->name;
 }
@@ -218,7 +203,7 @@ static inline double theta(double tau, double dt) { return tau < dt ? tau / dt :
  * R.  Boundary edges get the exterior state from the active side.  Writes F-_LR, F-_RL
  * and *phi = Phi (M1) = qn_L + F-_LR[0] (0 on a wall edge and when no side is active);
  * returns ||D||_inf (0 when no side is active). */
-static double edge(const swe_cpu *s, size_t kL, size_t kR, double ex, double ey,
+static double edge(const roe_cpu *s, size_t kL, size_t kR, double ex, double ey,
                    double fL[3], double fR[3], double *phi)
 {
     int aL = s->code[kL] == CELL_ACTIVE, aR = s->code[kR] == CELL_ACTIVE;
@@ -243,7 +228,7 @@ static double edge(const swe_cpu *s, size_t kL, size_t kR, double ex, double ey,
         if (aL) HR = HL; else HL = HR;
         wall = cg != CELL_FREE;
     }
-    double sp = swe_roe_edge(wL, wR, HL, HR, ex, ey, s->p.g, s->p.h_dry, fL, fR);
+    double sp = roe_edge(wL, wR, HL, HR, ex, ey, s->p.g, s->p.h_dry, fL, fR);
     if (!wall) *phi = wL[1] * ex + wL[2] * ey + fL[0];        /* (M1) */
     return sp;
 }
@@ -260,7 +245,7 @@ static void edge_store(edge_row *r, int i, const double fL[3], const double fR[3
 }
 
 /* north edges of row j: (i, j) | (i, j+1), i = 1..nx; G = dx Phi into phiN of row j */
-static void north_edges(swe_cpu *s, int j, edge_row *r)
+static void north_edges(roe_cpu *s, int j, edge_row *r)
 {
     const size_t w = (size_t)grid_stride(s->p.nx);
     double fL[3], fR[3], phi;
@@ -272,9 +257,9 @@ static void north_edges(swe_cpu *s, int j, edge_row *r)
     }
 }
 
-double swe_cpu_rates(swe_cpu *s)
+double roe_cpu_rates(roe_cpu *s)
 {
-    if (s->kind == SWE_CPU_FAST) return swe_fast_rates(s->fast);
+    if (s->kind == ROE_CPU_FAST) return roe_fast_rates(s->fast);
 
     const int nx = s->p.nx, ny = s->p.ny;
     const size_t w = (size_t)grid_stride(nx);
@@ -318,9 +303,9 @@ double swe_cpu_rates(swe_cpu *s)
     return smax > 0.0 ? 2.0 * s->p.cfl * V / smax : INFINITY;
 }
 
-int swe_cpu_apply(swe_cpu *s, double dt)
+int roe_cpu_apply(roe_cpu *s, double dt)
 {
-    if (s->kind == SWE_CPU_FAST) return swe_fast_apply(s->fast, dt);
+    if (s->kind == ROE_CPU_FAST) return roe_fast_apply(s->fast, dt);
 
     const int nx = s->p.nx, ny = s->p.ny;
     const size_t w = (size_t)grid_stride(nx);
@@ -371,18 +356,18 @@ int swe_cpu_apply(swe_cpu *s, double dt)
     return bad ? -1 : 0;
 }
 
-double swe_cpu_step(swe_cpu *s, double dt_max)
+double roe_cpu_step(roe_cpu *s, double dt_max)
 {
-    double d = swe_cpu_rates(s);
+    double d = roe_cpu_rates(s);
     if (isnan(d)) return -1.0;
     double dt = d < dt_max ? d : dt_max;
-    return swe_cpu_apply(s, dt) == 0 ? dt : -1.0;
+    return roe_cpu_apply(s, dt) == 0 ? dt : -1.0;
 }
 
-void swe_cpu_clip_stats(const swe_cpu *s, double *volume, double *rel)
+void roe_cpu_clip_stats(const roe_cpu *s, double *volume, double *rel)
 {
     double v = s->clip_vol, r = s->clip_rel;
-    if (s->kind == SWE_CPU_FAST) swe_fast_clip_stats(s->fast, &v, &r);
+    if (s->kind == ROE_CPU_FAST) roe_fast_clip_stats(s->fast, &v, &r);
     if (volume) *volume = v;
     if (rel) *rel = r;
 }
