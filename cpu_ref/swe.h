@@ -34,8 +34,8 @@ typedef struct swe_problem {
     double g;                   /* m/s^2 */
     double cfl;                 /* gamma in (8), 0 < cfl <= 1 */
     double h_dry;               /* m: a cell with h <= h_dry is dry (velocity 0) */
-    double kappa;               /* m: thin-film depth of the velocity desingularization
-                                 * (M5) below; 0 turns it off */
+    double kappa;               /* m: thin-film depth of the Roe solvers' velocity
+                                 * desingularization (roe_cpu.h (M5)); 0: off */
     const double *H;            /* (nx+2)*(ny+2): depth function H = -z_b */
     const unsigned char *code;  /* (nx+2)*(ny+2): enum cell_code (swgl_grid.h) */
 } swe_problem;
