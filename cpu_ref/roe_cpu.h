@@ -77,7 +77,7 @@ double roe_cpu_step(roe_cpu *s, double dt_max);
  *   h <= h_dry -> q = 0, and in a thin film the velocity is desingularized as in
  *   Kurganov & Petrova (2007) (Brodtkorb et al. 2011 (5)-(6)):
  *       h < kappa:  q <- h u,  u = sqrt(2) h q / sqrt(h^4 + max(h^4, kappa^4)),
- *                   i.e. q <- q sqrt(2) h^2 / sqrt(h^4 + kappa^4)               (M5)
+ *                   i.e. q <- q sqrt(2) r^2 / sqrt(r^4 + 1),  r = h / kappa     (M5)
  *   (continuous at h = kappa, q unchanged above it; mass untouched).  Without it a
  *   film of 10-100 um at a receding shoreline can keep a velocity of tens of m/s (the
  *   momentum change there is a small difference of large pressure and bed terms),

@@ -458,9 +458,8 @@ int roe_fast_apply(struct roe_fast *f, double dt)
     const __m128 k = _mm_set1_ps(move ? (float)(dt / Vd) : 0.0f);
     const __m128 dtv = _mm_set1_ps(move ? (float)dt : 1.0f);
     const __m128 hdry = _mm_set1_ps(f->h_dry), z = _mm_setzero_ps();
-    const __m128 kap = _mm_set1_ps(f->kappa), sqrt2 = _mm_set1_ps(1.41421356f);
-    const float k2 = f->kappa * f->kappa;
-    const __m128 k4 = _mm_set1_ps(k2 * k2);
+    const __m128 kap = _mm_set1_ps(f->kappa), sqrt2 = _mm_set1_ps(1.41421356f), one = _mm_set1_ps(1.0f);
+    const __m128 rkap = _mm_set1_ps(f->kappa > 0.0f ? 1.0f / f->kappa : 0.0f);
     int bad = 0;
     double cvol = 0.0, crel = 0.0;
 
@@ -508,11 +507,11 @@ int roe_fast_apply(struct roe_fast *f, double dt)
             __m128 dry = _mm_cmple_ps(h, hdry);         /* h <= h_dry -> q = 0 */
             qx = _mm_andnot_ps(dry, qx);
             qy = _mm_andnot_ps(dry, qy);
-            /* (M5): h < kappa -> q sqrt(2) h^2 / sqrt(h^4 + kappa^4) */
-            __m128 h2 = _mm_mul_ps(h, h);
-            __m128 fd = _mm_div_ps(_mm_mul_ps(sqrt2, h2),
-                                   _mm_max_ps(_mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(h2, h2), k4)), _mm_set1_ps(1e-30f)));
-            fd = sel(_mm_cmplt_ps(h, kap), fd, _mm_set1_ps(1.0f));
+            /* (M5): h < kappa -> q sqrt(2) r^2 / sqrt(r^4 + 1), r = h / kappa (the same as
+             * sqrt(2) h^2 / sqrt(h^4 + kappa^4), with no underflow for a tiny kappa) */
+            __m128 r = _mm_mul_ps(h, rkap), r2 = _mm_mul_ps(r, r);
+            __m128 fd = _mm_div_ps(_mm_mul_ps(sqrt2, r2), _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(r2, r2), one)));
+            fd = sel(_mm_cmplt_ps(h, kap), fd, one);
             qx = _mm_mul_ps(qx, fd);
             qy = _mm_mul_ps(qy, fd);
             _mm_storeu_ps(f->h + c, sel(a, h, h0));

@@ -315,7 +315,7 @@ int roe_cpu_apply(roe_cpu *s, double dt)
     const int move = s->moving && dt > 0.0;
     const double dtt = move ? dt : 1.0;
     const double V = s->p.dx * s->p.dy, k_dt = move ? dt / V : 0.0;
-    const double h_dry = s->p.h_dry, kappa = s->p.kappa, k4 = kappa * kappa * kappa * kappa;
+    const double h_dry = s->p.h_dry, kappa = s->p.kappa;
     const double *tau = s->tau;
     int bad = 0;
     for (int j = 1; j <= ny; j++) {
@@ -343,7 +343,7 @@ int roe_cpu_apply(roe_cpu *s, double dt)
             }
             if (h <= h_dry) qx = qy = 0.0;
             else if (h < kappa) {                       /* (M5) */
-                double h2 = h * h, f = 1.4142135623730951 * h2 / sqrt(h2 * h2 + k4);
+                double r = h / kappa, r2 = r * r, f = 1.4142135623730951 * r2 / sqrt(r2 * r2 + 1.0);
                 qx *= f;
                 qy *= f;
             }

@@ -48,6 +48,13 @@ for f in h_t10.asc s_t10.asc h_t20.asc s_t20.asc h.asc s.asc summary.json height
   [ -s "$tmp/sed/$f" ]; ok $? "the sediment run wrote $f"
 done
 grep -q '"t_end": 32' "$tmp/sed/summary.json"; ok $? "the sediment run ends exactly at t = 32 s"
+# output times that print alike get names of their own; one at t_end is written too
+"$swgl" run "$tmp/t2.ini" --backend cpu-scalar --set run.t_end=0.05 --set run.output_times=0.0100001,0.0100002,0.05 \
+  --out "$tmp/snap" --quiet
+for f in h_t0.0100001.asc h_t0.0100002.asc h_t0.05.asc h.asc; do
+  [ -s "$tmp/snap/$f" ]; ok $? "output times 0.0100001, 0.0100002, 0.05 = t_end: wrote $f"
+done
+cmp -s "$tmp/snap/h_t0.05.asc" "$tmp/snap/h.asc"; ok $? "the grids at the output time t_end are the final ones"
 # a blow-up is an error of its own, with the time, and ends (it ran forever before)
 for b in cpu-scalar cpu; do
   timeout 60 "$swgl" run --case lastra-test1 --set initial.qx=1e30 --backend $b --out "$tmp/blow" 2> "$tmp/err"

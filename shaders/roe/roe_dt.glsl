@@ -4,7 +4,7 @@
 //   outflow and drain time of the positivity limiter (cpu_ref/roe_cpu.h):
 //       O_i = sum_e max(|Gamma_e| Phi_e,out, 0),   tau_i = h_i |V_i| / O_i
 // Outputs (ghost and inactive cells: dt = tau = +inf, so that the min reduction and
-// the limiter ignore them):
+// the limiter ignore them; a cell holding NaN or infinity: dt = -1, a blow-up):
 //   o_sums = (sum |Gamma| F-[qx], sum |Gamma| F-[qy], dt_i, tau_i)
 //   o_mass = |Gamma| Phi out of the cell through its (east, north, west, south) edges,
 //            only without ROE_MASS_FROM_EDGES (the default defines it: the update then
@@ -40,6 +40,10 @@ SWGL_MAIN
         out_flow += max(v.x, 0.0);
     }
     float dt = sum.w > 0.0 ? 2.0 * u_cfl * u_area / sum.w : swgl_inf();
+    // a NaN must reach the time loop, and min() may drop a NaN: a cell whose state or
+    // sums are not numbers reports dt = -1, which the min keeps and the loop calls a
+    // blow-up
+    if (any(isnan(w.xyz)) || any(isnan(sum)) || any(isinf(w.xyz))) dt = -1.0;
     float tau = out_flow > 0.0 ? max(w.x, 0.0) * u_area / out_flow : swgl_inf();
     o_sums = vec4(sum.yz, dt, tau);
 #ifndef ROE_MASS_FROM_EDGES

@@ -6,7 +6,9 @@
 //     q_i  <- q_i  - dt/|V_i| sum_e |Gamma_e| F-_e[qx, qy]
 // then h = max(h, 0) (rounding only: the limiter keeps h >= 0), h <= h_dry -> q = 0, and
 // in a thin film h < kappa the velocity desingularization (M5) of cpu_ref/roe_cpu.h:
-//     q <- q sqrt(2) h^2 / sqrt(h^4 + kappa^4).
+//     q <- q sqrt(2) r^2 / sqrt(r^4 + 1),  r = h / kappa.
+// A step of dt = 0 (the clock's after it has landed on a stop, or blown up) leaves the
+// state exactly as it is.
 // Both sides of an edge use the same theta and opposite fluxes, so mass telescopes.
 // Ghost and inactive cells keep their state (and their code in w).
 
@@ -40,6 +42,7 @@ SWGL_MAIN
 #ifdef ROE_DT_ON_GPU
     float u_dt = SWGL_LOAD(u_clock, ivec2(0)).x;
 #endif
+    if (u_dt == 0.0) return;
     vec4 s = SWGL_LOAD(u_sums, c);
 #ifdef ROE_MASS_FROM_EDGES
     vec4 m;
@@ -58,8 +61,8 @@ SWGL_MAIN
     vec2 q = w.yz - k_dt * s.xy;
     if (h <= u_hdry) q = vec2(0.0);
     else if (h < u_kappa) {                 // thin film: desingularized velocity (M5)
-        float h2 = h * h, k2 = u_kappa * u_kappa;
-        q *= 1.41421356 * h2 / sqrt(h2 * h2 + k2 * k2);
+        float r = h / u_kappa, r2 = r * r;
+        q *= 1.41421356 * r2 / sqrt(r2 * r2 + 1.0);
     }
     o_state = vec4(h, q, w.w);
 }

@@ -47,12 +47,22 @@ typedef struct snap_ctx {
     outdir *od;
 } snap_ctx;
 
+/* "_tT" with T the shortest decimal that reads back as t, so that two output times
+ * never share a file name */
+static void time_suffix(double t, char *suffix, size_t len)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(suffix, len, "_t%.*g", prec, t);
+        if (strtod(suffix + 2, NULL) == t) return;
+    }
+}
+
 /* the state at an output time: its grids, named NAME_tT.asc */
 static swgl_status on_stop(void *user, double t, scheme_inst *in)
 {
     snap_ctx *c = user;
     char suffix[64];
-    snprintf(suffix, sizeof suffix, "_t%g", t);
+    time_suffix(t, suffix, sizeof suffix);
     swgl_status st = in->be->get_state(in->self, c->f->f);
     return st == SWGL_OK ? in->desc->write_grids(c->s, c->f->f, c->od, suffix) : st;
 }
@@ -137,8 +147,11 @@ int run_scenario(const scenario *sc, const run_options *opt)
         st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         goto fail;
     }
-    for (int i = 0; i < sc->n_output_times; i++)
+    int snap_at_end = 0;   /* an output time at t_end: its grids too, from the final state */
+    for (int i = 0; i < sc->n_output_times; i++) {
         if (sc->output_times[i] < s.t_end) stops[nstops++] = sc->output_times[i];
+        else snap_at_end = 1;
+    }
     stops[nstops++] = s.t_end;
 
     snap_ctx snap = {&s, &f, od};
@@ -167,8 +180,10 @@ int run_scenario(const scenario *sc, const run_options *opt)
     double cps = r.wall > 0 ? (double)active_cells(&s) * r.steps / r.wall : 0;
 
     /* outputs */
-    char written[256] = "";
-    if ((st = d->write_grids(&s, f.f, od, "")) != SWGL_OK ||
+    char written[256] = "", end_suffix[64];
+    time_suffix(s.t_end, end_suffix, sizeof end_suffix);
+    if ((snap_at_end && (st = d->write_grids(&s, f.f, od, end_suffix)) != SWGL_OK) ||
+        (st = d->write_grids(&s, f.f, od, "")) != SWGL_OK ||
         (st = d->write_final(&s, f.f, od, backend_name(opt->backend), written, sizeof written)) != SWGL_OK)
         goto fail;
     json_writer *w = json_open(outdir_path(od, "summary.json"));

@@ -53,6 +53,7 @@ struct roe_gpu {
     gpu_program *p_clock, *p_update_clock;
     gpu_readback *rb;
     int clk;
+    double dt_recent;            /* the largest step read back so far */
     const unsigned char *code;   /* the problem's cell codes (kept by the caller) */
     int mass_from_edges;         /* the update re-reads the edges' mass fluxes (variant) */
     int cur;
@@ -288,50 +289,54 @@ static int take_clock(const float c[4], int stop_index, double stop, timeloop_sp
         sp->steps++;
         sp->dt_min = fmin(sp->dt_min, dt);
         sp->dt_max = fmax(sp->dt_max, dt);
-        sp->t = landed ? stop : sp->t + dt;
+        sp->t += dt;
     }
+    if (landed) sp->t = stop;   /* also when rounding left the landing step no time */
     return landed;
 }
 
 swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {
-    swgl_status st = SWGL_OK;
+    static const float zero[4] = {0, 0, 0, 0};
     int issued = 0, known = 0, done = 0, blown = 0;
-    double dt_recent = 0;
     float c[4];
     sp->t = t;
+    /* a fresh clock: no step before this span is unknown, and no flag of an earlier run
+     * or stop may carry over (the ring was drained at the end of the last span) */
+    swgl_status st = gpu_array2d_fill(r->clock[r->clk], zero);
     while (!done && st == SWGL_OK) {
         int ready = 1;
-        /* take what has come back; wait when the clock would need more than 3 unknown
-         * steps, when the ring is full, or when the stop may be within the next step */
+        /* take what has come back; wait when the clock would need more than 2 unknown
+         * steps, or when the stop may be within the next step (dt_recent: the largest
+         * step seen, also in earlier spans), so that few steps run after the landing */
         while (st == SWGL_OK && !done && known < issued) {
             int m = issued - known;
-            int wait = m >= 3 || sp->t + (m + 1) * dt_recent * 1.5 >= stop;
-            if ((st = gpu_readback_fetch(r->rb, wait, c, &ready)) != SWGL_OK || !ready) break;
+            int wait = m >= 3 || sp->t + (m + 1) * r->dt_recent * 1.5 >= stop;
+            if ((st = gpu_readback_fetch(r->rb, wait, c, &ready)) != SWGL_OK) break;
+            if (!ready) {
+                if (wait) st = swgl_fail(SWGL_ERR_GL, "gpu: no time step came back from the GPU within 60 s");
+                break;
+            }
             known++;
-            dt_recent = fmax(dt_recent, (double)c[0]);
+            r->dt_recent = fmax(r->dt_recent, (double)c[0]);
             done = take_clock(c, stop_index, stop, sp, &blown);
             if (sp->tick) sp->tick(sp->user, sp->t, sp->steps, c[0]);
         }
         if (st != SWGL_OK || done) break;
-        st = step_on_gpu(r, stop - sp->t, issued - known, stop_index, dt_floor);
-        issued++;
+        if ((st = step_on_gpu(r, stop - sp->t, issued - known, stop_index, dt_floor)) == SWGL_OK) issued++;
     }
-    /* steps issued after the landing (or the blow-up) took dt = 0; drain their texels */
+    /* steps issued after the landing (or the blow-up) took dt = 0 and left the state as
+     * it was; drain their texels (keeping the first error's message) */
     while (known < issued) {
-        int ready;
-        swgl_status s2 = gpu_readback_fetch(r->rb, 1, c, &ready);
-        if (s2 != SWGL_OK) {
-            if (st == SWGL_OK) st = s2;
+        int ready = 0;
+        if (gpu_readback_fetch(r->rb, 1, c, &ready) != SWGL_OK || !ready) {
+            if (st == SWGL_OK) st = swgl_fail(SWGL_ERR_GL, "gpu: a time step did not come back from the GPU");
             break;
         }
         known++;
     }
-    if (st == SWGL_OK && blown)
-        st = swgl_fail(SWGL_ERR_BLOWUP,
-                       "gpu: the solution blew up after t = %.9g s (step %ld): the time step from the state was NaN, "
-                       "not positive or below %.3g s",
-                       sp->t, sp->steps + 1, dt_floor);
+    if (st == SWGL_OK && blown)   /* the time loop words the message, with the run's step */
+        st = swgl_fail(SWGL_ERR_BLOWUP, "blown");
     return st;
 }
 

@@ -90,9 +90,10 @@ typedef struct scheme_backend {
     /* Optional: the steps from t to stop with the step chosen on the device by the same
      * rule as the time loop's (stage 0's bound, landing exactly on stop, a bound below
      * dt_floor or NaN is a blow-up), read back a few steps late so that the pipeline
-     * never stalls.  stop_index numbers the stops of the run.  Fills the span's steps,
-     * dt_min, dt_max; on a blow-up returns SWGL_ERR_BLOWUP with span->t the last good
-     * time.  The time loop uses it unless SWGL_DT_READBACK=sync. */
+     * never stalls; steps queued after the landing take dt = 0 and change nothing.
+     * stop_index numbers the stops of the run.  Fills the span's steps, dt_min, dt_max;
+     * on a blow-up returns SWGL_ERR_BLOWUP with span->t the last good time (the time
+     * loop words the message).  The time loop uses it unless SWGL_DT_READBACK=sync. */
     swgl_status (*run_to)(void *self, double t, double stop, int stop_index, double dt_floor,
                           struct timeloop_span *span);
 } scheme_backend;

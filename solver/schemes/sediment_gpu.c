@@ -101,11 +101,13 @@ static swgl_status build_passes(const sed_gpu *g, double dt, sed_passes *ps)
         put_const(defs, sizeof defs, &at, g->dbl, "C_DNY", p->dy))
         return swgl_fail(SWGL_ERR_ARG, "sediment: defines too long");
     swgl_status st;
-    ps->dt = dt;
     if ((st = gpu_program_create("sed_h", defs, &ps->h)) || (st = gpu_program_create("sed_s", defs, &ps->s)) ||
         (st = gpu_program_create("sed_kpass", defs, &ps->k)) ||
-        (st = gpu_program_create("sed_h_opt", defs, &ps->hopt)))
+        (st = gpu_program_create("sed_h_opt", defs, &ps->hopt))) {
+        passes_free(ps);   /* dt stays 0: nothing half-built is taken for a built set */
         return st;
+    }
+    ps->dt = dt;
     return SWGL_OK;
 }
 

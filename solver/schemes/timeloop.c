@@ -23,7 +23,7 @@
 
 static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
 {
-    if (isnan(bound))
+    if (isnan(bound) || bound < 0)   /* a GPU reports a cell holding NaN as a bound of -1 */
         return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (NaN) after t = %.9g s (step %ld)", in->name, t,
                          n + 1);
     return swgl_fail(SWGL_ERR_BLOWUP,
@@ -72,6 +72,11 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
             timeloop_span sp = {0, t, INFINITY, 0, progress ? tick : NULL, &pl};
             pl.base = n;
             st = be->run_to(in->self, t, stop, s, dt_floor, &sp);
+            if (st == SWGL_ERR_BLOWUP)
+                swgl_fail(SWGL_ERR_BLOWUP,
+                          "%s: the solution blew up after t = %.9g s (step %ld): the time step of the state was "
+                          "NaN, not positive, or collapsed below %.3g s",
+                          in->name, sp.t, n + sp.steps + 1, dt_floor);
             n += sp.steps;
             t = sp.t;
             r->dt_min = fmin(r->dt_min, sp.dt_min);
