@@ -71,5 +71,33 @@ ok $? "sediment --compare reports l1_rel_h and linf_rel_s"
 grep -q '"l1_rel_h"' "$tmp/cmp2/summary.json" && grep -q '"linf_rel_qx"' "$tmp/cmp2/summary.json"
 ok $? "roe --compare reports l1_rel_h and linf_rel_qx"
 
+# signals: SIGINT stops a run after its step (exit 130), SIGKILL cannot be caught;
+# either way the output folder is the earlier run's, whole, and the next run removes
+# what the killed one left beside it
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=0.01 --out "$tmp/sig" --quiet
+cp "$tmp/sig/h.asc" "$tmp/sig.before"
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set domain.level=4 --set run.t_end=50 --out "$tmp/sig" \
+  --quiet 2> "$tmp/err" &
+pid=$!
+sleep 1; kill -INT $pid; wait $pid; rc=$?
+[ $rc -eq 130 ] && grep -q 'stopped by signal 2 at t = ' "$tmp/err"
+ok $? "SIGINT: exit 130 and a message with the time reached (exit $rc: $(tail -1 "$tmp/err"))"
+cmp -s "$tmp/sig/h.asc" "$tmp/sig.before" && [ -z "$(ls -a "$tmp" | grep '\.sig\.swgl-tmp')" ]
+ok $? "SIGINT: the earlier outputs are untouched and no staging folder is left"
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set domain.level=4 --set run.t_end=50 --out "$tmp/sig" \
+  --quiet 2> /dev/null &
+pid=$!
+sleep 1; kill -KILL $pid; wait $pid 2> /dev/null
+cmp -s "$tmp/sig/h.asc" "$tmp/sig.before" && [ -n "$(ls -a "$tmp" | grep '\.sig\.swgl-tmp')" ]
+ok $? "SIGKILL: the earlier outputs are untouched (the killed run's staging folder is beside them)"
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=0.02 --out "$tmp/sig" --quiet
+[ $? -eq 0 ] && [ -z "$(ls -a "$tmp" | grep '\.sig\.swgl-tmp')" ] && ! cmp -s "$tmp/sig/h.asc" "$tmp/sig.before"
+ok $? "the next run replaces the folder and removes the killed run's staging folder"
+# a folder that swgl did not write is never replaced
+mkdir -p "$tmp/mine"; echo notes > "$tmp/mine/notes.txt"
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=0.01 --out "$tmp/mine" 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q 'not written by swgl' "$tmp/err" && [ "$(cat "$tmp/mine/notes.txt")" = notes ]
+ok $? "--out on a folder of other files is refused and the folder left alone"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -225,7 +225,7 @@ static void test_outdir(void)
     outdir *o = outdir_open(d);
     if (!CHECK(o != NULL, "outdir_open creates the folder: %s", swgl_last_error())) return;
     char stage[600];
-    snprintf(stage, sizeof stage, "%s/.swgl-tmp-%ld", d, (long)getpid());
+    snprintf(stage, sizeof stage, "%s/.run1.swgl-tmp-%ld", tmp_path("out"), (long)getpid());
     CHECK(exists(stage), "staging folder %s", stage);
     const char *p = outdir_path(o, "h.asc");
     CHECK(p && strstr(p, ".swgl-tmp-"), "staged path %s", p ? p : "(null)");
@@ -251,10 +251,44 @@ static void test_outdir(void)
     CHECK(!exists(f3) && !exists(stage), "abort leaves no new file and no staging folder");
     outdir_abort(NULL);
 
-    /* a second good run replaces the file */
+    /* a second good run replaces the folder as a whole: its files, and nothing of the
+     * first run is left (not even a file the second run does not write) */
     o = outdir_open(d);
     write_text(outdir_path(o, "h.asc"), "second");
     CHECK(outdir_commit(o) == 0 && strcmp(read_text(f1), "second") == 0, "replaced");
+    CHECK(!exists(f2), "the first run's frames/f1.txt went with its folder");
+
+    /* where the file system has no atomic exchange: old aside, new in, old removed */
+    setenv("SWGL_OUTDIR_NO_EXCHANGE", "1", 1);
+    o = outdir_open(d);
+    write_text(outdir_path(o, "h.asc"), "third");
+    CHECK(outdir_commit(o) == 0 && strcmp(read_text(f1), "third") == 0, "replaced without the exchange");
+    unsetenv("SWGL_OUTDIR_NO_EXCHANGE");
+
+    /* what a killed run leaves beside DIR is cleaned by the next one: a staging folder
+     * of a dead process, and an old folder of a run killed between the two renames of
+     * the fallback (it is put back when DIR is missing) */
+    char dead_stage[600], dead_old[600], cmd0[1300];
+    snprintf(dead_stage, sizeof dead_stage, "%s/.run1.swgl-tmp-999999999", tmp_path("out"));
+    snprintf(dead_old, sizeof dead_old, "%s/.run1.swgl-old-999999998", tmp_path("out"));
+    mkdir(dead_stage, 0777);
+    snprintf(cmd0, sizeof cmd0, "mv '%s' '%s'", d, dead_old);
+    CHECK(system(cmd0) == 0 && !exists(d), "a run killed between the renames: DIR missing, its old folder aside");
+    o = outdir_open(d);
+    CHECK(o && !exists(dead_stage) && !exists(dead_old) && strcmp(read_text(f1), "third") == 0,
+          "outdir_open removes a dead run's staging folder and puts the old folder back in place");
+    outdir_abort(o);
+
+    /* a folder swgl did not write is never replaced */
+    char foreign[600];
+    snprintf(foreign, sizeof foreign, "%s/notes.txt", tmp_path("mine"));
+    mkdir(tmp_path("mine"), 0777);
+    write_text(foreign, "my notes");
+    CHECK(outdir_open(tmp_path("mine")) == NULL && strstr(swgl_last_error(), "not written by swgl"),
+          "a folder with other files is refused: %s", swgl_last_error());
+    CHECK(strcmp(read_text(foreign), "my notes") == 0, "and left alone");
+    CHECK(outdir_open(".") == NULL && strstr(swgl_last_error(), "not . or .."), "--out . is refused: %s",
+          swgl_last_error());
 
     write_text(tmp_path("afile"), "x");
     CHECK(outdir_open(tmp_path("afile")) == NULL && strstr(swgl_last_error(), "cannot create folder"),

@@ -24,6 +24,7 @@ const char *swgl_strerror(swgl_status s)
     case SWGL_ERR_INPUT: return "bad input";
     case SWGL_ERR_IO: return "file error";
     case SWGL_ERR_BLOWUP: return "the solution blew up";
+    case SWGL_ERR_INTERRUPTED: return "interrupted";
     }
     return "unknown status";
 }

@@ -22,7 +22,8 @@ typedef enum swgl_status {
     SWGL_ERR_GL,           /* any other GL error */
     SWGL_ERR_INPUT,        /* bad input: a scenario file, key, grid or expression */
     SWGL_ERR_IO,           /* a file could not be read, written or moved */
-    SWGL_ERR_BLOWUP        /* the solution blew up: NaN, or a time step that collapsed */
+    SWGL_ERR_BLOWUP,       /* the solution blew up: NaN, or a time step that collapsed */
+    SWGL_ERR_INTERRUPTED   /* stopped by a signal (SIGINT, SIGTERM) */
 } swgl_status;
 
 const char *swgl_strerror(swgl_status s);

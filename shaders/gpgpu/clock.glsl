@@ -2,6 +2,7 @@
 // the pipeline never stalls (solver/schemes/timeloop.c describes the same rule on the
 // CPU).  One texel per step, ping-pong:
 //     (dt_n, dt_{n-1}, dt_{n-2}, flags),   flags = 4 stop + landed + 2 blown
+// (once blown: (0, the bound that blew up, -, flags))
 // Inputs: u_bound, a 1x1 array whose channel BOUND_CHANNEL is the step the stability
 // condition of the current state allows (a min reduction); u_prev, the previous texel.
 // The CPU knows the time only up to a few steps back (it reads the texels back through
@@ -44,5 +45,7 @@ SWGL_MAIN
         dt = max(left, 0.0);
         lands = true;
     } else dt = b;
-    o_clock = vec4(dt, p.x, p.y, 4.0 * u_stop + (lands || landed ? 1.0 : 0.0) + (blown ? 2.0 : 0.0));
+    // after a blow-up the texel keeps the bound that caused it in y, for the message
+    o_clock = vec4(dt, blown ? (blown_before ? p.y : b) : p.x, p.y,
+                   4.0 * u_stop + (lands || landed ? 1.0 : 0.0) + (blown ? 2.0 : 0.0));
 }

@@ -18,6 +18,12 @@
 #include "output.h"
 #include "run.h"
 
+#include <signal.h>
+
+/* SIGINT, SIGTERM: the time loop stops after its step, the run writes nothing and
+ * removes its staging folder, and the program exits with 128 + the signal's number. */
+static void on_signal(int sig) { timeloop_request_stop(sig); }
+
 typedef struct norms { double l1[SCHEME_MAX_FIELDS], linf[SCHEME_MAX_FIELDS]; } norms;
 
 static norms difference(const scheme_setup *s, const scheme_fields *a, const scheme_fields *b)
@@ -128,6 +134,12 @@ int run_scenario(const scenario *sc, const run_options *opt)
     swgl_status st = SWGL_OK;
     memset(&s, 0, sizeof s);
     swgl_clear_error();
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
 
     if (!d || (st = d->setup(sc, &s)) != SWGL_OK) goto fail;
     scheme_config cfg = {.backend = opt->backend, .precision = opt->precision};
@@ -253,5 +265,8 @@ fail:
     free(stops);
     if (d && s.problem) d->setup_free(&s);
     gpu_context_destroy(ctx);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (rc && timeloop_stop_requested()) rc = 128 + timeloop_stop_requested();
     return rc;
 }

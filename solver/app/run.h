@@ -19,7 +19,8 @@ typedef struct run_options {
  * backend through the time loop (and, with --compare, on a second one), writes the
  * snapshots at output_times, DIR/summary.json, the final grids and pictures (through
  * output.h's staging, so a failure leaves DIR as it was), prints a short summary on
- * stdout unless quiet, and returns the process exit status (0 or 1). */
+ * stdout unless quiet, and returns the process exit status: 0, 1 on an error, 128 + N
+ * after signal N (SIGINT, SIGTERM: the run stops after its step and writes nothing). */
 int run_scenario(const scenario *sc, const run_options *opt);
 
 /* swgl bench gpgpu | roe | sediment: argv[0] is the bench's name. */

@@ -2,10 +2,12 @@
  * scale, summary.json, CSV cuts; written so that a failed run never leaves
  * half-finished files over good ones.
  *
- * Usage: outdir_open() makes a staging folder DIR/.swgl-tmp-PID; every writer below
- * takes a path inside it (outdir_path()); outdir_commit() renames each staged file
- * into DIR (one rename per file, so each file is either the old one or the new one);
- * outdir_abort() removes the staging folder and leaves DIR as it was.
+ * Usage: outdir_open() makes a staging folder beside DIR (PARENT/.NAME.swgl-tmp-PID,
+ * and cleans those that killed runs left); every writer below takes a path inside it
+ * (outdir_path()); outdir_commit() swaps it with DIR in one step, so DIR holds either
+ * the old run's outputs or the new run's, never a mix; outdir_abort() removes it and
+ * leaves DIR as it was.  An existing DIR that swgl did not write (no .swgl-output, no
+ * summary.json, not empty) is refused: it is never replaced (output_dir.c).
  *
  * Errors: a function returns a swgl_status (a constructor NULL) and leaves one line,
  * naming the file, in swgl_last_error() (swgl_error.h).

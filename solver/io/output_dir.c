@@ -1,19 +1,29 @@
-/* output_dir.c — the output folder of a run, written so that a failed run leaves the
- * files of an earlier run untouched.
+/* output_dir.c — the output folder of a run, which changes as a whole or not at all.
  *
- * outdir_open(DIR) creates DIR (and its parents) if missing and a staging folder
- * DIR/.swgl-tmp-PID (an old one of that name, left by a crash, is removed first).
- * Writers write into the staging folder through outdir_path(); a name may contain '/',
- * and the subfolders are made in the staging folder as needed.  outdir_commit() moves
- * every staged file into DIR with one rename(2) each — so each file in DIR is either the
- * old one or the complete new one — and removes the staging folder.  outdir_abort()
- * removes the staging folder and its contents; DIR is as it was.
- */
+ * outdir_open(DIR) makes DIR's parent folders if missing and a staging folder beside
+ * DIR, PARENT/.NAME.swgl-tmp-PID, holding the marker file .swgl-output.  Writers write
+ * into the staging folder through outdir_path(); a name may contain '/', and the
+ * subfolders are made as needed.  outdir_commit() puts the staging folder in DIR's
+ * place with one atomic exchange of the two folders (renameat2 RENAME_EXCHANGE; where
+ * the file system lacks it, DIR is first renamed to PARENT/.NAME.swgl-old-PID, the
+ * staging folder to DIR, and the old one removed only after that succeeded), then
+ * removes the old folder.  So DIR is at every moment either the old run's folder or the
+ * new one's, never a mix; outdir_abort() removes the staging folder and DIR is as it was.
+ *
+ * Since DIR is replaced as a whole, a folder that swgl did not write is never replaced:
+ * an existing DIR must be empty or hold .swgl-output (or, written by older versions,
+ * summary.json), else outdir_open refuses it.  outdir_open also removes the staging and
+ * old folders that runs killed before their end (SIGKILL, power loss) left beside DIR,
+ * and puts an old folder back in DIR's place when a run died between the two renames of
+ * the fallback. */
+#define _GNU_SOURCE 1   /* renameat2 */
 #include "output.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +34,17 @@
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+#define MARKER ".swgl-output"
 
 struct outdir {
-    char dir[PATH_MAX];
-    char stage[PATH_MAX];
+    char dir[PATH_MAX];       /* DIR */
+    char parent[PATH_MAX];    /* its parent folder */
+    char name[NAME_MAX + 1];  /* its last component */
+    char stage[PATH_MAX];     /* PARENT/.NAME.swgl-tmp-PID */
     char path[PATH_MAX];      /* outdir_path's answer */
 };
 
@@ -76,6 +93,63 @@ static void remove_tree(const char *path)
     }
 }
 
+/* 1 if pid names a process that no longer exists */
+static int dead(long pid)
+{
+    return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Cleans what dead runs left beside DIR (and, from older versions, inside it). */
+static void clean_leftovers(const outdir *o)
+{
+    char tmp_prefix[NAME_MAX + 32], old_prefix[NAME_MAX + 32];
+    snprintf(tmp_prefix, sizeof tmp_prefix, ".%s.swgl-tmp-", o->name);
+    snprintf(old_prefix, sizeof old_prefix, ".%s.swgl-old-", o->name);
+    struct stat st;
+    int have_dir = stat(o->dir, &st) == 0;
+    DIR *d = opendir(o->parent);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        int is_tmp = strncmp(e->d_name, tmp_prefix, strlen(tmp_prefix)) == 0;
+        int is_old = strncmp(e->d_name, old_prefix, strlen(old_prefix)) == 0;
+        if (!is_tmp && !is_old) continue;
+        long pid = strtol(e->d_name + strlen(is_tmp ? tmp_prefix : old_prefix), NULL, 10);
+        if (!dead(pid)) continue;
+        char p[PATH_MAX];
+        if (snprintf(p, sizeof p, "%s/%s", o->parent, e->d_name) >= (int)sizeof p) continue;
+        if (is_old && !have_dir && rename(p, o->dir) == 0) {   /* died between the renames */
+            have_dir = 1;
+            continue;
+        }
+        remove_tree(p);
+    }
+    if (d) closedir(d);
+    d = opendir(o->dir);                                       /* DIR/.swgl-tmp-PID (older) */
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, ".swgl-tmp-", 10) != 0 || !dead(strtol(e->d_name + 10, NULL, 10))) continue;
+        char p[PATH_MAX];
+        if (snprintf(p, sizeof p, "%s/%s", o->dir, e->d_name) < (int)sizeof p) remove_tree(p);
+    }
+    if (d) closedir(d);
+}
+
+/* 0 when DIR may be replaced: missing, empty, or written by swgl */
+static int replaceable(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return errno == ENOENT ? 0 : -1;
+    struct dirent *e;
+    int entries = 0, ours = 0;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (strncmp(e->d_name, ".swgl-tmp-", 10) == 0) continue;
+        entries++;
+        if (strcmp(e->d_name, MARKER) == 0 || strcmp(e->d_name, "summary.json") == 0) ours = 1;
+    }
+    closedir(d);
+    return entries == 0 || ours ? 0 : 1;
+}
+
 outdir *outdir_open(const char *dir)
 {
     outdir *o = calloc(1, sizeof *o);
@@ -92,20 +166,53 @@ outdir *outdir_open(const char *dir)
     }
     memcpy(o->dir, dir, n);
     o->dir[n] = '\0';
-    if (snprintf(o->stage, sizeof o->stage, "%s/.swgl-tmp-%ld", o->dir, (long)getpid())
-        >= (int)sizeof o->stage) {
+    const char *slash = strrchr(o->dir, '/');
+    const char *base = slash ? slash + 1 : o->dir;
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strlen(base) > NAME_MAX - 32) {
+        swgl_fail(SWGL_ERR_ARG, "%s: name the output folder itself (it is replaced as a whole), not . or ..", dir);
+        free(o);
+        return NULL;
+    }
+    snprintf(o->name, sizeof o->name, "%s", base);
+    if (slash == o->dir) snprintf(o->parent, sizeof o->parent, "/");
+    else if (slash) snprintf(o->parent, sizeof o->parent, "%.*s", (int)(slash - o->dir), o->dir);
+    else snprintf(o->parent, sizeof o->parent, ".");
+    if (snprintf(o->stage, sizeof o->stage, "%s/.%s.swgl-tmp-%ld", o->parent, o->name, (long)getpid()) >=
+        (int)sizeof o->stage) {
         swgl_fail(SWGL_ERR_ARG, "%s: folder name too long", dir);
         free(o);
         return NULL;
     }
-    if (make_dirs(o->dir) != 0) {
-        swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", o->dir, strerror(errno));
+    struct stat st;
+    if (stat(o->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", o->dir, strerror(ENOTDIR));
+        free(o);
+        return NULL;
+    }
+    if (make_dirs(o->parent) != 0) {
+        swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", o->parent, strerror(errno));
+        free(o);
+        return NULL;
+    }
+    clean_leftovers(o);
+    int r = replaceable(o->dir);
+    if (r != 0) {
+        swgl_fail(SWGL_ERR_IO,
+                  r < 0 ? "%s: cannot read folder: %s"
+                        : "%s: the folder exists and was not written by swgl (it holds no %s); a run replaces its "
+                          "output folder as a whole, so give --out a new folder or one of swgl's",
+                  o->dir, r < 0 ? strerror(errno) : MARKER);
         free(o);
         return NULL;
     }
     remove_tree(o->stage);
-    if (mkdir(o->stage, 0777) != 0) {
+    char marker[PATH_MAX];
+    FILE *m = NULL;
+    if (mkdir(o->stage, 0777) != 0 || snprintf(marker, sizeof marker, "%s/" MARKER, o->stage) >= (int)sizeof marker ||
+        !(m = fopen(marker, "w")) || fprintf(m, "written by swgl; a run replaces this folder as a whole\n") < 0 ||
+        fclose(m) != 0) {
         swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", o->stage, strerror(errno));
+        remove_tree(o->stage);
         free(o);
         return NULL;
     }
@@ -128,38 +235,40 @@ const char *outdir_path(outdir *o, const char *name)
     return o->path;
 }
 
-/* Moves everything in the staged folder src into dst (made if missing). */
-static swgl_status commit_tree(const char *src, const char *dst)
+/* Puts the staging folder in DIR's place; DIR is the old or the new folder throughout. */
+static swgl_status swap_in(const outdir *o)
 {
-    DIR *d = opendir(src);
-    if (!d) return swgl_fail(SWGL_ERR_IO, "%s: cannot read folder: %s", src, strerror(errno));
-    swgl_status st = SWGL_OK;
-    struct dirent *e;
-    while (st == SWGL_OK && (e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        char from[PATH_MAX], to[PATH_MAX];
-        struct stat st_from;
-        if (snprintf(from, sizeof from, "%s/%s", src, e->d_name) >= (int)sizeof from ||
-            snprintf(to, sizeof to, "%s/%s", dst, e->d_name) >= (int)sizeof to) {
-            st = swgl_fail(SWGL_ERR_IO, "%s/%s: path too long", dst, e->d_name);
-        } else if (lstat(from, &st_from) == 0 && S_ISDIR(st_from.st_mode)) {
-            if (make_dirs(to) != 0)
-                st = swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", to, strerror(errno));
-            else
-                st = commit_tree(from, to);
-        } else if (rename(from, to) != 0) {
-            st = swgl_fail(SWGL_ERR_IO, "%s: cannot move into place: %s", to, strerror(errno));
-        }
+    struct stat st;
+    if (stat(o->dir, &st) != 0) {   /* no old folder: one rename */
+        if (rename(o->stage, o->dir) == 0) return SWGL_OK;
+        return swgl_fail(SWGL_ERR_IO, "%s: cannot move the new outputs into place: %s", o->dir, strerror(errno));
     }
-    closedir(d);
-    return st;
+    if (!getenv("SWGL_OUTDIR_NO_EXCHANGE") &&
+        renameat2(AT_FDCWD, o->stage, AT_FDCWD, o->dir, RENAME_EXCHANGE) == 0) {
+        remove_tree(o->stage);      /* now the old folder */
+        return SWGL_OK;
+    }
+    /* no exchange on this file system: old aside, new in, old removed */
+    char old[PATH_MAX];
+    if (snprintf(old, sizeof old, "%s/.%s.swgl-old-%ld", o->parent, o->name, (long)getpid()) >= (int)sizeof old)
+        return swgl_fail(SWGL_ERR_IO, "%s: folder name too long", o->dir);
+    remove_tree(old);
+    if (rename(o->dir, old) != 0)
+        return swgl_fail(SWGL_ERR_IO, "%s: cannot move the old outputs aside: %s", o->dir, strerror(errno));
+    if (rename(o->stage, o->dir) != 0) {
+        int e = errno;
+        rename(old, o->dir);        /* put the old one back */
+        return swgl_fail(SWGL_ERR_IO, "%s: cannot move the new outputs into place: %s", o->dir, strerror(e));
+    }
+    remove_tree(old);
+    return SWGL_OK;
 }
 
 swgl_status outdir_commit(outdir *o)
 {
     if (!o) return swgl_fail(SWGL_ERR_ARG, "outdir_commit: no output folder");
-    swgl_status st = commit_tree(o->stage, o->dir);
-    remove_tree(o->stage);
+    swgl_status st = swap_in(o);
+    remove_tree(o->stage);          /* after a failure: the new outputs; DIR is untouched */
     free(o);
     return st;
 }

@@ -139,6 +139,10 @@ static void print(const scheme_setup *s, double *const *f)
     printf("  h in [%.6g, %.6g] m over %ld active cells\n", hmin, hmax, active_cells(s));
 }
 
+/* (8): dt = 2 cfl dx dy / S with S = sum over the 4 edges of |Gamma| (|u_n| + c) <=
+ * 2 (dx + dy) s_max, so a bound dt means a wave speed s_max >= cfl dx dy / ((dx + dy) dt) */
+static double speed_scale(const scheme_setup *s) { return s->sc->cfl * s->dx * s->dy / (s->dx + s->dy); }
+
 const scheme_desc scheme_roe = {
     .name = "roe",
     .n_fields = 3,
@@ -150,6 +154,7 @@ const scheme_desc scheme_roe = {
     .write_final = write_final,
     .summary = summary,
     .print = print,
+    .speed_scale = speed_scale,
     .describe_run = NULL,
     .backends = {&roe_backend_gpu, &roe_backend_cpu, &roe_backend_cpu_scalar},
 };

@@ -284,7 +284,10 @@ static int take_clock(const float c[4], int stop_index, double stop, timeloop_sp
     double dt = c[0];
     int flags = (int)c[3], landed = (flags & 1) && flags / 4 == stop_index;
     *blown = (flags & 2) != 0;
-    if (*blown) return 1;
+    if (*blown) {
+        sp->bound = c[1];
+        return 1;
+    }
     if (dt > 0) {
         sp->steps++;
         sp->dt_min = fmin(sp->dt_min, dt);
@@ -323,6 +326,10 @@ swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, do
             if (sp->tick) sp->tick(sp->user, sp->t, sp->steps, c[0]);
         }
         if (st != SWGL_OK || done) break;
+        if (timeloop_stop_requested()) {
+            st = SWGL_ERR_INTERRUPTED;   /* the time loop words the message */
+            break;
+        }
         if ((st = step_on_gpu(r, stop - sp->t, issued - known, stop_index, dt_floor)) == SWGL_OK) issued++;
     }
     /* steps issued after the landing (or the blow-up) took dt = 0 and left the state as

@@ -54,6 +54,7 @@ swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, c
         return st;
     }
     in->be->describe(in->self, in->name, sizeof in->name);
+    in->speed_scale = d->speed_scale ? d->speed_scale(s) : 0;
     return SWGL_OK;
 }
 

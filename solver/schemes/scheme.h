@@ -51,6 +51,7 @@ typedef struct timeloop_span {
     long steps;
     double t;                /* reached: the stop, or the last good time after a blow-up */
     double dt_min, dt_max;
+    double bound;            /* after a blow-up: the bound that caused it */
     /* called (when not NULL) as the steps come back, for a progress line */
     void (*tick)(void *user, double t, long steps, double dt);
     void *user;
@@ -114,6 +115,9 @@ typedef struct scheme_desc {
     /* The scheme's own summary members (ranges, parameters) and its own summary lines. */
     void (*summary)(const scheme_setup *s, double *const *f, json_writer *w);
     void (*print)(const scheme_setup *s, double *const *f);
+    /* The speed a time-step bound stands for: a bound dt means a wave speed of at least
+     * speed_scale / dt (m/s), for the blow-up message; NULL when the step is fixed. */
+    double (*speed_scale)(const scheme_setup *s);
     /* A line about the run for stderr ("4000 steps of 1.2 s, conservative form"), may be NULL. */
     void (*describe_run)(const scheme_setup *s, char *line, size_t len);
     const scheme_backend *backends[BACKEND_COUNT];
@@ -140,6 +144,7 @@ typedef struct scheme_inst {
     const scheme_backend *be;
     void *self;
     char name[200];
+    double speed_scale;      /* desc->speed_scale of the setup (0: none) */
 } scheme_inst;
 
 /* Creates the backend's instance and sets the setup's initial state. */
@@ -166,6 +171,12 @@ typedef struct timeloop_result {
     double dt_min, dt_max;
     const char *precision;   /* the backend's, filled by the caller that closes it */
 } timeloop_result;
+
+/* A request to stop (SIGINT, SIGTERM: the program's handler calls it; safe in a signal
+ * handler).  The loop then stops after the step it is in with SWGL_ERR_INTERRUPTED
+ * naming the time reached. */
+void timeloop_request_stop(int signal_number);
+int timeloop_stop_requested(void);   /* the signal number, or 0 */
 
 /* Called at every stop before the last with the time; the instance holds the state. */
 typedef swgl_status (*timeloop_stop_fn)(void *user, double t, scheme_inst *in);

@@ -24,15 +24,31 @@
 #include "cpu_info.h"
 #include "scheme.h"
 
+#include <signal.h>
+
+static volatile sig_atomic_t stop_signal;
+
+void timeloop_request_stop(int signal_number) { stop_signal = signal_number; }
+int timeloop_stop_requested(void) { return stop_signal; }
+
+static swgl_status interrupted(const scheme_inst *in, double t, long n)
+{
+    return swgl_fail(SWGL_ERR_INTERRUPTED, "%s: stopped by signal %d at t = %.9g s after %ld steps", in->name,
+                     (int)stop_signal, t, n);
+}
+
 static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
 {
     if (isnan(bound) || bound < 0)   /* a GPU reports a cell holding NaN as a bound of -1 */
-        return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (NaN) after t = %.9g s (step %ld)", in->name, t,
+        return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (a NaN or an infinity in the state) after t = %.9g s (step %ld)", in->name, t,
                          n + 1);
+    char speed[96] = "";
+    if (in->speed_scale > 0)
+        snprintf(speed, sizeof speed, ", a wave speed of at least %.3g m/s", in->speed_scale / bound);
     return swgl_fail(SWGL_ERR_BLOWUP,
-                     "%s: the solution blew up after t = %.9g s (step %ld): the time step collapsed to %.3g s "
+                     "%s: the solution blew up after t = %.9g s (step %ld): the time step collapsed to %.3g s%s "
                      "(a velocity or depth far beyond the scenario's)",
-                     in->name, t, n + 1, bound);
+                     in->name, t, n + 1, bound, speed);
 }
 
 typedef struct progress_line {
@@ -72,22 +88,23 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {
-            timeloop_span sp = {0, t, INFINITY, 0, progress ? tick : NULL, &pl};
+            timeloop_span sp = {0, t, INFINITY, 0, NAN, progress ? tick : NULL, &pl};
             pl.base = n;
             st = be->run_to(in->self, t, stop, s, dt_floor, &sp);
-            if (st == SWGL_ERR_BLOWUP)
-                swgl_fail(SWGL_ERR_BLOWUP,
-                          "%s: the solution blew up after t = %.9g s (step %ld): the time step of the state was "
-                          "NaN, not positive, or collapsed below %.3g s",
-                          in->name, sp.t, n + sp.steps + 1, dt_floor);
+            if (st == SWGL_ERR_BLOWUP) blowup(in, sp.t, n + sp.steps, sp.bound);
             n += sp.steps;
             t = sp.t;
             r->dt_min = fmin(r->dt_min, sp.dt_min);
             r->dt_max = fmax(r->dt_max, sp.dt_max);
+            if (st == SWGL_ERR_INTERRUPTED) st = interrupted(in, t, n);
             if (st != SWGL_OK) goto done;
         }
         while (t < stop) {
             double bound, dt;
+            if (stop_signal) {
+                st = interrupted(in, t, n);
+                goto done;
+            }
             if ((st = be->stage(in->self, 0, &bound)) != SWGL_OK) goto done;
             if (!(bound > 0) || bound < dt_floor) {
                 st = blowup(in, t, n, bound);
