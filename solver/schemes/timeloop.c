@@ -40,8 +40,9 @@ static swgl_status interrupted(const scheme_inst *in, double t, long n)
 static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
 {
     if (isnan(bound) || bound < 0)   /* a GPU reports a cell holding NaN as a bound of -1 */
-        return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (a NaN or an infinity in the state) after t = %.9g s (step %ld)", in->name, t,
-                         n + 1);
+        return swgl_fail(SWGL_ERR_BLOWUP,
+                         "%s: the solution blew up (a NaN or an infinity in the state) after t = %.9g s (step %ld)",
+                         in->name, t, n + 1);
     char speed[96] = "";
     if (in->speed_scale > 0)
         snprintf(speed, sizeof speed, ", a wave speed of at least %.3g m/s", in->speed_scale / bound);
