@@ -93,6 +93,20 @@ ok $? "SIGKILL: the earlier outputs are untouched (the killed run's staging fold
 "$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=0.02 --out "$tmp/sig" --quiet
 [ $? -eq 0 ] && [ -z "$(ls -a "$tmp" | grep '\.sig\.swgl-tmp')" ] && ! cmp -s "$tmp/sig/h.asc" "$tmp/sig.before"
 ok $? "the next run replaces the folder and removes the killed run's staging folder"
+# memory is checked before anything large is allocated: a grid that cannot fit fails
+# at once, saying what it would need (skipped where the binary cannot start under a
+# 3 GB address-space limit: AddressSanitizer builds reserve terabytes of shadow)
+if (ulimit -v 3000000; "$swgl" --version > /dev/null 2>&1); then
+  start=$(date +%s)
+  (ulimit -v 3000000; "$swgl" run --case lastra-test1 --set domain.level=7 --backend cpu-scalar --out "$tmp/big" \
+    2> "$tmp/err")
+  rc=$?; took=$(( $(date +%s) - start ))
+  [ $rc -eq 1 ] && grep -q 'needs about 3.7 GiB' "$tmp/err" && grep -q 'ulimit -v' "$tmp/err" && [ $took -le 2 ] \
+    && [ ! -e "$tmp/big" ]
+  ok $? "a 12800 x 1280 grid under ulimit -v 3 GB fails in ${took} s naming the need: $(tail -1 "$tmp/err")"
+else
+  echo "ok    (skipped: the binary does not start under ulimit -v, a sanitizer build)"
+fi
 # a folder that swgl did not write is never replaced
 mkdir -p "$tmp/mine"; echo notes > "$tmp/mine/notes.txt"
 "$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=0.01 --out "$tmp/mine" 2> "$tmp/err"

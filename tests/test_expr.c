@@ -1,5 +1,6 @@
 /* test_expr.c — the field-expression parser and evaluator (solver/expr.c): values,
  * precedence and associativity, functions, and error messages with their column. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -87,6 +88,75 @@ static void test_errors(void)
     CHECK(strstr(error_of(deep, err, sizeof err), "nested"), "%s", err);
 }
 
+/* "x+x+...+x" with n terms (malloc'ed). */
+static char *chain(int n, const char *term, const char *op)
+{
+    size_t lt = strlen(term), lo = strlen(op);
+    char *s = malloc((size_t)n * (lt + lo) + 1), *p = s;
+    if (!s) return NULL;
+    for (int i = 0; i < n; i++) {
+        if (i) p = memcpy(p, op, lo), p += lo;
+        p = memcpy(p, term, lt), p += lt;
+    }
+    *p = '\0';
+    return s;
+}
+
+/* A long flat chain (fuzzer: bed = x+x+..., 10^6 terms) once overflowed the stack: the
+ * tree was evaluated by recursion, one level per term, which the nesting limit does not
+ * count.  Evaluation now runs through the postfix node array with a value stack. */
+static void test_long_chains(void)
+{
+    char *s = chain(1000000, "x", "+");
+    if (!CHECK(s != NULL, "memory for the chain")) return;
+    expr *e = expr_compile(s);
+    CHECK(e != NULL, "a 10^6-term sum compiles: %s", e ? "yes" : swgl_last_error());
+    if (e) {
+        CHECK_NEAR(expr_eval(e, 0.5, 0), 500000, 0, "x+x+...+x, 10^6 terms, at x = 0.5 (exact: halves)");
+        CHECK_NEAR(expr_eval(e, 2, 0), 2000000, 0, "the same at x = 2");
+        expr_free(e);
+    }
+    free(s);
+    s = chain(1000000, "y", "-");
+    CHECK_NEAR(eval(s, 0, 1), -999998, 0, "y-y-...-y, 10^6 terms, left-associative");
+    free(s);
+    s = chain(300000, "x", "<");
+    CHECK_NEAR(eval(s, 3, 0), 1, 0, "x<x<...<x: (3<3)=0, then 0<3 = 1 onwards");
+    free(s);
+    s = chain(300000, "1", "&&");
+    CHECK_NEAR(eval(s, 0, 0), 1, 0, "1&&1&&...&&1");
+    free(s);
+    /* deep nesting still stops at the limit, with its message */
+    s = chain(100000, "-", "");
+    CHECK(strstr(error_of(s, (char[256]){0}, 256), "nested more than 100 deep"), "10^5 unary minus: %s",
+          swgl_last_error());
+    free(s);
+}
+
+/* Values pending at every precedence level of every parenthesis: more than evaluation
+ * keeps on the C stack (it then takes a heap buffer), and the result is still right. */
+static void test_wide_expressions(void)
+{
+    char s[4096];
+    int n = 0;
+    for (int i = 0; i < 48; i++) n += snprintf(s + n, sizeof s - (size_t)n, "x || 0 && x == x < 1 + x * (");
+    n += snprintf(s + n, sizeof s - (size_t)n, "1");
+    for (int i = 0; i < 48; i++) s[n++] = ')';
+    s[n] = '\0';
+    /* innermost v = 1; each level: x*v, 1+x*v, x < that (1), x == 1 (1 at x = 1), 0 && .. (0), x || 0 (1) */
+    CHECK_NEAR(eval(s, 1, 0), 1, 0, "48 levels of 6 pending operators");
+    CHECK_NEAR(eval(s, 0, 0), 0, 0, "the same at x = 0: 0 < 1 = 1, 0 == 1 = 0, 0 || 0 = 0");
+    n = 0;
+    for (int i = 0; i < 48; i++) n += snprintf(s + n, sizeof s - (size_t)n, "1 + 2 * (");
+    n += snprintf(s + n, sizeof s - (size_t)n, "1");
+    for (int i = 0; i < 48; i++) s[n++] = ')';
+    s[n] = '\0';
+    CHECK_NEAR(eval(s, 0, 0), 562949953421311.0, 0, "v = 1 + 2 v nested 48 times from 1: 2^49 - 1");
+    CHECK_NEAR(eval("x < 1 ? log(x - 1) : 2", 5, 0), 2, 0, "the branch not taken may be NaN");
+    CHECK_NEAR(eval("0 && log(-1) || 1", 0, 0), 1, 0, "&& and || with a NaN operand not needed");
+    CHECK_NEAR(eval("min(x, max(y, x ? 3 : 4))", 5, 1), 3, 0, "calls and a condition");
+}
+
 static void test_uses_xy(void)
 {
     expr *a = expr_compile("2 * pi"), *b = expr_compile("y + 1");
@@ -102,6 +172,8 @@ int main(void)
     test_values();
     test_logic();
     test_errors();
+    test_long_chains();
+    test_wide_expressions();
     test_uses_xy();
     return check_done();
 }

@@ -4,6 +4,7 @@
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -109,6 +110,165 @@ static void test_asc_variants(void)
     CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "none.asc: cannot open"), "%s", swgl_last_error());
 }
 
+static void write_bytes(const char *path, const char *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(bytes, 1, n, f);
+        fclose(f);
+    }
+}
+
+/* asc_read of tmp/NAME must fail with want in its message; the message of any other
+ * outcome otherwise. */
+static int asc_fails_with(const char *name, const char *want, char *got, size_t len)
+{
+    int nx, ny;
+    double xll, yll, dx, dy, *r = NULL;
+    unsigned char *nd = NULL;
+    swgl_clear_error();
+    swgl_status rc = asc_read(tmp_path(name), &nx, &ny, &xll, &yll, &dx, &dy, &r, &nd);
+    snprintf(got, len, "%s", rc == SWGL_OK ? "(read)" : swgl_last_error());
+    free(r);
+    free(nd);
+    return rc != SWGL_OK && strstr(got, want) != NULL;
+}
+#define CHECK_ASC_FAILS(name, want) do { \
+        char got_[1024]; \
+        CHECK(asc_fails_with(name, want, got_, sizeof got_), "want \"%s\", got \"%s\"", want, got_); \
+    } while (0)
+
+/* Bytes of address space the process may still map is capped for the call (not under
+ * ASan, whose shadow memory is already larger than any cap). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+/* Caps the address space at what is in use now (/proc/self/statm) plus extra bytes,
+ * keeping the old limit in *old; 1 if capped (never under ASan). */
+static int cap_address_space(size_t extra, struct rlimit *old)
+{
+#ifdef UNDER_ASAN
+    (void)extra;
+    (void)old;
+    return 0;
+#else
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1) pages = 0;
+        fclose(f);
+    }
+    rlim_t want = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (rlim_t)extra;
+    if (!pages || getrlimit(RLIMIT_AS, old) != 0 ||
+        (old->rlim_cur != RLIM_INFINITY && old->rlim_cur <= want))
+        return 0;
+    struct rlimit lim = *old;
+    lim.rlim_cur = want;
+    return setrlimit(RLIMIT_AS, &lim) == 0;
+#endif
+}
+
+/* .asc files that once misbehaved (a fuzzer, a careful user), and their relatives. */
+static void test_asc_hostile(void)
+{
+    static const char hdr[] = "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n";
+    char text[8192];
+    /* a keyword, then a line long enough to move getline's buffer: the keyword's token
+     * was freed under the message (printf 'ncols\n%0150d\n' 0) */
+    snprintf(text, sizeof text, "ncols\n%0150d\n", 0);
+    write_text(tmp_path("k1.asc"), text);
+    CHECK_ASC_FAILS("k1.asc", "k1.asc:2: bad header: ncols must be a positive integer");
+    snprintf(text, sizeof text, "ncols 2\nnrows\n%4000s\n", "abc");
+    write_text(tmp_path("k2.asc"), text);
+    CHECK_ASC_FAILS("k2.asc", "k2.asc:3: bad header: expected a number after nrows");
+    snprintf(text, sizeof text, "NCOLS 2\n%4000s\nNCOLS\n%4000s\n", "", "3");
+    write_text(tmp_path("k3.asc"), text);
+    CHECK_ASC_FAILS("k3.asc", "k3.asc:4: bad header: NCOLS given twice");
+    snprintf(text, sizeof text, "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize\n%4000s\n", "-1");
+    write_text(tmp_path("k4.asc"), text);
+    CHECK_ASC_FAILS("k4.asc", "k4.asc:6: bad header: cellsize must be positive");
+    snprintf(text, sizeof text, "nrows\n%4000s\n", "2000000");
+    write_text(tmp_path("k5.asc"), text);
+    CHECK_ASC_FAILS("k5.asc", "k5.asc:2: bad header: nrows must be at most 1000000, found 2000000");
+
+    /* 1e308 was converted to long before the range check (undefined) */
+    write_text(tmp_path("e1.asc"), "ncols 1e308\nnrows 2\n");
+    CHECK_ASC_FAILS("e1.asc", "e1.asc:1: bad header: ncols must be at most 1000000, found 1e+308");
+    write_text(tmp_path("e2.asc"), "ncols 2\nnrows -1e308\n");
+    CHECK_ASC_FAILS("e2.asc", "e2.asc:2: bad header: nrows must be a positive integer");
+
+    /* the cap on cells, before anything is allocated */
+    write_text(tmp_path("big.asc"), "ncols 1000000\nnrows 1000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n");
+    CHECK_ASC_FAILS("big.asc", "big.asc:2: bad header: too many cells: ncols x nrows = 1000000 x 1000 = "
+                               "1000000000, at most 268435456");
+    /* within the cap, but three values: memory follows the data, not the header (10^8
+     * values were 900 MB allocated up front: the cap on the address space makes that
+     * "out of memory") */
+    write_text(tmp_path("short-big.asc"), "ncols 10000\nnrows 10000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n");
+    struct rlimit old_lim;
+    int capped = cap_address_space((size_t)256 << 20, &old_lim);
+    char got[1024];
+    int ok = asc_fails_with("short-big.asc", "short-big.asc:6: short data: expected 10000 x 10000 = 100000000 "
+                            "values, found 3", got, sizeof got);
+    if (capped) setrlimit(RLIMIT_AS, &old_lim);
+    CHECK(ok, "10^8 values promised, 3 given%s: %s", capped ? " (256 MB of address space)" : "", got);
+
+    /* NUL bytes: an error at once (also for a file with no line end at all) */
+    static const char nul[] = "ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2\0 3 4\n";
+    write_bytes(tmp_path("nul.asc"), nul, sizeof nul - 1);
+    CHECK_ASC_FAILS("nul.asc", "nul.asc:6: a NUL byte in the file (expected text)");
+    char *zeros = calloc(1 << 20, 1);
+    if (zeros) {
+        write_bytes(tmp_path("zeros.asc"), zeros, 1 << 20);
+        free(zeros);
+        CHECK_ASC_FAILS("zeros.asc", "zeros.asc:1: a NUL byte in the file");
+    }
+    /* a folder named .asc: a read error, not an empty grid */
+    mkdir(tmp_path("folder.asc"), 0777);
+    CHECK_ASC_FAILS("folder.asc", "folder.asc: cannot read: ");
+    rmdir(tmp_path("folder.asc"));
+    /* a token too long to be a number or a keyword */
+    snprintf(text, sizeof text, "%s1 2 3 %0300d\n", hdr, 4);
+    write_text(tmp_path("tok.asc"), text);
+    CHECK_ASC_FAILS("tok.asc", "tok.asc:6: expected a number or a keyword, found '0000");
+    CHECK_ASC_FAILS("tok.asc", "(more than 255 characters)");
+
+    /* lone CRs end lines (old Mac files): line numbers count them */
+    write_text(tmp_path("cr.asc"), "ncols 2\rnrows 2\rxllcorner 0\ryllcorner 0\rcellsize 1\r1 2\r3 x\r");
+    CHECK_ASC_FAILS("cr.asc", "cr.asc:7: expected a number, found 'x'");
+    write_text(tmp_path("crlf.asc"), "ncols 2\r\nnrows 2\r\nxllcorner 0\r\nyllcorner 0\r\ncellsize 1\r\n1 2\r\n3\r\n");
+    CHECK_ASC_FAILS("crlf.asc", "crlf.asc:7: short data: expected 2 x 2 = 4 values, found 3");
+
+    /* a big grid with values across lines, chunks and a 1 MB run of blanks: all read back */
+    enum { NX = 300, NY = 250 };
+    FILE *f = fopen(tmp_path("wide.asc"), "w");
+    if (f) {
+        fprintf(f, "ncols %d\nnrows %d\nxllcorner 0\nyllcorner 0\ncellsize 1\n", NX, NY);
+        for (int k = 0; k < NX * NY; k++) {
+            fprintf(f, "%d.25", k);
+            if (k == NX * NY / 2) for (int b = 0; b < (1 << 20); b++) fputc(' ', f);
+            fputc(k % 7 == 0 ? '\n' : k % 5 == 0 ? '\r' : ' ', f);
+        }
+        fclose(f);
+    }
+    int nx, ny;
+    double xll, yll, dx, dy, *r = NULL;
+    swgl_status rc = asc_read(tmp_path("wide.asc"), &nx, &ny, &xll, &yll, &dx, &dy, &r, NULL);
+    if (CHECK(rc == 0 && nx == NX && ny == NY, "a %d x %d grid of %s: %s", NX, NY, "mixed line ends",
+              rc == 0 ? "read" : swgl_last_error())) {
+        int good = 1;
+        for (int j = 0; j < NY; j++)     /* row j = 0 southern: the file's last row */
+            for (int i = 0; i < NX; i++) good &= r[j * NX + i] == (NY - 1 - j) * NX + i + 0.25;
+        CHECK(good, "every value in its cell");
+    }
+    free(r);
+}
+
 /* Reads a PNG back as RGB: w, h and pixels (malloc'ed). */
 static unsigned char *read_png(const char *path, int *w, int *h)
 {
@@ -179,6 +339,7 @@ static void test_json(void)
     if (!CHECK(w != NULL, "json_open: %s", swgl_last_error())) return;
     json_str(w, "scheme", "roe");
     json_str(w, "renderer", "llvmpipe \"LLVM\" \\ tab\there\x01");
+    json_str(w, "source", "caf\xc3\xa9/\xe9t\xe9.ini\xe2\x82");   /* UTF-8, Latin-1, a cut sequence */
     json_int(w, "nx", 200);
     json_num(w, "dx", 0.1);
     json_num(w, "mass", 1.0 / 3.0);
@@ -196,6 +357,7 @@ static void test_json(void)
         "{\n"
         "  \"scheme\": \"roe\",\n"
         "  \"renderer\": \"llvmpipe \\\"LLVM\\\" \\\\ tab\\there\\u0001\",\n"
+        "  \"source\": \"caf\xc3\xa9/\\ufffdt\\ufffd.ini\\ufffd\\ufffd\",\n"
         "  \"nx\": 200,\n"
         "  \"dx\": 0.1,\n"
         "  \"mass\": 0.3333333333333333,\n"
@@ -307,6 +469,7 @@ int main(void)
     }
     test_asc_roundtrip();
     test_asc_variants();
+    test_asc_hostile();
     test_png();
     test_json();
     test_outdir();

@@ -121,6 +121,32 @@ static void test_long_line(void)
           "%s", swgl_last_error());
 }
 
+/* bed = x+x+...+x with 10^6 terms (a fuzzer's; it overflowed the stack when evaluated): a
+ * 2 MB line, kept aside from libinih, compiled, evaluated at each cell. */
+static void test_long_expression(void)
+{
+    enum { TERMS = 1000000 };
+    char dir[256], path[300];
+    snprintf(dir, sizeof dir, "%s/swgl-chain-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder %s", dir)) return;
+    snprintf(path, sizeof path, "%s/chain.ini", dir);
+    FILE *f = fopen(path, "w");
+    if (!CHECK(f != NULL, "cannot write %s", path)) return;
+    fputs("[domain]\nnx = 2\nny = 1\ndx = 1\ndy = 1\nbed = x", f);
+    for (int i = 1; i < TERMS; i++) fputs("+x", f);
+    fputs("\n[initial]\ndepth = 1\n[run]\nt_end = 1\n", f);
+    fclose(f);
+    scenario sc;
+    swgl_status rc = scenario_load(&sc, path, NULL, 0);
+    if (CHECK(rc == SWGL_OK, "a 10^6-term bed loads: %s", rc == SWGL_OK ? "yes" : swgl_last_error())) {
+        CHECK_NEAR(sc.bed[0], 0.5 * TERMS, EXACT, "10^6 x at the centre x = 0.5");
+        CHECK_NEAR(sc.bed[1], 1.5 * TERMS, EXACT, "10^6 x at the centre x = 1.5");
+        scenario_free(&sc);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_sediment(void)
 {
     scenario sc;
@@ -293,6 +319,7 @@ int main(void)
     test_defaults_and_overrides();
     test_grid();
     test_long_line();
+    test_long_expression();
     test_sediment();
     test_sediment_form_default();
     test_kp_is_recorded();

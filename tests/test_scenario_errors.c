@@ -19,17 +19,19 @@ static char tmp_dir[256], data_dir[1024];
 #define GOOD_RUN "[run]\nt_end = 1\n"
 #define GOOD GOOD_DOMAIN GOOD_INITIAL GOOD_RUN
 
-/* Loads text as TMP/case.ini with the overrides; returns the message ("" on success). */
-static const char *load_text(const char *text, const char *const *ov, int nov, char *err, size_t len)
+/* Loads bytes[0..n) as TMP/case.ini with the overrides; returns the message ("(loaded)"
+ * on success). */
+static const char *load_bytes(const char *bytes, size_t n, const char *const *ov, int nov,
+                              char *err, size_t len)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/case.ini", tmp_dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, "wb");
     if (!f) {
         snprintf(err, len, "cannot write %s", path);
         return err;
     }
-    fputs(text, f);
+    fwrite(bytes, 1, n, f);
     fclose(f);
     scenario sc;
     swgl_clear_error();
@@ -45,17 +47,55 @@ static const char *load_text(const char *text, const char *const *ov, int nov, c
     return err;
 }
 
+static const char *load_text(const char *text, const char *const *ov, int nov, char *err, size_t len)
+{
+    return load_bytes(text, strlen(text), ov, nov, err, len);
+}
+
 /* The load must fail with a one-line message containing want. */
 #define EXPECT_ERROR(text, want) expect_error_(__LINE__, text, NULL, 0, want)
 #define EXPECT_OV_ERROR(text, ov, want) expect_error_(__LINE__, text, ov, 1, want)
+
+/* A message is one line of printable text: no control byte (a file's are written \xNN). */
+static int one_line(const char *m)
+{
+    for (const unsigned char *p = (const unsigned char *)m; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) return 0;
+    return 1;
+}
 
 static void expect_error_(int line, const char *text, const char *const *ov, int nov, const char *want)
 {
     char err[1024];
     load_text(text, ov, nov, err, sizeof err);
-    check_(strstr(err, want) != NULL && !strchr(err, '\n'), __FILE__, line, "message",
+    check_(strstr(err, want) != NULL && one_line(err), __FILE__, line, "message",
            "want \"%s\", got \"%s\"", want, err);
 }
+
+/* The same for bytes that may hold NULs. */
+#define EXPECT_BYTES_ERROR(bytes, want) expect_bytes_error_(__LINE__, bytes, sizeof bytes - 1, want)
+
+static void expect_bytes_error_(int line, const char *bytes, size_t n, const char *want)
+{
+    char err[1024];
+    load_bytes(bytes, n, NULL, 0, err, sizeof err);
+    check_(strstr(err, want) != NULL && one_line(err), __FILE__, line, "message",
+           "want \"%s\", got \"%s\"", want, err);
+}
+
+/* tests/data/NAME loaded as the scenario must fail with want. */
+static void expect_file_error_(int line, const char *name, const char *want)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", data_dir, name);
+    scenario sc;
+    swgl_clear_error();
+    swgl_status rc = scenario_load(&sc, path, NULL, 0);
+    if (rc == SWGL_OK) scenario_free(&sc);
+    check_(rc != SWGL_OK && strstr(swgl_last_error(), want) && one_line(swgl_last_error()), __FILE__,
+           line, "message", "want \"%s\", got \"%s\"", want, rc == SWGL_OK ? "(loaded)" : swgl_last_error());
+}
+#define EXPECT_FILE_ERROR(name, want) expect_file_error_(__LINE__, name, want)
 
 static void test_good_base(void)
 {
@@ -241,6 +281,139 @@ static void test_sediment(void)
                  "case.ini:8: [initial] eta = 1: a shallow-water key, not allowed with scheme = sediment");
 }
 
+/* A value starting with byte 0x01 (fuzzer): libinih's long-line marker once, which indexed
+ * a table of long values by the byte (a crash with no long line, a read past the table
+ * after one).  Any bytes give a clean error or a clean load, and messages show control
+ * bytes and invalid UTF-8 as \xNN. */
+static void test_control_bytes(void)
+{
+    EXPECT_FILE_ERROR("ctl01.ini", "ctl01.ini:1: a = \\x01: key outside any section");   /* printf 'a=\x01\n' */
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\nt_end = \x01" "99\n",
+                 "case.ini:10: [run] t_end = \\x0199: expected a number > 0");
+    /* after a long line (its value kept aside) */
+    char text[4096];
+    int n = snprintf(text, sizeof text, GOOD "output_times = ");
+    for (int i = 1; i <= 100; i++) n += snprintf(text + n, sizeof text - (size_t)n, "0.%02d, ", i % 100);
+    snprintf(text + n, sizeof text - (size_t)n, "\ncfl = \x01" "7\ng = \x01\n");
+    EXPECT_ERROR(text, "case.ini:12: [run] cfl = \\x017: expected a number in (0, 1]");
+    /* a long line whose value starts with 0x01 */
+    n = snprintf(text, sizeof text, GOOD "output_times = \x01");
+    for (int i = 0; i < 300; i++) text[n++] = '9';
+    text[n] = '\0';
+    EXPECT_ERROR(text, "case.ini:11: [run] output_times = \\x019999");
+    EXPECT_ERROR(text, "'\\x0199999999");
+    EXPECT_ERROR(GOOD "scheme = \x1b[31mred\n", "case.ini:11: [run] scheme = \\x1b[31mred: expected roe, kp or sediment");
+    EXPECT_ERROR(GOOD "c\xff\xfel = 1\n", "case.ini:11: [run] c\\xff\\xfel: unknown key");
+    EXPECT_ERROR(GOOD "scheme = r\xc3\xa9" "e\n", "[run] scheme = r\xc3\xa9" "e: expected");   /* valid UTF-8 stays */
+    const char *ov[] = {"run.cfl=0.5\n[run]\ng=1"};
+    EXPECT_OV_ERROR(GOOD, ov, "--set run.cfl=0.5\\x0a[run]\\x0ag=1: expected a number in (0, 1]");
+    /* NUL bytes: an error at once, not a value cut short */
+    EXPECT_BYTES_ERROR(GOOD "cfl = 0.5\0junk\n", "case.ini:11: a NUL byte at column 10 (expected text)");
+    EXPECT_BYTES_ERROR("\0\0\0\0", "case.ini:1: a NUL byte at column 1");
+}
+
+/* Line ends: \n, \r\n and a lone \r (old Mac files) all end a line; the line numbers of
+ * messages count them. */
+static void test_line_ends(void)
+{
+    char err[1024];
+    CHECK(strcmp(load_text("[domain]\rnx = 10\rny = 5\rdx = 0.5\rdy = 0.5\rbed = 0\r[initial]\reta = 1\r"
+                           "[run]\rt_end = 1\r", NULL, 0, err, sizeof err), "(loaded)") == 0,
+          "CR-only line ends: %s", err);
+    EXPECT_ERROR("[domain]\rnx = 10\rny = 5\rdx = 0.5\rdy = 0.5\rbed = 0\r[initial]\reta = 1\r"
+                 "[run]\rt_end = 1\rcfl = 7\r", "case.ini:11: [run] cfl = 7: expected a number in (0, 1]");
+    EXPECT_ERROR("[domain]\r\nnx = 10\rny = 5\ndx = 0.5\r\ndy = 0.5\rbed = 0\n[initial]\reta = 1\r\n"
+                 "[run]\nt_end = 1\r\rcfl = 7", "case.ini:12: [run] cfl = 7: expected");
+    /* a long section header (its comment past libinih's buffer) and a long comment */
+    char text[4096];
+    int n = snprintf(text, sizeof text, "; %0300d\n[domain] ; %0300d\nnx = 10\nny = 5\ndx = 0.5\n"
+                     "dy = 0.5\nbed = 0\n" GOOD_INITIAL GOOD_RUN, 0, 0);
+    CHECK(n < (int)sizeof text && strcmp(load_text(text, NULL, 0, err, sizeof err), "(loaded)") == 0,
+          "long comment lines: %s", err);
+    snprintf(text, sizeof text, GOOD "[%0300d]\n", 0);
+    EXPECT_ERROR(text, "case.ini:11: unknown section [000");
+    snprintf(text, sizeof text, GOOD "[%0300d\n", 0);
+    EXPECT_ERROR(text, "case.ini:11: expected [section] or key = value");
+    snprintf(text, sizeof text, GOOD "[run ; %0300d\n", 0);
+    EXPECT_ERROR(text, "case.ini:11: expected [section] or key = value");
+    EXPECT_ERROR(GOOD "[roe]\n[physics]\n", "case.ini:12: unknown section [physics] (expected [domain], "
+                 "[initial], [boundary], [run], [roe] or [sediment])");
+}
+
+/* Too many cells: the message names the key at fault (nx, ny or level), the cap and
+ * what was asked; integers are range-checked as doubles before any conversion. */
+static void test_cell_cap(void)
+{
+    EXPECT_ERROR("[domain]\nnx = 2000000000\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:2: [domain] nx = 2000000000: too many cells: nx x ny = 2000000000 x 5, at most 268435456");
+    EXPECT_ERROR("[domain]\nnx = 1000000000\nny = 5\ndx = 0.5\ndy = 0.5\nlevel = 0\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:2: [domain] nx = 1000000000: too many cells: nx x ny = 1000000000 x 5, at most 268435456");
+    EXPECT_ERROR("[domain]\nnx = 1e9\nny = 5\ndx = 0.5\ndy = 0.5\nlevel = 0\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:2: [domain] nx = 1e9: too many cells: nx x ny = 1e9 x 5, at most 268435456");
+    EXPECT_ERROR("[domain]\nnx = 10\nny = 1e308\ndx = 0.5\ndy = 0.5\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:3: [domain] ny = 1e308: too many cells: nx x ny = 10 x 1e308, at most 268435456");
+    EXPECT_ERROR("[domain]\nnx = 100000\nny = 100000\ndx = 0.5\ndy = 0.5\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                 "[domain] ny = 100000: too many cells: nx x ny = 100000 x 100000, at most 268435456");
+    EXPECT_ERROR("[domain]\nnx = 100000\nny = 5\ndx = 0.5\ndy = 0.5\nlevel = 5\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:6: [domain] level = 5: too fine: nx x ny x 4^level = 100000 x 5 x 4^5 = 512000000 "
+                 "cells, at most 268435456");
+    EXPECT_ERROR(GOOD_DOMAIN "level = 1e308\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:7: [domain] level = 1e308: too fine: expected a level from 0 to 10");
+    EXPECT_ERROR(SED_BASE "steps = 3000000000\n", "case.ini:13: [sediment] steps = 3000000000: expected an "
+                 "integer from 0 to 2147483647");
+    EXPECT_ERROR(SED_BASE "steps = 1e308\n", "[sediment] steps = 1e308: expected an integer from 0 to 2147483647");
+    char err[512];
+    CHECK(strcmp(load_text("[domain]\nnx = 1e1\nny = 5.0\ndx = 0.5\ndy = 0.5\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                           NULL, 0, err, sizeof err), "(loaded)") == 0, "nx = 1e1, ny = 5.0: integers: %s", err);
+    /* a built-in case with level = 0 (lastra-test1): nx, not level, is at fault */
+    scenario sc;
+    const char *ov[] = {"domain.nx=1000000000"};
+    swgl_status rc = scenario_load_case(&sc, "lastra-test1", ov, 1);
+    CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "--set domain.nx=1000000000: too many cells: nx x ny = "
+                                  "1000000000 x 10, at most 268435456"), "%s", swgl_last_error());
+    CHECK(strcmp(load_text("[domain]\nnx = 1\nny = 2\ndx = 1\ndy = 1\nlevel = 8\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                           NULL, 0, err, sizeof err), "(loaded)") == 0, "level 8 on 1 x 2 cells: %s", err);
+}
+
+/* Numbers: decimal text only (as in expressions), finite, in a double's range. */
+static void test_number_text(void)
+{
+    EXPECT_ERROR(GOOD "cfl = 1e999\n", "case.ini:11: [run] cfl = 1e999: expected a number in (0, 1] (out of range)");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\nt_end = 0x10\n", "case.ini:10: [run] t_end = 0x10: expected a number > 0");
+    EXPECT_ERROR(GOOD "g = -nan\n", "case.ini:11: [run] g = -nan: expected a number > 0");
+    EXPECT_ERROR(GOOD "g = inf\n", "case.ini:11: [run] g = inf: expected a number > 0");
+    EXPECT_ERROR("[domain]\nnx = 0x10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n" GOOD_INITIAL GOOD_RUN,
+                 "case.ini:2: [domain] nx = 0x10: expected an integer >= 1");
+    EXPECT_ERROR(GOOD "output_times = 0.5, 1.000000000000000000000000000000000000000000000000000000000000000000e-5\n",
+                 "case.ini:11: [run] output_times = 0.5, 1.0000");
+    EXPECT_ERROR(GOOD "output_times = 0.5, 1.000000000000000000000000000000000000000000000000000000000000000000e-5\n",
+                 "0000...' is too long to be a number");
+    EXPECT_ERROR(GOOD "[boundary]\nwest = free 0x0:0x10\n", "cannot read 'free 0x0:0x10'");
+    EXPECT_ERROR(GOOD "[boundary]\nwest = free 0: inf\n", "cannot read 'free 0: inf'");
+    const char *ov[] = {".cfl=0.5"};
+    EXPECT_OV_ERROR(GOOD, ov, "--set .cfl=0.5: expected section.key=value (the section is empty)");
+    const char *ov2[] = {"run.=0.5"};
+    EXPECT_OV_ERROR(GOOD, ov2, "--set run.=0.5: expected section.key=value (the key is empty)");
+}
+
+/* .asc grids that once misbehaved, as beds (tests/data): a long line after a keyword
+ * (the keyword's token freed under the message), a header asking for 10^9 values with
+ * three given (8 GB allocated before "short data"), ncols = 1e308 (converted to long
+ * before the range check). */
+static void test_hostile_grids(void)
+{
+    EXPECT_ERROR(with_bed("ncols-long-line.asc"), "ncols-long-line.asc:2: bad header: ncols must be a positive integer");
+    EXPECT_ERROR(with_bed("huge-header.asc"), "huge-header.asc:2: bad header: too many cells: ncols x nrows = "
+                 "1000000 x 1000 = 1000000000, at most 268435456 ([domain] bed, ");
+    EXPECT_ERROR(with_bed("ncols-1e308.asc"), "ncols-1e308.asc:1: bad header: ncols must be at most 1000000, found 1e+308");
+    char text[2048];
+    /* a sediment grid: the same cap */
+    snprintf(text, sizeof text, "[initial]\nheight = %s/huge-header.asc\n[run]\nscheme = sediment\nt_end = 1\n", data_dir);
+    EXPECT_ERROR(text, "huge-header.asc:2: bad header: too many cells");
+    EXPECT_ERROR(text, "([initial] height, ");
+    EXPECT_ERROR(text, "case.ini:2)");
+}
+
 int main(void)
 {
     const char *d = getenv("SWGL_TEST_DATA");
@@ -260,6 +433,11 @@ int main(void)
     test_expressions();
     test_output_times();
     test_sediment();
+    test_control_bytes();
+    test_line_ends();
+    test_cell_cap();
+    test_number_text();
+    test_hostile_grids();
     char path[512];
     snprintf(path, sizeof path, "%s/case.ini", tmp_dir);
     unlink(path);

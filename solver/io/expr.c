@@ -16,9 +16,14 @@
  * Comparisons and logical operators give 1 or 0; a value is true when it is nonzero.
  * FUNC is one of sin cos tan exp log sqrt abs floor (one argument) or min max (two).
  *
- * The tree is an array of nodes referring to each other by index, built once; evaluation
- * is a recursive walk.  Nesting is limited to EXPR_MAX_DEPTH so a hostile input cannot
- * overflow the stack.
+ * The tree is an array of nodes referring to each other by index, built once.  The parser
+ * appends every node after its operands, so the array is the tree in postfix order (the
+ * compiler checks this, and how many values evaluation holds at once); evaluation runs
+ * through it with a stack of values, with no recursion, so a long flat chain such as
+ * x+x+...+x (10^6 terms) evaluates like any other.  Both branches of c ? a : b, && and
+ * || are computed and the right one kept: the operations have no side effects.
+ * Parsing recurses once per nesting level, which is limited to EXPR_MAX_DEPTH so a hostile
+ * input cannot overflow the stack; the number of nodes is limited to EXPR_MAX_NODES.
  */
 #include "expr.h"
 
@@ -30,6 +35,8 @@
 #include <string.h>
 
 #define EXPR_MAX_DEPTH 100
+#define EXPR_MAX_NODES (1 << 24)
+#define EXPR_LOCAL_STACK 256    /* values evaluation keeps on the C stack; more: malloc'ed */
 
 enum op {
     OP_NUM, OP_X, OP_Y, OP_NEG, OP_NOT,
@@ -52,6 +59,7 @@ struct expr {
     int count, cap;
     int root;
     int uses_xy;
+    int max_stack;   /* values held at once by expr_eval */
 };
 
 typedef struct parser {
@@ -131,6 +139,11 @@ static int add_node(parser *ps, enum op op, int a, int b, int c)
 {
     expr *e = ps->e;
     if (ps->failed) return -1;
+    if (e->count == EXPR_MAX_NODES) {
+        fail(ps, SWGL_ERR_INPUT, ps->p, "expression too long (more than %d numbers, names and "
+             "operators)", EXPR_MAX_NODES);
+        return -1;
+    }
     if (e->count == e->cap) {
         int cap = e->cap ? 2 * e->cap : 16;
         struct node *n = realloc(e->n, (size_t)cap * sizeof *n);
@@ -359,6 +372,46 @@ static int parse_cond(parser *ps)
     return c;
 }
 
+/* ---- the postfix program ---------------------------------------------------------- */
+
+static int arity(enum op op)
+{
+    switch (op) {
+    case OP_NUM: case OP_X: case OP_Y: return 0;
+    case OP_NEG: case OP_NOT: case OP_FN1: return 1;
+    case OP_COND: return 3;
+    default: return 2;
+    }
+}
+
+/* Checks that the nodes are the tree in postfix order (every node right after its
+ * operands' subtrees, the root last) and sets e->max_stack; 0 (with a message) if not. */
+static int check_postfix(expr *e)
+{
+    int *ids = malloc((size_t)e->count * sizeof *ids);
+    if (!ids) {
+        swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        return 0;
+    }
+    int sp = 0, ok = 1;
+    e->max_stack = 0;
+    for (int k = 0; ok && k < e->count; k++) {
+        const struct node *d = &e->n[k];
+        int m = arity(d->op);
+        const int operand[3] = {d->a, d->b, d->c};
+        ok = sp >= m;
+        for (int i = 0; ok && i < m; i++) ok = ids[sp - m + i] == operand[i];
+        if (!ok) break;
+        sp -= m;
+        ids[sp++] = k;
+        if (sp > e->max_stack) e->max_stack = sp;
+    }
+    ok = ok && sp == 1 && ids[0] == e->root;
+    free(ids);
+    if (!ok) swgl_fail(SWGL_ERR_INPUT, "internal error: the expression's nodes are not in postfix order");
+    return ok;
+}
+
 /* ---- public ------------------------------------------------------------------------ */
 
 expr *expr_compile(const char *text)
@@ -378,51 +431,60 @@ expr *expr_compile(const char *text)
         fail(&ps, SWGL_ERR_INPUT, ps.p, "expected an operator or the end but found %s",
              found(ps.p, buf, sizeof buf));
     }
-    if (ps.failed) {
+    if (ps.failed || !check_postfix(e)) {
         expr_free(e);
         return NULL;
     }
     return e;
 }
 
-static double eval_node(const struct node *n, int k, double x, double y)
-{
-    const struct node *d = &n[k];
-    switch (d->op) {
-    case OP_NUM: return d->v;
-    case OP_X: return x;
-    case OP_Y: return y;
-    case OP_NEG: return -eval_node(n, d->a, x, y);
-    case OP_NOT: return eval_node(n, d->a, x, y) == 0.0;
-    case OP_FN1: return d->f(eval_node(n, d->a, x, y));
-    case OP_COND: return eval_node(n, d->a, x, y) != 0.0 ? eval_node(n, d->b, x, y)
-                                                          : eval_node(n, d->c, x, y);
-    case OP_AND: return eval_node(n, d->a, x, y) != 0.0 && eval_node(n, d->b, x, y) != 0.0;
-    case OP_OR: return eval_node(n, d->a, x, y) != 0.0 || eval_node(n, d->b, x, y) != 0.0;
-    default: break;
-    }
-    double a = eval_node(n, d->a, x, y), b = eval_node(n, d->b, x, y);
-    switch (d->op) {
-    case OP_ADD: return a + b;
-    case OP_SUB: return a - b;
-    case OP_MUL: return a * b;
-    case OP_DIV: return a / b;
-    case OP_POW: return pow(a, b);
-    case OP_LT: return a < b;
-    case OP_LE: return a <= b;
-    case OP_GT: return a > b;
-    case OP_GE: return a >= b;
-    case OP_EQ: return a == b;
-    case OP_NE: return a != b;
-    case OP_MIN: return a < b ? a : b;
-    case OP_MAX: return a > b ? a : b;
-    default: return NAN;
-    }
-}
-
+/* Runs the postfix program: each node pushes its value in place of its operands'. */
 double expr_eval(const expr *e, double x, double y)
 {
-    return eval_node(e->n, e->root, x, y);
+    double local[EXPR_LOCAL_STACK], *st = local;
+    if (e->max_stack > EXPR_LOCAL_STACK && !(st = malloc((size_t)e->max_stack * sizeof *st)))
+        return NAN;
+    int sp = 0;
+    st[0] = NAN;    /* (a compiled program always pushes its value there) */
+    for (int k = 0; k < e->count; k++) {
+        const struct node *d = &e->n[k];
+        switch (d->op) {
+        case OP_NUM: st[sp++] = d->v; continue;
+        case OP_X: st[sp++] = x; continue;
+        case OP_Y: st[sp++] = y; continue;
+        case OP_NEG: st[sp - 1] = -st[sp - 1]; continue;
+        case OP_NOT: st[sp - 1] = st[sp - 1] == 0.0; continue;
+        case OP_FN1: st[sp - 1] = d->f(st[sp - 1]); continue;
+        case OP_COND:
+            sp -= 2;
+            st[sp - 1] = st[sp - 1] != 0.0 ? st[sp] : st[sp + 1];
+            continue;
+        default: break;
+        }
+        double b = st[--sp], a = st[sp - 1], r;
+        switch (d->op) {
+        case OP_ADD: r = a + b; break;
+        case OP_SUB: r = a - b; break;
+        case OP_MUL: r = a * b; break;
+        case OP_DIV: r = a / b; break;
+        case OP_POW: r = pow(a, b); break;
+        case OP_LT: r = a < b; break;
+        case OP_LE: r = a <= b; break;
+        case OP_GT: r = a > b; break;
+        case OP_GE: r = a >= b; break;
+        case OP_EQ: r = a == b; break;
+        case OP_NE: r = a != b; break;
+        case OP_AND: r = a != 0.0 && b != 0.0; break;
+        case OP_OR: r = a != 0.0 || b != 0.0; break;
+        case OP_MIN: r = a < b ? a : b; break;
+        case OP_MAX: r = a > b ? a : b; break;
+        default: r = NAN; break;
+        }
+        st[sp - 1] = r;
+    }
+    double v = st[0];
+    if (st != local) free(st);
+    return v;
 }
 
 int expr_uses_xy(const expr *e)

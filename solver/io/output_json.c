@@ -53,10 +53,35 @@ json_writer *json_open(const char *path)
     return w;
 }
 
+/* Bytes of the valid UTF-8 sequence of 2 to 4 bytes at p; 0 if there is none. */
+static int utf8_sequence(const unsigned char *p)
+{
+    int n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+    if (!n || p[0] > 0xf4) return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;     /* stops at the NUL too */
+    if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xf0 && p[1] < 0x90)) return 0;   /* overlong */
+    if (p[0] == 0xed && p[1] >= 0xa0) return 0;                                    /* surrogate */
+    if (p[0] == 0xf4 && p[1] >= 0x90) return 0;                                    /* > U+10FFFF */
+    return n;
+}
+
+/* A JSON string: JSON is UTF-8, so a byte that is not part of valid UTF-8 (a file name in
+ * another encoding) is written as U+FFFD. */
 static void write_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p >= 0x80) {
+            int n = utf8_sequence(p);
+            if (n) {
+                fwrite(p, 1, (size_t)n, f);
+                p += n - 1;
+            } else {
+                fputs("\\ufffd", f);
+            }
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;

@@ -11,14 +11,17 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "output.h"
 
-#define MAX_CELLS (1L << 28)
+#define MAX_CELLS SCENARIO_MAX_CELLS
 #define MAX_LEVEL 10
 
 enum range { R_ANY, R_POS, R_NONNEG, R_CFL };
@@ -56,12 +59,69 @@ static swgl_status no_memory(build *b)
     return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", b->t->file);
 }
 
+/* Decimal text, as numbers are written in expressions: [+-] digits [. digits]
+ * [e [+-] digits] (no hex, inf or nan). */
+static int decimal_syntax(const char *s)
+{
+    static const char digits[] = "0123456789";
+    if (*s == '+' || *s == '-') s++;
+    size_t d = strspn(s, digits);
+    s += d;
+    if (*s == '.') {
+        size_t f = strspn(++s, digits);
+        s += f;
+        d += f;
+    }
+    if (!d) return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-') s++;
+        size_t e = strspn(s, digits);
+        if (!e) return 0;
+        s += e;
+    }
+    return *s == '\0';
+}
+
+/* The same for s[0..end) after white space (what strtod read). */
+static int decimal_span(const char *s, const char *end)
+{
+    while (s < end && isspace((unsigned char)*s)) s++;
+    char buf[128];
+    if (end - s >= (long)sizeof buf) return 0;
+    snprintf(buf, sizeof buf, "%.*s", (int)(end - s), s);
+    return decimal_syntax(buf);
+}
+
+/* A finite number in a double's range. */
 static int parse_number(const char *s, double *v)
 {
-    char *end;
+    if (!decimal_syntax(s)) return 0;
     errno = 0;
-    *v = strtod(s, &end);
-    return end != s && *end == '\0' && errno != ERANGE && isfinite(*v);
+    *v = strtod(s, NULL);
+    return errno != ERANGE && isfinite(*v);
+}
+
+/* An integer: digits, or a number with an integer value such as 1e3.  *v stays a double,
+ * so that a huge one is range-checked before any conversion; one beyond a double's range
+ * (1e999) is +-HUGE_VAL. */
+static int parse_integer(const char *s, double *v)
+{
+    if (!decimal_syntax(s)) return 0;
+    errno = 0;
+    *v = strtod(s, NULL);
+    if (errno == ERANGE) return fabs(*v) > 1;   /* overflow; an underflow is no integer */
+    return isfinite(*v) && *v == floor(*v);
+}
+
+/* " (out of range)" after "expected ..." for decimal text beyond a double's range. */
+static const char *range_note(const char *s)
+{
+    double v;
+    if (!decimal_syntax(s)) return "";
+    errno = 0;
+    v = strtod(s, NULL);
+    return errno == ERANGE && fabs(v) > 1 ? " (out of range)" : "";
 }
 
 static int in_range(double v, enum range r)
@@ -91,12 +151,14 @@ static swgl_status get_num(build *b, const char *section, const char *key, int r
     sc_entry *e = sc_value(b->t, section, key);
     if (!e) return required ? missing(b, section, key, range_text(r)) : SWGL_OK;
     if (!parse_number(e->value, v) || !in_range(*v, r))
-        return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s", range_text(r));
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s%s", range_text(r), range_note(e->value));
     return SWGL_OK;
 }
 
-static swgl_status get_int(build *b, const char *section, const char *key, int required, int min,
-                           int *v)
+/* An integer >= min, as a double (callers check the upper end before converting); *v
+ * keeps its value when the key is absent and not required. */
+static swgl_status get_integer(build *b, const char *section, const char *key, int required,
+                               int min, double *v)
 {
     sc_entry *e = sc_value(b->t, section, key);
     if (!e) {
@@ -104,11 +166,21 @@ static swgl_status get_int(build *b, const char *section, const char *key, int r
         return swgl_fail(SWGL_ERR_INPUT, "%s: [%s] %s is missing: expected an integer >= %d",
                          b->t->file, section, key, min);
     }
-    char *end;
-    errno = 0;
-    long x = strtol(e->value, &end, 10);
-    if (end == e->value || *end || errno || x < min || x > 1000000000L)
+    if (!parse_integer(e->value, v) || *v < min)
         return sc_entry_error(e, SWGL_ERR_INPUT, "expected an integer >= %d", min);
+    return SWGL_OK;
+}
+
+/* An integer in [min, max]. */
+static swgl_status get_int(build *b, const char *section, const char *key, int required, int min,
+                           int max, int *v)
+{
+    double x = *v;
+    swgl_status st = get_integer(b, section, key, required, min, &x);
+    if (st != SWGL_OK) return st;
+    if (x > max)
+        return sc_entry_error(sc_value(b->t, section, key), SWGL_ERR_INPUT,
+                              "expected an integer from %d to %d", min, max);
     *v = (int)x;
     return SWGL_OK;
 }
@@ -177,7 +249,8 @@ static swgl_status check_against_grid(build *b, const sc_entry *ge)
                                   ge->value, keys[i], have[i]);
     }
     sc_entry *e = sc_value(b->t, "domain", "level");
-    if (e && strcmp(e->value, "0") != 0)
+    double level;
+    if (e && (!parse_integer(e->value, &level) || level != 0))
         return sc_entry_error(e, SWGL_ERR_INPUT, "expected 0: the grid %s fixes the resolution",
                               ge->value);
     return SWGL_OK;
@@ -199,30 +272,101 @@ static swgl_status grid_from_file(build *b, const sc_entry *ge)
     return check_against_grid(b, ge);
 }
 
+/* nx, ny, dx, dy and level; nx * ny * 4^level must be at most MAX_CELLS.  The integers
+ * are compared as doubles, before any conversion; a message names the key at fault. */
 static swgl_status grid_from_keys(build *b)
 {
     sc_grid *g = &b->grid;
-    int level = 0;
+    double nx = 0, ny = 0, level = 0;
     swgl_status st;
-    if ((st = get_int(b, "domain", "nx", 1, 1, &g->nx)) ||
-        (st = get_int(b, "domain", "ny", 1, 1, &g->ny)) ||
+    if ((st = get_integer(b, "domain", "nx", 1, 1, &nx)) ||
+        (st = get_integer(b, "domain", "ny", 1, 1, &ny)) ||
         (st = get_num(b, "domain", "dx", 1, R_POS, &g->dx)) ||
         (st = get_num(b, "domain", "dy", 1, R_POS, &g->dy)) ||
-        (st = get_int(b, "domain", "level", 0, 0, &level)))
+        (st = get_integer(b, "domain", "level", 0, 0, &level)))
         return st;
+    sc_entry *ex = sc_value(b->t, "domain", "nx"), *ey = sc_value(b->t, "domain", "ny");
     sc_entry *le = sc_value(b->t, "domain", "level");
-    if (level > MAX_LEVEL || (double)g->nx * g->ny * pow(4.0, level) > (double)MAX_CELLS) {
-        if (le) return sc_entry_error(le, SWGL_ERR_INPUT, "too fine: at most %ld cells and level %d",
-                                      MAX_CELLS, MAX_LEVEL);
-        return swgl_fail(SWGL_ERR_INPUT, "%s: [domain] nx x ny: too many cells (at most %ld)",
-                         b->t->file, MAX_CELLS);
+    if (nx * ny > (double)MAX_CELLS) {
+        /* the one at fault: the one too large by itself, else the larger */
+        sc_entry *e = nx > (double)MAX_CELLS ? ex : ny > (double)MAX_CELLS ? ey : nx > ny ? ex : ey;
+        return sc_entry_error(e, SWGL_ERR_INPUT, "too many cells: nx x ny = %.40s x %.40s, at most "
+                              "%ld", ex->value, ey->value, MAX_CELLS);
     }
-    b->sc->level = level;
-    g->nx <<= level;
-    g->ny <<= level;
-    g->dx /= (double)(1 << level);
-    g->dy /= (double)(1 << level);
+    if (level > MAX_LEVEL)
+        return sc_entry_error(le, SWGL_ERR_INPUT, "too fine: expected a level from 0 to %d",
+                              MAX_LEVEL);
+    if (nx * ny * pow(4.0, level) > (double)MAX_CELLS)
+        return sc_entry_error(le, SWGL_ERR_INPUT, "too fine: nx x ny x 4^level = %.0f x %.0f x 4^%.0f "
+                              "= %.0f cells, at most %ld", nx, ny, level, nx * ny * pow(4.0, level),
+                              MAX_CELLS);
+    int k = (int)level;
+    b->sc->level = k;
+    g->nx = (int)nx << k;
+    g->ny = (int)ny << k;
+    g->dx /= (double)(1 << k);
+    g->dy /= (double)(1 << k);
     return SWGL_OK;
+}
+
+/* Bytes a run needs per cell, at most (scenario fields, the scheme's problem and state,
+ * the run's two copies of the state for --compare, the CPU solver's arrays, the output
+ * grids): shallow water ~ 41 + 33 + 48 + 72 + 32, sediment ~ 32 + 32 + 32 + 48 + 16. */
+#define BYTES_PER_CELL_SW 240.0
+#define BYTES_PER_CELL_SED 160.0
+
+/* The memory this process may still take: the smallest of MemAvailable (/proc/meminfo),
+ * the address-space and data limits (ulimit -v, -d) less what it holds; +inf if none is
+ * known.  *what names the smallest. */
+static double memory_available(const char **what)
+{
+    double best = INFINITY;
+    *what = "";
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+        double kb;
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1 && kb * 1024.0 < best) {
+            best = kb * 1024.0;
+            *what = "the machine has available (MemAvailable)";
+        }
+    }
+    if (f) fclose(f);
+    double used = 0;
+    f = fopen("/proc/self/statm", "r");
+    if (f) {
+        double pages;
+        if (fscanf(f, "%lf", &pages) == 1) used = pages * (double)sysconf(_SC_PAGESIZE);
+        fclose(f);
+    }
+    static const int res[2] = {RLIMIT_AS, RLIMIT_DATA};
+    static const char *names[2] = {"the address-space limit (ulimit -v) allows", "the data limit (ulimit -d) allows"};
+    for (int k = 0; k < 2; k++) {
+        struct rlimit rl;
+        if (getrlimit(res[k], &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) continue;
+        double left = (double)rl.rlim_cur - used;
+        if (left < best) {
+            best = left > 0 ? left : 0;
+            *what = names[k];
+        }
+    }
+    return best;
+}
+
+/* Before anything large is allocated: does a run of this grid fit in memory? */
+static swgl_status check_memory(build *b)
+{
+    double cells = (double)b->grid.nx * (double)b->grid.ny;
+    double need = cells * (is_sediment(b) ? BYTES_PER_CELL_SED : BYTES_PER_CELL_SW);
+    const char *what;
+    double have = memory_available(&what);
+    if (need <= have) return SWGL_OK;
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    return swgl_fail(SWGL_ERR_NO_MEMORY,
+                     "%s: a %d x %d grid needs about %.1f GiB of memory for a %s run (%.0f bytes a cell); %s "
+                     "%.1f GiB: choose a coarser grid ([domain] nx, ny, dx, dy, level, or the grid file's)",
+                     b->t->file, b->grid.nx, b->grid.ny, need / gib, is_sediment(b) ? "sediment" : "shallow-water",
+                     is_sediment(b) ? BYTES_PER_CELL_SED : BYTES_PER_CELL_SW, what, have / gib);
 }
 
 static swgl_status setup_grid(build *b)
@@ -232,6 +376,7 @@ static swgl_status setup_grid(build *b)
     sc_entry *ge = sc_value(b->t, section, key);
     b->grid.offset = is_sediment(b) ? 0.0 : 0.5;
     swgl_status st = ge && sc_value_is_grid(ge->value) ? grid_from_file(b, ge) : grid_from_keys(b);
+    if (st == SWGL_OK) st = check_memory(b);
     if (st != SWGL_OK) return st;
     scenario *sc = b->sc;
     sc->nx = b->grid.nx;
@@ -402,21 +547,24 @@ static swgl_status bc_item(build *b, const sc_entry *e, const char *item, size_t
     int type = bc_type(item, w);
     char rest[128];
     snprintf(rest, sizeof rest, "%.*s", (int)(len - w < 127 ? len - w : 127), item + w);
+    if (len - w > 127) type = 0;    /* no FROM:TO is that long */
     double from = -INFINITY, to = INFINITY;
     char *p = rest, *end;
     while (isspace((unsigned char)*p)) p++;
     if (type && *p) {
         from = strtod(p, &end);
-        if (end == p || *end != ':') type = 0;
+        if (end == p || *end != ':' || !decimal_span(p, end)) type = 0;
         else {
             p = end + 1;
             to = strtod(p, &end);
-            if (end == p || *end || !isfinite(from) || !isfinite(to) || to < from) type = 0;
+            if (end == p || *end || !decimal_span(p, end) || !isfinite(from) || !isfinite(to) ||
+                to < from)
+                type = 0;
         }
     }
     if (!type)
-        return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s; cannot read '%.*s'", expected,
-                              (int)len, item);
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s; cannot read '%.*s%s'", expected,
+                              (int)(len < 80 ? len : 80), item, len > 80 ? "..." : "");
     int hit = 0;
     for (int i = 0; i < n; i++) {
         double c = (i + b->grid.offset) * d;
@@ -459,24 +607,30 @@ static swgl_status read_output_times(build *b)
     if (sc->t_end == 0) return sc_entry_error(e, SWGL_ERR_INPUT, "output times need [run] t_end");
     const char *p = e->value;
     double last = 0;
+    int cap = 0;
     for (;;) {
         while (*p == ',' || isspace((unsigned char)*p)) p++;
         if (!*p) break;
         char tok[64];
-        size_t n = strcspn(p, ", \t");
+        size_t n = strcspn(p, ", \t\r\n\v\f");
         snprintf(tok, sizeof tok, "%.*s", (int)(n < 63 ? n : 63), p);
         double t;
-        const char *why = !parse_number(tok, &t) ? "is not a number"
+        const char *why = n > 63 ? "is too long to be a number"
+                        : !parse_number(tok, &t) ? "is not a number"
                         : !(t > 0 && t <= sc->t_end) ? "is outside (0, t_end]"
                         : (sc->n_output_times && t <= last) ? "is not after the time before it"
                         : NULL;
         if (why)
             return sc_entry_error(e, SWGL_ERR_INPUT, "expected increasing times in (0, t_end = %g]: "
-                                  "'%s' %s", sc->t_end, tok, why);
-        double *ts = realloc(sc->output_times, (size_t)(sc->n_output_times + 1) * sizeof *ts);
-        if (!ts) return no_memory(b);
-        sc->output_times = ts;
-        ts[sc->n_output_times++] = last = t;
+                                  "'%s%s' %s", sc->t_end, tok, n > 63 ? "..." : "", why);
+        if (sc->n_output_times == cap) {
+            if (cap > INT_MAX / 2) return no_memory(b);
+            cap = cap ? 2 * cap : 16;
+            double *ts = realloc(sc->output_times, (size_t)cap * sizeof *ts);
+            if (!ts) return no_memory(b);
+            sc->output_times = ts;
+        }
+        sc->output_times[sc->n_output_times++] = last = t;
         p += n;
     }
     return SWGL_OK;
@@ -492,7 +646,7 @@ static swgl_status read_run(build *b)
     /* sediment: t_end may be left out when sediment.steps counts the steps */
     int steps = 0;
     swgl_status st;
-    if (is_sediment(b) && (st = get_int(b, "sediment", "steps", 0, 0, &steps))) return st;
+    if (is_sediment(b) && (st = get_int(b, "sediment", "steps", 0, 0, INT_MAX, &steps))) return st;
     if ((st = get_num(b, "run", "t_end", !(is_sediment(b) && steps > 0), R_POS, &sc->t_end)) ||
         (st = get_num(b, "run", "cfl", 0, R_CFL, &sc->cfl)) ||
         (st = get_num(b, "run", "g", 0, R_POS, &sc->g)) ||
@@ -518,7 +672,7 @@ static swgl_status read_sediment(build *b)
         (st = get_num(b, "sediment", "cm", 0, R_POS, &sc->cm)) ||
         (st = get_num(b, "sediment", "layer", 0, R_POS, &sc->layer)) ||
         (st = get_num(b, "sediment", "dt", 0, R_POS, &sc->sed_dt)) ||
-        (st = get_int(b, "sediment", "steps", 0, 0, &sc->sed_steps)) ||
+        (st = get_int(b, "sediment", "steps", 0, 0, INT_MAX, &sc->sed_steps)) ||
         (st = get_word(b, "sediment", "form", forms, "paper or conservative", &sc->sed_form)) ||
         (st = get_word(b, "sediment", "inflow_side", sides, "none, west, east, south or north",
                        &side)))
@@ -556,6 +710,43 @@ static swgl_status build_scenario(build *b)
     return st;
 }
 
+/* Bytes of the valid UTF-8 character at s that is not a control character; 0 if none. */
+static size_t text_char(const unsigned char *s)
+{
+    if (s[0] < 0x80) return s[0] >= 0x20 && s[0] != 0x7f;
+    size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (!n || s[0] > 0xf4) return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if (s[0] == 0xe0 && s[1] < 0xa0) return 0;      /* overlong */
+    if (s[0] == 0xed && s[1] >= 0xa0) return 0;     /* surrogates */
+    if (s[0] == 0xf0 && s[1] < 0x90) return 0;      /* overlong */
+    if (s[0] == 0xf4 && s[1] >= 0x90) return 0;     /* beyond U+10FFFF */
+    return n;
+}
+
+/* The message, whatever bytes a file or override put into it, made one line of valid
+ * UTF-8: control bytes and bytes of invalid UTF-8 become \xNN. */
+static swgl_status clean_message(swgl_status st)
+{
+    const unsigned char *m = (const unsigned char *)swgl_last_error();
+    char out[8192];
+    size_t o = 0;
+    for (size_t i = 0; m[i];) {
+        size_t n = text_char(m + i);
+        if (o + (n ? n : 4) >= sizeof out) break;
+        if (n) {
+            memcpy(out + o, m + i, n);
+            o += n;
+            i += n;
+        } else {
+            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", m[i++]);
+        }
+    }
+    out[o] = '\0';
+    return swgl_fail(st, "%s", out);
+}
+
 /* Reads the table (from f or text), applies the overrides, builds sc. */
 static swgl_status load(scenario *sc, const char *file, FILE *f, const char *text,
                         const char *const *overrides, int n_overrides)
@@ -572,7 +763,10 @@ static swgl_status load(scenario *sc, const char *file, FILE *f, const char *tex
         free(b.grid_nodata);
     }
     sc_table_free(&t);
-    if (st != SWGL_OK) scenario_free(sc);
+    if (st != SWGL_OK) {
+        scenario_free(sc);
+        clean_message(st);
+    }
     return st;
 }
 

@@ -22,6 +22,10 @@
 
 #include "swgl_error.h"
 
+/* The most cells a scenario's grid may have: nx * ny after refinement by level, or an .asc
+ * grid's ncols * nrows (2^28: 2 GiB per double field). */
+#define SCENARIO_MAX_CELLS (1L << 28)
+
 enum scheme_kind { SCHEME_ROE = 0, SCHEME_KP = 1, SCHEME_SEDIMENT = 2 };
 enum side { SIDE_WEST = 0, SIDE_EAST = 1, SIDE_SOUTH = 2, SIDE_NORTH = 3 };
 enum bc_kind { BC_WALL = CELL_WALL, BC_FREE = CELL_FREE };   /* the grid's cell codes (swgl_grid.h) */

@@ -88,10 +88,12 @@ static swgl_status field_from_expr(const sc_entry *e, const sc_grid *g, double *
                               "expected a number, an .asc grid or an expression in x, y");
     expr *x = expr_compile(e->value);
     if (!x) return sc_entry_error(e, SWGL_ERR_INPUT, "bad expression: %s", swgl_last_error());
+    int uses_xy = expr_uses_xy(x);
+    double constant = uses_xy ? 0 : expr_eval(x, 0, 0);   /* no x, y: evaluated once */
     for (int j = 0; j < g->ny; j++) {
         for (int i = 0; i < g->nx; i++) {
             double px = (i + g->offset) * g->dx, py = (j + g->offset) * g->dy;
-            double v = expr_eval(x, px, py);
+            double v = uses_xy ? expr_eval(x, px, py) : constant;
             if (!isfinite(v)) {
                 sc_entry_error(e, SWGL_ERR_INPUT, "the expression is %s at x = %g, y = %g (m)",
                                isnan(v) ? "not a number" : v > 0 ? "+infinite" : "-infinite", px, py);

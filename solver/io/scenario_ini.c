@@ -10,15 +10,20 @@
  *    multi-line continuation values are not used);
  *  - a section header is checked against the known sections here, so that an unknown
  *    section is an error even when it holds no keys;
- *  - a line too long for libinih's buffer is handed over as "key = \x01N", and the full
- *    value (inline comment removed, as libinih would) is kept in a side table at index
- *    N, which the handler looks up.
+ *  - a line too long for libinih's buffer is handed over as "key = v", and the reader
+ *    keeps the full value (inline comment removed, as libinih would) aside for that one
+ *    line: the handler, called before the reader is called again, takes it instead of
+ *    "v".  Nothing in the text marks a long line, so no byte of a value can pose as one;
+ *    a long section header is handed over as "[name]" (libinih ignores what follows);
+ *  - a line ends at "\n", "\r\n" or a lone "\r"; a NUL byte is an error (at once: a
+ *    stream of NULs is not read to its end).
  * The first error stops reading: the reader then returns NULL (end of input).
  */
 #include "scenario_int.h"
 
 #include <ctype.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,11 +136,11 @@ typedef struct ini_stream {
     sc_table *t;
     FILE *f;                 /* either a file ... */
     const char *text;        /* ... or text */
-    char *line;              /* getline buffer */
+    char *line;              /* the current physical line */
     size_t cap;
     int lineno;
-    char **long_values;      /* side table of values too long for libinih */
-    int n_long;
+    char *long_value;        /* the value of the current line when it was too long for
+                              * libinih (malloc'ed), else NULL */
     swgl_status failed;      /* SWGL_OK, or the first failure (its message is set) */
 } ini_stream;
 
@@ -154,30 +159,54 @@ static swgl_status stream_fail(ini_stream *s, swgl_status code, const char *fmt,
     return s->failed = swgl_fail(code, "%s:%d: %s", s->t->file, s->lineno, msg);
 }
 
-/* The next physical line into s->line without its line ending; -1 at the end. */
+/* The next byte of the input, EOF at the end. */
+static int next_byte(ini_stream *s)
+{
+    if (s->f) return getc(s->f);
+    return *s->text ? (unsigned char)*s->text++ : EOF;
+}
+
+/* The next physical line into s->line without its line ending ("\n", "\r\n" or "\r");
+ * -1 at the end, or on a NUL byte or out of memory (s->failed set). */
 static long next_line(ini_stream *s)
 {
-    size_t n;
-    if (s->f) {
-        ssize_t got = getline(&s->line, &s->cap, s->f);
-        if (got < 0) return -1;
-        n = (size_t)got;
-    } else {
-        if (!*s->text) return -1;
-        n = strcspn(s->text, "\n");
-        if (n + 1 > s->cap) {
-            char *b = realloc(s->line, n + 1);
-            if (!b) return -1;
-            s->line = b;
-            s->cap = n + 1;
-        }
-        memcpy(s->line, s->text, n);
-        s->line[n] = '\0';
-        s->text += n + (s->text[n] == '\n');
-    }
-    while (n && (s->line[n - 1] == '\n' || s->line[n - 1] == '\r')) s->line[--n] = '\0';
+    size_t n = 0;
+    int c = next_byte(s);
+    if (c == EOF) return -1;
     s->lineno++;
-    return (long)n;
+    for (; c != EOF && c != '\n'; c = next_byte(s)) {
+        if (c == '\r') {
+            int d = next_byte(s);
+            if (d != '\n' && d != EOF) {
+                if (s->f) ungetc(d, s->f);
+                else s->text--;
+            }
+            break;
+        }
+        if (c == '\0') {
+            stream_fail(s, SWGL_ERR_INPUT, "a NUL byte at column %zu (expected text)", n + 1);
+            return -1;
+        }
+        if (n + 1 >= s->cap) {
+            size_t cap = s->cap ? 2 * s->cap : 256;
+            char *b = realloc(s->line, cap);
+            if (!b) {
+                stream_fail(s, SWGL_ERR_NO_MEMORY, "out of memory for a line of %zu bytes", n);
+                return -1;
+            }
+            s->line = b;
+            s->cap = cap;
+        }
+        s->line[n++] = (char)c;
+    }
+    if (!s->line) {    /* an empty first line */
+        if (!(s->line = malloc(s->cap = 256))) {
+            stream_fail(s, SWGL_ERR_NO_MEMORY, "out of memory");
+            return -1;
+        }
+    }
+    s->line[n] = '\0';
+    return n > (size_t)LONG_MAX ? -1 : (long)n;
 }
 
 /* "[name]": an unknown name is an error here. */
@@ -190,33 +219,39 @@ static void check_section(ini_stream *s, const char *p)
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p + 1);
     if (!sc_section_known(name))
         stream_fail(s, SWGL_ERR_INPUT, "unknown section [%s] (expected [domain], [initial], "
-                    "[boundary], [run] or [sediment])", name);
+                    "[boundary], [run], [roe] or [sediment])", name);
 }
 
-/* A line too long for libinih: keeps the value aside and returns "key = \x01N". */
+/* A line too long for libinih: keeps the value aside in s->long_value and hands over
+ * "key = v" (a section header: "[name]", a comment: ";"). */
 static swgl_status shorten_line(ini_stream *s, const char *p, char *str, int num)
 {
     if (*p == ';' || *p == '#') {
         snprintf(str, (size_t)num, ";\n");
         return SWGL_OK;
     }
+    if (*p == '[') {
+        const char *end = strchr(p, ']');
+        if (end && end - p + 3 <= num) snprintf(str, (size_t)num, "%.*s\n", (int)(end - p + 1), p);
+        else snprintf(str, (size_t)num, "[\n");    /* malformed: libinih reports the line */
+        return SWGL_OK;
+    }
     size_t k = strcspn(p, "=:");
-    if (!p[k] || k > 60) return stream_fail(s, SWGL_ERR_INPUT, "expected key = value");
+    if (!p[k] || k > 60) return stream_fail(s, SWGL_ERR_INPUT, "expected [section] or key = value");
     const char *v = p + k + 1;
     size_t n = 0;
     for (; v[n]; n++)     /* an inline comment starts at ';' after a space, as in libinih */
         if (v[n] == ';' && n > 0 && isspace((unsigned char)v[n - 1])) break;
-    char **lv = realloc(s->long_values, (size_t)(s->n_long + 1) * sizeof *lv);
-    if (!lv) return stream_fail(s, SWGL_ERR_NO_MEMORY, "out of memory");
-    s->long_values = lv;
-    if (!(lv[s->n_long] = trimmed_copy(v, n))) return stream_fail(s, SWGL_ERR_NO_MEMORY, "out of memory");
-    snprintf(str, (size_t)num, "%.*s= \x01%d\n", (int)k, p, s->n_long++);
+    if (!(s->long_value = trimmed_copy(v, n))) return stream_fail(s, SWGL_ERR_NO_MEMORY, "out of memory");
+    snprintf(str, (size_t)num, "%.*s= v\n", (int)k, p);
     return SWGL_OK;
 }
 
 static char *reader(char *str, int num, void *stream)
 {
     ini_stream *s = stream;
+    free(s->long_value);     /* the previous line's: its handler call is over */
+    s->long_value = NULL;
     if (s->failed) return NULL;
     long n = next_line(s);
     if (n < 0) return NULL;
@@ -235,7 +270,7 @@ static int handler(void *user, const char *section, const char *name, const char
 {
     ini_stream *s = user;
     if (s->failed) return 0;
-    if (value[0] == '\x01') value = s->long_values[atoi(value + 1)];
+    if (s->long_value) value = s->long_value;
     if (!*section) {
         stream_fail(s, SWGL_ERR_INPUT, "%s = %s: key outside any section", name, value);
         return 0;
@@ -273,8 +308,7 @@ swgl_status sc_table_read(sc_table *t, FILE *f, const char *text)
     } else if (!s.failed && rc != 0) {
         stream_fail(&s, rc == -2 ? SWGL_ERR_NO_MEMORY : SWGL_ERR_IO, "cannot read the file");
     }
-    for (int i = 0; i < s.n_long; i++) free(s.long_values[i]);
-    free(s.long_values);
+    free(s.long_value);
     free(s.line);
     return s.failed;
 }
@@ -294,13 +328,17 @@ static int copy_name(char out[16], const char *s, size_t n)
 
 swgl_status sc_table_override(sc_table *t, const char *ov)
 {
+    if (!ov) return swgl_fail(SWGL_ERR_INPUT, "--set: expected section.key=value");
     const char *dot = strchr(ov, '.'), *eq = strchr(ov, '=');
     if (!dot || !eq || dot > eq)
-        return swgl_fail(SWGL_ERR_INPUT, "--set %s: expected section.key=value", ov);
+        return swgl_fail(SWGL_ERR_INPUT, "--set %.500s: expected section.key=value", ov);
     char section[16], key[16];
-    if (!copy_name(section, ov, (size_t)(dot - ov)) || !copy_name(key, dot + 1, (size_t)(eq - dot - 1)) ||
-        !sc_key_known(section, key, NULL))
-        return swgl_fail(SWGL_ERR_INPUT, "--set %s: unknown key", ov);
+    int named = copy_name(section, ov, (size_t)(dot - ov)) && copy_name(key, dot + 1, (size_t)(eq - dot - 1));
+    if (named && (!section[0] || !key[0]))
+        return swgl_fail(SWGL_ERR_INPUT, "--set %.500s: expected section.key=value (the %s is empty)",
+                         ov, section[0] ? "key" : "section");
+    if (!named || !sc_key_known(section, key, NULL))
+        return swgl_fail(SWGL_ERR_INPUT, "--set %.500s: unknown key", ov);
     char *value = trimmed_copy(eq + 1, strlen(eq + 1));
     sc_entry *e = value ? sc_table_find(t, section, key) : NULL;
     if (value && !e && (e = table_add(t))) {
@@ -310,7 +348,7 @@ swgl_status sc_table_override(sc_table *t, const char *ov)
     }
     if (!value || !e) {
         free(value);
-        return swgl_fail(SWGL_ERR_NO_MEMORY, "--set %s: out of memory", ov);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "--set %.500s: out of memory", ov);
     }
     free(e->value);
     e->value = value;
