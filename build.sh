@@ -3,16 +3,26 @@
 #   ./build.sh demo   install what is missing, build, run the default demo (a dam break)
 #   ./build.sh test   install what is missing, build, run the whole test suite
 #   ./build.sh build  install what is missing, build
+#   ./build.sh fuzz [SECONDS [HARNESS...]]  install clang and libFuzzer too, then
+#                     tests/fuzz/run.sh SECONDS (default 60): build and run the fuzzers
 # SWGL_WERROR=1 builds with warnings as errors (CI does).  BUILD_DIR (default: build).
+# SWGL_SANITIZE=1 builds with AddressSanitizer + UBSan (default BUILD_DIR: build-asan) and
+# runs the tests with LSAN_OPTIONS=suppressions=tests/lsan.supp (Mesa's own leaks).
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-demo}
-build_dir=${BUILD_DIR:-build}
+sanitize=OFF
+if [ "${SWGL_SANITIZE:-0}" = 1 ]; then sanitize=ON; fi
+if [ $sanitize = ON ]; then build_dir=${BUILD_DIR:-build-asan}; else build_dir=${BUILD_DIR:-build}; fi
 
 # Build tools, GL/EGL headers (GLVND), Mesa's EGL and llvmpipe (the software renderer
 # that CI and GPU-less machines run on), libpng, libinih.
 pkgs="build-essential cmake pkg-config libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
       libpng-dev libinih-dev"
+# Fuzzing: Debian's default clang (14 on Debian 12), its libFuzzer and sanitizer runtimes
+# (libclang_rt.fuzzer-x86_64.a is in libclang-rt-14-dev, pulled by libclang-rt-dev), the
+# OpenMP runtime clang needs for find_package(OpenMP), llvm-symbolizer (llvm) for stacks.
+if [ "$mode" = fuzz ]; then pkgs="$pkgs clang libclang-rt-dev libomp-dev llvm"; fi
 missing=()
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing+=("$p")
@@ -25,10 +35,22 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+if [ "$mode" = fuzz ]; then
+  shift
+  if [ $# -eq 0 ]; then set -- 60; fi
+  exec tests/fuzz/run.sh "$@"
+fi
+
 werror=OFF
 if [ "${SWGL_WERROR:-0}" = 1 ]; then werror=ON; fi
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSWGL_WERROR=$werror
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSWGL_WERROR=$werror -DSWGL_SANITIZE=$sanitize
 cmake --build "$build_dir" -j "$(nproc)"
+if [ $sanitize = ON ]; then
+  # halt on the first UBSan report; Mesa's llvmpipe leaks inside the driver (tests/lsan.supp)
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+  export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+fi
 
 case $mode in
   demo)
@@ -49,5 +71,5 @@ case $mode in
     fi
     exit "$rc" ;;
   build) ;;
-  *) echo "usage: ./build.sh [demo|test|build]" >&2; exit 2 ;;
+  *) echo "usage: ./build.sh [demo|test|build|fuzz [SECONDS [HARNESS...]]]" >&2; exit 2 ;;
 esac
