@@ -288,14 +288,22 @@ void sed_cpu_step(sed_cpu *s, double dt)
     sed_fill_ghosts(p, &c, s->alpha, s->beta, h, sa, sa);
 }
 
+int sed_cpu_blown(const sed_cpu *s)
+{
+    const double *h = s->h[s->cur], *sa = s->s[s->cur];
+    int bad = 0;
+    for (int j = 0; j < s->p.ny; j++)
+        for (int i = 0; i < s->p.nx; i++) {
+            size_t k = grid_in(s->p.nx, i, j);
+            bad |= !isfinite(h[k]) || !isfinite(sa[k]);
+        }
+    return bad;
+}
+
 int sed_cpu_run(sed_cpu *s, int steps)
 {
     for (int n = 0; n < steps; n++) sed_cpu_step(s, s->p.dt);
-    const double *h = s->h[s->cur], *sa = s->s[s->cur];
-    size_t n = grid_size(s->p.nx, s->p.ny);
-    for (size_t k = 0; k < n; k++)
-        if (isnan(h[k]) || isnan(sa[k])) return -1;
-    return 0;
+    return sed_cpu_blown(s) ? -1 : 0;
 }
 
 int sed_cpu_is_fast(const sed_cpu *s)

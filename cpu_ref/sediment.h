@@ -64,6 +64,8 @@ int sed_cpu_run(sed_cpu *s, int steps);
 /* One step of (3) then (4) with this dt (at most p->dt, the step the problem was checked
  * for); no NaN check (sed_cpu_run does one at its end). */
 void sed_cpu_step(sed_cpu *s, double dt);
+/* 1 if the state holds a NaN or an infinity (at an interior point). */
+int sed_cpu_blown(const sed_cpu *s);
 int sed_cpu_threads(const sed_cpu *s);
 int sed_cpu_is_fast(const sed_cpu *s);                  /* 1: SSE2 + OpenMP, 0: scalar */
 const sed_problem *sed_cpu_problem(const sed_cpu *s);   /* its copy of the problem */

@@ -63,6 +63,12 @@ for b in cpu-scalar cpu; do
   ok $? "initial.qx = 1e30 on $b ends with a blow-up naming the time (exit $rc): $(tail -1 "$tmp/err")"
 done
 [ ! -e "$tmp/blow/summary.json" ]; ok $? "a blown-up run writes no outputs"
+# the sediment scheme's printed form (4) leaves [0, 1] and blows up: the CPU says when
+"$swgl" run --case sediment-gaussian --backend cpu-scalar --set sediment.form=paper --set sediment.steps=100000 \
+  --out "$tmp/blow" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'blew up .* after t = [0-9.]* s (step [0-9]*)' "$tmp/err"
+ok $? "sediment, paper form: a blow-up with its time and step (exit $rc): $(tail -1 "$tmp/err")"
 # the comparison keys are the same for every scheme: l1_rel_F and linf_rel_F per field
 "$swgl" run --case sediment-gaussian --backend cpu --compare cpu-scalar --out "$tmp/cmp" --quiet
 grep -q '"l1_rel_h"' "$tmp/cmp/summary.json" && grep -q '"linf_rel_s"' "$tmp/cmp/summary.json"

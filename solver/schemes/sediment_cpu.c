@@ -1,6 +1,7 @@
 /* sediment_cpu.c — the sediment scheme's CPU backends behind scheme.h: cpu (SSE2 +
  * OpenMP) and cpu-scalar, both double (cpu_ref/sediment.h).  One stage; the bound is
  * the problem's fixed dt. */
+#include <math.h>
 #include <stdio.h>
 
 #include "sediment_scheme.h"
@@ -28,10 +29,12 @@ static swgl_status get_state(void *self, double *const *f)
     return SWGL_OK;
 }
 
+/* the bound is the problem's fixed step; a state holding NaN or infinity reports NaN,
+ * which the time loop calls a blow-up at the time of the last good state */
 static swgl_status stage(void *self, int k, double *dt_stable)
 {
     (void)k;
-    *dt_stable = sed_cpu_problem(self)->dt;
+    *dt_stable = sed_cpu_blown(self) ? NAN : sed_cpu_problem(self)->dt;
     return SWGL_OK;
 }
 
