@@ -258,7 +258,6 @@ int run_scenario(const scenario *sc, const run_options *opt)
     rc = 0;
 fail:
     if (rc) fprintf(stderr, "\nswgl: %s: %s\n", sc->source, swgl_last_error()[0] ? swgl_last_error() : "failed");
-    (void)st;
     outdir_abort(od);
     scheme_fields_free(&f);
     scheme_fields_free(&g);

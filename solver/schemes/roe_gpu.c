@@ -230,14 +230,17 @@ swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
     return SWGL_OK;
 }
 
-swgl_status roe_gpu_apply(roe_gpu *r, double dt)
+/* The update pass (roe_update.glsl); dt from the uniform, or, when clock is not NULL,
+ * from the clock texel (the program built with ROE_DT_ON_GPU). */
+static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock)
 {
     gpu_pass p;
-    gpu_pass_begin(&p, r->p_update);
+    gpu_pass_begin(&p, clock ? r->p_update_clock : r->p_update);
     gpu_pass_array(&p, "u_state", r->state[r->cur]);
     gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
     bind_mass(r, &p);
-    gpu_pass_float(&p, "u_dt", (float)dt);
+    if (clock) gpu_pass_array(&p, "u_clock", clock);
+    else gpu_pass_float(&p, "u_dt", (float)dt);
     gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
     gpu_pass_float(&p, "u_kappa", (float)r->kappa);
@@ -245,6 +248,8 @@ swgl_status roe_gpu_apply(roe_gpu *r, double dt)
     if (st == SWGL_OK) r->cur = 1 - r->cur;
     return st;
 }
+
+swgl_status roe_gpu_apply(roe_gpu *r, double dt) { return update(r, dt, NULL); }
 
 /* One step with dt chosen on the GPU: edge, dt, reduction (left on the GPU), clock
  * (clock.glsl), update reading the clock; the clock texel is requested back. */
@@ -265,16 +270,7 @@ static swgl_status step_on_gpu(roe_gpu *r, double left, int unknown, int stop_in
     gpu_pass_float(&p, "u_stop", (float)stop_index);
     if ((st = gpu_pass_draw(&p, r->clock[1 - r->clk], NULL)) != SWGL_OK) return st;
     r->clk = 1 - r->clk;
-    gpu_pass_begin(&p, r->p_update_clock);
-    gpu_pass_array(&p, "u_state", r->state[r->cur]);
-    gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
-    bind_mass(r, &p);
-    gpu_pass_array(&p, "u_clock", r->clock[r->clk]);
-    gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
-    gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
-    gpu_pass_float(&p, "u_kappa", (float)r->kappa);
-    if ((st = gpu_pass_draw(&p, r->state[1 - r->cur], NULL)) != SWGL_OK) return st;
-    r->cur = 1 - r->cur;
+    if ((st = update(r, 0, r->clock[r->clk])) != SWGL_OK) return st;
     return gpu_readback_request(r->rb, r->clock[r->clk], 0, 0, 1, 1);
 }
 
