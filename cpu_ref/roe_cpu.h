@@ -1,7 +1,7 @@
 /* roe_cpu.h — the CPU reference solvers of the Lastra et al. (2009) first-order Roe
  * scheme on the shallow-water problem of swe.h: the edge flux (roe_flux.c, the function
  * the GLSL edge pass transliterates), the scalar double solver (roe_scalar.c, the
- * accuracy reference) and the fast float SSE2 + OpenMP solver (roe_fast.c). */
+ * accuracy reference) and the fast SIMD + OpenMP solver, float or double (roe_fast.c). */
 #ifndef SWGL_ROE_CPU_H
 #define SWGL_ROE_CPU_H
 
@@ -20,8 +20,9 @@ double roe_edge(const double wi[3], const double wj[3], double Hi, double Hj,
                     double fi[3], double fj[3]);
 
 /* CPU solvers: the scalar one in double precision (the accuracy reference) and the
- * fast one (SSE over 4 cells, OpenMP over rows) in single precision. */
-enum roe_cpu_kind { ROE_CPU_SCALAR = 0, ROE_CPU_FAST = 1 };
+ * fast one (SIMD, OpenMP over rows) in single precision (SSE over 4 cells) or, as
+ * ROE_CPU_FAST_DOUBLE, in double (SSE2 over 2 cells): the same kernels (roe_fast_body.h). */
+enum roe_cpu_kind { ROE_CPU_SCALAR = 0, ROE_CPU_FAST = 1, ROE_CPU_FAST_DOUBLE = 2 };
 
 typedef struct roe_cpu roe_cpu;
 
@@ -134,7 +135,9 @@ int roe_cpu_apply(roe_cpu *s, double dt);
 void roe_cpu_clip_stats(const roe_cpu *s, double *volume, double *rel);
 
 int roe_cpu_threads(const roe_cpu *s);     /* OpenMP threads used (1 for scalar) */
-int roe_cpu_is_fast(const roe_cpu *s);     /* 1: the float SSE solver, 0: scalar double */
-const char *roe_cpu_name(const roe_cpu *s); /* "cpu-scalar (double)" / "cpu (float, SSE x4, N threads)" */
+int roe_cpu_is_fast(const roe_cpu *s);     /* 1: the SIMD solver (float or double), 0: scalar double */
+const char *roe_cpu_precision(const roe_cpu *s);   /* "single" (fast float) | "double" */
+/* "cpu-scalar (double)" / "cpu (float, SSE x4, N threads)" / "cpu (double, SSE2 x2, N threads)" */
+const char *roe_cpu_name(const roe_cpu *s);
 
 #endif

@@ -3,7 +3,7 @@
  * update (Bollermann, Chen, Kurganov & Noelle 2013): the accuracy reference.
  *
  * One step = roe_cpu_rates + roe_cpu_apply (the fast solver in roe_fast.c does the same
- * in float, 4 lanes at a time).  |V| = dx dy, |Gamma| = dy on x-edges, dx on y-edges.
+ * in float, 4 lanes at a time, or in double, 2 lanes).  |V| = dx dy, |Gamma| = dy on x-edges, dx on y-edges.
  *
  * roe_cpu_rates:
  *  1. Edge sweep, row by row (j = 1..ny), each edge computed once by roe_edge with
@@ -67,7 +67,7 @@ typedef struct {
 struct roe_cpu {
     enum roe_cpu_kind kind;
     char name[64];
-    struct roe_fast *fast;      /* kind == ROE_CPU_FAST */
+    struct roe_fast *fast;      /* kind == ROE_CPU_FAST or ROE_CPU_FAST_DOUBLE */
     /* scalar solver */
     swe_problem p;
     double *H;
@@ -102,7 +102,7 @@ void roe_cpu_destroy(roe_cpu *s)
 roe_cpu *roe_cpu_create(const swe_problem *p, enum roe_cpu_kind kind)
 {
     if (swe_problem_check(p) != SWGL_OK) return NULL;
-    if (kind != ROE_CPU_SCALAR && kind != ROE_CPU_FAST) {
+    if (kind != ROE_CPU_SCALAR && kind != ROE_CPU_FAST && kind != ROE_CPU_FAST_DOUBLE) {
         swgl_fail(SWGL_ERR_ARG, "swe: unknown solver kind");
         return NULL;
     }
@@ -113,10 +113,12 @@ roe_cpu *roe_cpu_create(const swe_problem *p, enum roe_cpu_kind kind)
     }
     s->kind = kind;
     s->p = *p;
-    if (kind == ROE_CPU_FAST) {
-        s->fast = roe_fast_create(p);
+    if (kind != ROE_CPU_SCALAR) {
+        int dbl = kind == ROE_CPU_FAST_DOUBLE;
+        s->fast = roe_fast_create(p, dbl);
         if (!s->fast) goto fail_quiet;
-        snprintf(s->name, sizeof s->name, "cpu (float, SSE x4, %d threads)", roe_fast_threads(s->fast));
+        snprintf(s->name, sizeof s->name, "cpu (%s, %d threads)", dbl ? "double, SSE2 x2" : "float, SSE x4",
+                 roe_fast_threads(s->fast));
         return s;
     }
     snprintf(s->name, sizeof s->name, "cpu-scalar (double)");
@@ -160,7 +162,7 @@ fail_quiet:
 
 void roe_cpu_set_state(roe_cpu *s, const double *h, const double *qx, const double *qy)
 {
-    if (s->kind == ROE_CPU_FAST) { roe_fast_set_state(s->fast, h, qx, qy); return; }
+    if (s->fast) { roe_fast_set_state(s->fast, h, qx, qy); return; }
     size_t n = grid_size(s->p.nx, s->p.ny);
     for (size_t k = 0; k < n; k++) {
         int a = s->code[k] == CELL_ACTIVE, wet = a && !(h[k] <= s->p.h_dry);
@@ -172,7 +174,7 @@ void roe_cpu_set_state(roe_cpu *s, const double *h, const double *qx, const doub
 
 void roe_cpu_get_state(const roe_cpu *s, double *h, double *qx, double *qy)
 {
-    if (s->kind == ROE_CPU_FAST) { roe_fast_get_state(s->fast, h, qx, qy); return; }
+    if (s->fast) { roe_fast_get_state(s->fast, h, qx, qy); return; }
     size_t n = grid_size(s->p.nx, s->p.ny);
     memcpy(h, s->h, n * sizeof *h);
     memcpy(qx, s->qx, n * sizeof *qx);
@@ -181,12 +183,17 @@ void roe_cpu_get_state(const roe_cpu *s, double *h, double *qx, double *qy)
 
 int roe_cpu_threads(const roe_cpu *s)
 {
-    return s->kind == ROE_CPU_FAST ? roe_fast_threads(s->fast) : 1;
+    return s->fast ? roe_fast_threads(s->fast) : 1;
 }
 
 int roe_cpu_is_fast(const roe_cpu *s)
 {
-    return s->kind == ROE_CPU_FAST;
+    return s->fast != NULL;
+}
+
+const char *roe_cpu_precision(const roe_cpu *s)
+{
+    return s->fast && !roe_fast_is_double(s->fast) ? "single" : "double";
 }
 
 const char *roe_cpu_name(const roe_cpu *s)
@@ -223,10 +230,10 @@ static double edge(const roe_cpu *s, size_t kL, size_t kR, double ex, double ey,
         unsigned char cg = aL ? s->code[kR] : s->code[kL];
         double qn = wa[1] * ex + wa[2] * ey;
         wg[0] = wa[0];
-        wg[1] = cg == CELL_FREE ? wa[1] : wa[1] - 2.0 * qn * ex;
-        wg[2] = cg == CELL_FREE ? wa[2] : wa[2] - 2.0 * qn * ey;
+        wg[1] = GRID_BC_SIGN(cg) > 0 ? wa[1] : wa[1] - 2.0 * qn * ex;   /* swgl_grid.h */
+        wg[2] = GRID_BC_SIGN(cg) > 0 ? wa[2] : wa[2] - 2.0 * qn * ey;
         if (aL) HR = HL; else HL = HR;
-        wall = cg != CELL_FREE;
+        wall = GRID_BC_SIGN(cg) < 0;
     }
     double sp = roe_edge(wL, wR, HL, HR, ex, ey, s->p.g, s->p.h_dry, fL, fR);
     if (!wall) *phi = wL[1] * ex + wL[2] * ey + fL[0];        /* (M1) */
@@ -259,7 +266,7 @@ static void north_edges(roe_cpu *s, int j, edge_row *r)
 
 double roe_cpu_rates(roe_cpu *s)
 {
-    if (s->kind == ROE_CPU_FAST) return roe_fast_rates(s->fast);
+    if (s->fast) return roe_fast_rates(s->fast);
 
     const int nx = s->p.nx, ny = s->p.ny;
     const size_t w = (size_t)grid_stride(nx);
@@ -305,7 +312,7 @@ double roe_cpu_rates(roe_cpu *s)
 
 int roe_cpu_apply(roe_cpu *s, double dt)
 {
-    if (s->kind == ROE_CPU_FAST) return roe_fast_apply(s->fast, dt);
+    if (s->fast) return roe_fast_apply(s->fast, dt);
 
     const int nx = s->p.nx, ny = s->p.ny;
     const size_t w = (size_t)grid_stride(nx);
@@ -367,7 +374,7 @@ double roe_cpu_step(roe_cpu *s, double dt_max)
 void roe_cpu_clip_stats(const roe_cpu *s, double *volume, double *rel)
 {
     double v = s->clip_vol, r = s->clip_rel;
-    if (s->kind == ROE_CPU_FAST) roe_fast_clip_stats(s->fast, &v, &r);
+    if (s->fast) roe_fast_clip_stats(s->fast, &v, &r);
     if (volume) *volume = v;
     if (rel) *rel = r;
 }

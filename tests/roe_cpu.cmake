@@ -7,3 +7,5 @@ swgl_test(test_roe_thacker LABEL cpu SOURCES test_roe_thacker.c LIBS swgl_cpu)
 # speed of the CPU Roe solvers: built, not run by ctest
 add_executable(bench_roe_cpu ${CMAKE_CURRENT_LIST_DIR}/test_roe_bench.c)
 target_link_libraries(bench_roe_cpu PRIVATE swgl_cpu ${MATH_LIBRARY})
+# the fast solver in double (--backend cpu --precision double) vs the scalar reference
+swgl_test(test_roe_double LABEL cpu SOURCES test_roe_double.c LIBS swgl_cpu)

@@ -24,9 +24,20 @@
 
 enum cell_code { CELL_ACTIVE = 0, CELL_WALL = 1, CELL_FREE = 2, CELL_OFF = 3 };
 
-/* The cell codes as GLSL float constants (a texture channel holds the code). */
+/* The boundary rule of the shallow-water schemes (roe and kp, on the CPU and the GPU): a
+ * non-active cell of code c seen across a face from an active cell shows it the active
+ * cell's own state with the momentum normal to the face multiplied by GRID_BC_SIGN(c):
+ * -1 for a wall (and CELL_OFF, treated as one): a mirror, nothing flows through the face;
+ * +1 for a free outlet: a copy, zero-order extrapolation.  The same text is GLSL (below),
+ * so the passes and the CPU solvers cannot drift; new boundary types (issue 10) go here.
+ * c may be an integer code or a floating-point one (a texture channel, a SIMD lane). */
+#define GRID_BC_SIGN(c) ((c) == CELL_FREE ? 1 : -1)
+
+/* The cell codes as GLSL float constants (a texture channel holds the code), and the
+ * boundary rule. */
 #define CELL_CODE_GLSL                                                                   \
-    "#define CELL_ACTIVE 0.0\n#define CELL_WALL 1.0\n#define CELL_FREE 2.0\n#define CELL_OFF 3.0\n"
+    "#define CELL_ACTIVE 0.0\n#define CELL_WALL 1.0\n#define CELL_FREE 2.0\n#define CELL_OFF 3.0\n" \
+    "#define GRID_BC_SIGN(c) ((c) == CELL_FREE ? 1.0 : -1.0)\n"
 
 static inline int grid_stride(int nx) { return nx + 2 * GRID_GHOST; }
 static inline int grid_rows(int ny) { return ny + 2 * GRID_GHOST; }

@@ -10,10 +10,29 @@
 //            only without ROE_MASS_FROM_EDGES (the default defines it: the update then
 //            re-reads them from the edge arrays, one render target less, which measured
 //            faster; solver/schemes/roe_gpu.c)
+// In double (roe_real.glsl; always ROE_MASS_FROM_EDGES) the same values in three
+// targets: o_sums_d = (sum F-[qx], sum F-[qy]) and o_tau = (tau_i, dt_i), packed
+// doubles, and o_bound = (0, 0, float(dt_i), 0) for gpgpu's min reduction (float4
+// only) and its clock: the step is chosen from a float image of the bound (a step is
+// any dt up to the bound; the update takes the chosen dt in double), the state and
+// every sum stay double.
 #include "roe_gather.glsl"
 
-SWGL_INPUT(u_low);       // edge pass output 0
-SWGL_INPUT(u_high);      // edge pass output 1
+#ifdef ROE_DOUBLE
+SWGL_INPUT_U(u_state_a);   // (h, qx)
+SWGL_INPUT_U(u_state_b);   // (qy, cell code)
+// u_cfl, u_area: #defines (roe_gpu.c)
+SWGL_OUTPUT_U(0, o_sums_d);
+SWGL_OUTPUT_U(1, o_tau);
+SWGL_OUTPUT(2, o_bound);
+rvec4 roe_state(ivec2 p) { return roe_unpack4(SWGL_LOAD(u_state_a, p), SWGL_LOAD(u_state_b, p)); }
+void roe_put_sums(rvec4 v)
+{
+    o_sums_d = roe_pack2(v.xy);
+    o_tau = roe_pack2(v.wz);
+    o_bound = vec4(0.0, 0.0, float(v.z), 0.0);
+}
+#else
 SWGL_INPUT(u_state);
 uniform float u_cfl;
 uniform float u_area;    // |V_i| = dx dy
@@ -21,32 +40,36 @@ SWGL_OUTPUT(0, o_sums);
 #ifndef ROE_MASS_FROM_EDGES
 SWGL_OUTPUT(1, o_mass);
 #endif
+vec4 roe_state(ivec2 p) { return SWGL_LOAD(u_state, p); }
+void roe_put_sums(vec4 v) { o_sums = v; }
+#endif
 
 SWGL_MAIN
 {
     ivec2 c = swgl_cell();
-    vec4 w = SWGL_LOAD(u_state, c);
-    o_sums = vec4(0.0, 0.0, swgl_inf(), swgl_inf());
+    rvec4 w = roe_state(c);
+    roe_put_sums(rvec4(0.0, 0.0, roe_inf(), roe_inf()));
 #ifndef ROE_MASS_FROM_EDGES
     o_mass = vec4(0.0);
 #endif
     if (w.w != CELL_ACTIVE) return;
-    vec4 sum = vec4(0.0), mass;
-    float out_flow = 0.0;
+    rvec4 sum = rvec4(0.0);
+    real mass[4];   // an array, not a vector: NVIDIA has no dynamic index into a dvec4
+    real out_flow = real(0.0);
     for (int k = 0; k < 4; k++) {
-        vec4 v = roe_edge_value(u_low, u_high, c, k);
+        rvec4 v = roe_edge_value(c, k);
         sum += v;
         mass[k] = v.x;
-        out_flow += max(v.x, 0.0);
+        out_flow += max(v.x, real(0.0));
     }
-    float dt = sum.w > 0.0 ? 2.0 * u_cfl * u_area / sum.w : swgl_inf();
+    real dt = sum.w > real(0.0) ? real(2.0) * u_cfl * u_area / sum.w : roe_inf();
     // a NaN must reach the time loop, and min() may drop a NaN: a cell whose state or
     // sums are not numbers reports dt = -1, which the min keeps and the loop calls a
     // blow-up
-    if (any(isnan(w.xyz)) || any(isnan(sum)) || any(isinf(w.xyz))) dt = -1.0;
-    float tau = out_flow > 0.0 ? max(w.x, 0.0) * u_area / out_flow : swgl_inf();
-    o_sums = vec4(sum.yz, dt, tau);
+    if (any(isnan(w.xyz)) || any(isnan(sum)) || any(isinf(w.xyz))) dt = real(-1.0);
+    real tau = out_flow > real(0.0) ? max(w.x, real(0.0)) * u_area / out_flow : roe_inf();
+    roe_put_sums(rvec4(sum.yz, dt, tau));
 #ifndef ROE_MASS_FROM_EDGES
-    o_mass = mass;
+    o_mass = vec4(mass[0], mass[1], mass[2], mass[3]);
 #endif
 }

@@ -1,7 +1,8 @@
 // roe_flux.glsl — one edge of the Lastra et al. (2009) first-order, well-balanced,
-// path-conservative Roe scheme, in single precision.  A line-by-line transliteration
-// of roe_edge() in cpu_ref/roe_flux.c, where the derivation is written out;
-// tests/test_gl_roe.c compares the two point by point.
+// path-conservative Roe scheme, in single precision, or in double with ROE_DOUBLE
+// (roe_real.glsl: one source for both).  A line-by-line transliteration of roe_edge()
+// in cpu_ref/roe_flux.c, where the derivation is written out; tests/test_gl_roe.c
+// compares the two point by point, in both precisions.
 //
 //   R      = A_ij (W_j - W_i) - S_ij (H_j - H_i)                         (5)
 //   F-_ij  = P-_ij R,  P-_ij = 1/2 K (I - sgn D) K^-1                    (6)
@@ -20,66 +21,68 @@
 // roe_edge returns ||D||_inf = |un| + c (0 when both cells are dry) and writes the two
 // contributions fi (subtracted by cell i) and fj (subtracted by cell j).
 
-float roe_phi_minus(float l) { return 0.5 * (1.0 - sign(l)); }
+#include "roe_real.glsl"
 
-float roe_left_part(float l, float a, float s, float lL, float lR)
+real roe_phi_minus(real l) { return real(0.5) * (real(1.0) - sign(l)); }
+
+real roe_left_part(real l, real a, real s, real lL, real lR)
 {
-    float phi = roe_phi_minus(l);
-    float cons = phi * l * a;
-    if (lL < 0.0 && lR > 0.0)
+    real phi = roe_phi_minus(l);
+    real cons = phi * l * a;
+    if (lL < real(0.0) && lR > real(0.0))
         cons = lL * (lR - l) / (lR - lL) * a;
     return cons - phi * s;
 }
 
-float roe_edge(vec3 wi, vec3 wj, float Hi, float Hj, vec2 e, float g, float h_dry,
-               out vec3 fi, out vec3 fj)
+real roe_edge(rvec3 wi, rvec3 wj, real Hi, real Hj, rvec2 e, real g, real h_dry,
+              out rvec3 fi, out rvec3 fj)
 {
-    float hi = max(wi.x, 0.0), hj = max(wj.x, 0.0);
+    real hi = max(wi.x, real(0.0)), hj = max(wj.x, real(0.0));
     bool dry_i = !(hi > h_dry), dry_j = !(hj > h_dry);
-    fi = vec3(0.0);
-    fj = vec3(0.0);
-    if (dry_i && dry_j) return 0.0;
+    fi = rvec3(0.0);
+    fj = rvec3(0.0);
+    if (dry_i && dry_j) return real(0.0);
 
-    float qni = wi.y * e.x + wi.z * e.y, qti = -wi.y * e.y + wi.z * e.x;
-    float qnj = wj.y * e.x + wj.z * e.y, qtj = -wj.y * e.y + wj.z * e.x;
-    float uni = dry_i ? 0.0 : qni / hi, uti = dry_i ? 0.0 : qti / hi;
-    float unj = dry_j ? 0.0 : qnj / hj, utj = dry_j ? 0.0 : qtj / hj;
+    real qni = wi.y * e.x + wi.z * e.y, qti = -wi.y * e.y + wi.z * e.x;
+    real qnj = wj.y * e.x + wj.z * e.y, qtj = -wj.y * e.y + wj.z * e.x;
+    real uni = dry_i ? real(0.0) : qni / hi, uti = dry_i ? real(0.0) : qti / hi;
+    real unj = dry_j ? real(0.0) : qnj / hj, utj = dry_j ? real(0.0) : qtj / hj;
 
-    float si = sqrt(hi), sj = sqrt(hj);
-    float un = (si * uni + sj * unj) / (si + sj);
-    float ut = (si * uti + sj * utj) / (si + sj);
-    float hm = 0.5 * (hi + hj);
-    float c = sqrt(g * hm);
-    float speed = abs(un) + c;
+    real si = sqrt(hi), sj = sqrt(hj);
+    real un = (si * uni + sj * unj) / (si + sj);
+    real ut = (si * uti + sj * utj) / (si + sj);
+    real hm = real(0.5) * (hi + hj);
+    real c = sqrt(g * hm);
+    real speed = abs(un) + c;
 
     if (dry_i && hj <= Hj - Hi) {          // emerging bottom, i dry above j's surface
-        fj = vec3(qnj, wj.y * unj, wj.z * unj);
+        fj = rvec3(qnj, wj.y * unj, wj.z * unj);
         return speed;
     }
     if (dry_j && hi <= Hi - Hj) {          // emerging bottom, j dry above i's surface
-        fi = -vec3(qni, wi.y * uni, wi.z * uni);
+        fi = -rvec3(qni, wi.y * uni, wi.z * uni);
         return speed;
     }
 
-    float l1 = un - c, l2 = un, l3 = un + c;
-    float d0 = hj - hi, dn = qnj - qni, dt = qtj - qti;
-    float inv2c = 0.5 / c;
-    float a1 = ((un + c) * d0 - dn) * inv2c;
-    float a2 = dt - ut * d0;
-    float a3 = (dn - (un - c) * d0) * inv2c;
-    float dH = Hj - Hi;
-    float s1 = -0.5 * c * dH, s3 = 0.5 * c * dH;
-    float b1 = l1 * a1 - s1, b2 = l2 * a2, b3 = l3 * a3 - s3;
+    real l1 = un - c, l2 = un, l3 = un + c;
+    real d0 = hj - hi, dn = qnj - qni, dt = qtj - qti;
+    real inv2c = real(0.5) / c;
+    real a1 = ((un + c) * d0 - dn) * inv2c;
+    real a2 = dt - ut * d0;
+    real a3 = (dn - (un - c) * d0) * inv2c;
+    real dH = Hj - Hi;
+    real s1 = real(-0.5) * c * dH, s3 = real(0.5) * c * dH;
+    real b1 = l1 * a1 - s1, b2 = l2 * a2, b3 = l3 * a3 - s3;
 
-    float ci = sqrt(g * hi), cj = sqrt(g * hj);
-    float m1 = roe_left_part(l1, a1, s1, uni - ci, unj - cj);
-    float m2 = roe_phi_minus(l2) * b2;
-    float m3 = roe_left_part(l3, a3, s3, uni + ci, unj + cj);
-    float p1 = b1 - m1, p2 = b2 - m2, p3 = b3 - m3;
+    real ci = sqrt(g * hi), cj = sqrt(g * hj);
+    real m1 = roe_left_part(l1, a1, s1, uni - ci, unj - cj);
+    real m2 = roe_phi_minus(l2) * b2;
+    real m3 = roe_left_part(l3, a3, s3, uni + ci, unj + cj);
+    real p1 = b1 - m1, p2 = b2 - m2, p3 = b3 - m3;
 
-    float fi0 = m1 + m3, fin = m1 * l1 + m3 * l3, fit = fi0 * ut + m2;
-    float fj0 = p1 + p3, fjn = p1 * l1 + p3 * l3, fjt = fj0 * ut + p2;
-    fi = vec3(fi0, fin * e.x - fit * e.y, fin * e.y + fit * e.x);
-    fj = vec3(fj0, fjn * e.x - fjt * e.y, fjn * e.y + fjt * e.x);
+    real fi0 = m1 + m3, fin = m1 * l1 + m3 * l3, fit = fi0 * ut + m2;
+    real fj0 = p1 + p3, fjn = p1 * l1 + p3 * l3, fjt = fj0 * ut + p2;
+    fi = rvec3(fi0, fin * e.x - fit * e.y, fin * e.y + fit * e.x);
+    fj = rvec3(fj0, fjn * e.x - fjt * e.y, fjn * e.y + fjt * e.x);
     return speed;
 }

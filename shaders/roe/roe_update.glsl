@@ -11,13 +11,70 @@
 // state exactly as it is.
 // Both sides of an edge use the same theta and opposite fluxes, so mass telescopes.
 // Ghost and inactive cells keep their state (and their code in w).
+//
+// In double (roe_real.glsl): the state in and out is (h, qx) + (qy, code), the sums
+// u_sums_d (sum F-[qx], sum F-[qy]) and u_tau (tau, dt_i) of the dt pass, the mass
+// fluxes always from the edges (u_low_a, u_high_a); dt comes as a double (two int
+// uniforms), or with ROE_DT_ON_GPU from gpgpu's float clock: a step there is the float
+// bound itself, which the double update takes as it is, except the step that lands on
+// the stop, which it recomputes in double as the time loop would (stop - t): u_left =
+// stop - t_known (the CPU's double) less the u_unknown steps the CPU had not read,
+// which the previous clock texel holds (as the clock computes its float landing step).
+#include "roe_real.glsl"
 
+#ifdef ROE_DOUBLE
+#include "roe_gather.glsl"
+SWGL_INPUT_U(u_state_a);   // (h, qx)
+SWGL_INPUT_U(u_state_b);   // (qy, cell code)
+SWGL_INPUT_U(u_sums_d);    // dt pass output 0: (sum F-[qx], sum F-[qy])
+SWGL_INPUT_U(u_tau);       // dt pass output 1: (tau_i, dt_i)
+#ifdef ROE_DT_ON_GPU
+SWGL_INPUT(u_clock);       // the step chosen on the GPU (gpgpu's clock.glsl)
+SWGL_INPUT(u_prev);        // the clock texel before it
+uniform int u_left_lo, u_left_hi;   // stop - t_known, a double
+uniform int u_unknown;
+#else
+uniform int u_dt_lo, u_dt_hi;       // dt, a double
+#endif
+// u_area, u_hdry, u_kappa: #defines (roe_gpu.c)
+SWGL_OUTPUT_U(0, o_state_a);
+SWGL_OUTPUT_U(1, o_state_b);
+rvec4 roe_state(ivec2 p) { return roe_unpack4(SWGL_LOAD(u_state_a, p), SWGL_LOAD(u_state_b, p)); }
+rvec2 roe_mom(ivec2 p) { return roe_unpack2(SWGL_LOAD(u_sums_d, p)); }
+real roe_tau(ivec2 p) { return packDouble2x32(SWGL_LOAD(u_tau, p).xy); }
+rvec4 roe_masses(ivec2 c)
+{
+    // written out: NVIDIA's compiler has no dynamic index into a double vector
+    // ("can't find __setVectorIndex function in stdlib", driver 580)
+    return rvec4(roe_edge_mass(c, 0), roe_edge_mass(c, 1), roe_edge_mass(c, 2), roe_edge_mass(c, 3));
+}
+void roe_put_state(rvec4 v)
+{
+    o_state_a = roe_pack2(v.xy);
+    o_state_b = roe_pack2(v.zw);
+}
+real roe_step()
+{
+#ifdef ROE_DT_ON_GPU
+    vec4 k = SWGL_LOAD(u_clock, ivec2(0));
+    float bits = k.w - 4.0 * floor(k.w / 4.0);
+    if (!(k.x > 0.0) || !(bits == 1.0 || bits == 3.0)) return real(k.x);
+    // the landing step (dt > 0 and the landed flag: steps after it have dt = 0)
+    vec4 p = SWGL_LOAD(u_prev, ivec2(0));
+    real left = roe_bits(u_left_lo, u_left_hi);
+    if (u_unknown > 0) left -= real(p.x);
+    if (u_unknown > 1) left -= real(p.y);
+    if (u_unknown > 2) left -= real(p.z);
+    return max(left, real(0.0));
+#else
+    return roe_bits(u_dt_lo, u_dt_hi);
+#endif
+}
+#else
 SWGL_INPUT(u_state);
 SWGL_INPUT(u_sums);    // dt pass output 0: (sum F-[qx], sum F-[qy], dt_i, tau_i)
 #ifdef ROE_MASS_FROM_EDGES
 #include "roe_gather.glsl"
-SWGL_INPUT(u_low);     // edge pass outputs: x = the outward mass flux of that side
-SWGL_INPUT(u_high);
 #else
 SWGL_INPUT(u_mass);    // dt pass output 1: outward mass fluxes (E, N, W, S)
 #endif
@@ -30,39 +87,56 @@ uniform float u_area;
 uniform float u_hdry;
 uniform float u_kappa;
 SWGL_OUTPUT(0, o_state);
+vec4 roe_state(ivec2 p) { return SWGL_LOAD(u_state, p); }
+vec2 roe_mom(ivec2 p) { return SWGL_LOAD(u_sums, p).xy; }
+float roe_tau(ivec2 p) { return SWGL_LOAD(u_sums, p).w; }
+vec4 roe_masses(ivec2 c)
+{
+#ifdef ROE_MASS_FROM_EDGES
+    vec4 m;
+    for (int k = 0; k < 4; k++) m[k] = roe_edge_mass(c, k);
+    return m;
+#else
+    return SWGL_LOAD(u_mass, c);
+#endif
+}
+void roe_put_state(vec4 v) { o_state = v; }
+float roe_step()
+{
+#ifdef ROE_DT_ON_GPU
+    return SWGL_LOAD(u_clock, ivec2(0)).x;
+#else
+    return u_dt;
+#endif
+}
+#endif
 
-float roe_theta(float tau, float dt) { return tau >= dt ? 1.0 : tau / dt; }
+real roe_theta(real tau, real dt) { return tau >= dt ? real(1.0) : tau / dt; }
 
 SWGL_MAIN
 {
     ivec2 c = swgl_cell();
-    vec4 w = SWGL_LOAD(u_state, c);
-    o_state = w;
+    rvec4 w = roe_state(c);
+    roe_put_state(w);
     if (w.w != CELL_ACTIVE) return;
-#ifdef ROE_DT_ON_GPU
-    float u_dt = SWGL_LOAD(u_clock, ivec2(0)).x;
-#endif
-    if (u_dt == 0.0) return;
-    vec4 s = SWGL_LOAD(u_sums, c);
-#ifdef ROE_MASS_FROM_EDGES
-    vec4 m;
-    for (int k = 0; k < 4; k++) m[k] = roe_edge_value(u_low, u_high, c, k).x;
-#else
-    vec4 m = SWGL_LOAD(u_mass, c);
-#endif
+    real dt = roe_step();
+    if (dt == real(0.0)) return;
+    rvec2 mom = roe_mom(c);
+    rvec4 m = roe_masses(c);
     const ivec2 nb[4] = ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(-1, 0), ivec2(0, -1));
-    float own = roe_theta(s.w, u_dt), mass = 0.0;
+    real own = roe_theta(roe_tau(c), dt), mass = real(0.0);
+    real ma[4] = real[4](m.x, m.y, m.z, m.w);   // an array: indexable by k with doubles too
     for (int k = 0; k < 4; k++) {
-        float theta = m[k] > 0.0 ? own : roe_theta(SWGL_LOAD(u_sums, c + nb[k]).w, u_dt);
-        mass += theta * m[k];
+        real theta = ma[k] > real(0.0) ? own : roe_theta(roe_tau(c + nb[k]), dt);
+        mass += theta * ma[k];
     }
-    float k_dt = u_dt / u_area;
-    float h = max(w.x - k_dt * mass, 0.0);
-    vec2 q = w.yz - k_dt * s.xy;
-    if (h <= u_hdry) q = vec2(0.0);
+    real k_dt = dt / u_area;
+    real h = max(w.x - k_dt * mass, real(0.0));
+    rvec2 q = w.yz - k_dt * mom;
+    if (h <= u_hdry) q = rvec2(0.0);
     else if (h < u_kappa) {                 // thin film: desingularized velocity (M5)
-        float r = h / u_kappa, r2 = r * r;
-        q *= 1.41421356 * r2 / sqrt(r2 * r2 + 1.0);
+        real r = h / u_kappa, r2 = r * r;
+        q *= ROE_SQRT2 * r2 / sqrt(r2 * r2 + real(1.0));
     }
-    o_state = vec4(h, q, w.w);
+    roe_put_state(rvec4(h, q, w.w));
 }

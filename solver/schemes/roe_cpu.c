@@ -1,6 +1,9 @@
-/* roe_cpu.c — the Roe scheme's CPU backends behind scheme.h: cpu (float, SSE2 x4 +
- * OpenMP) and cpu-scalar (double), both cpu_ref/roe_cpu.h.  One stage (Euler, Lastra (4)):
- * stage = the edge sweep and the bound (8), advance = the update. */
+/* roe_cpu.c — the Roe scheme's CPU backends behind scheme.h: cpu (SIMD + OpenMP: float,
+ * SSE x4, or with --precision double, SSE2 x2) and cpu-scalar (double, the reference:
+ * --precision changes nothing there: it is the reference, so that --compare cpu-scalar
+ * works with either precision; summary.json says "double"), both
+ * cpu_ref/roe_cpu.h.  One stage (Euler, Lastra (4)): stage = the edge sweep and the
+ * bound (8), advance = the update. */
 #include <math.h>
 #include <stdio.h>
 
@@ -9,7 +12,9 @@
 static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
-    roe_cpu *c = roe_cpu_create(&rp->p, cfg->backend == BACKEND_CPU ? ROE_CPU_FAST : ROE_CPU_SCALAR);
+    enum roe_cpu_kind kind = ROE_CPU_SCALAR;
+    if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? ROE_CPU_FAST_DOUBLE : ROE_CPU_FAST;
+    roe_cpu *c = roe_cpu_create(&rp->p, kind);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
     return SWGL_OK;
@@ -46,7 +51,7 @@ static swgl_status advance(void *self, int k, double dt)
 
 static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", roe_cpu_name(self)); }
 
-static const char *precision(const void *self) { return roe_cpu_is_fast(self) ? "single" : "double"; }
+static const char *precision(const void *self) { return roe_cpu_precision(self); }
 
 const scheme_backend roe_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
                                         scheme_one_stage, describe, precision, NULL, NULL};

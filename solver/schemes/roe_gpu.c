@@ -25,10 +25,29 @@
  * edge texels (64) and the state (16) and writes 16; the reduction reads 16; update
  * reads state, sums and 4 edge texels (96) and writes 16: 320 B (288 B with
  * SWGL_ROE_MASS=cell; 352 B before the limiter, when the update re-read all four edges
- * and a constant texture, and the edge pass read an edge texture). */
+ * and a constant texture, and the edge pass read an edge texture).
+ *
+ * Double (`--precision double`, roe_gpu_create_ex; GL_ARB_gpu_shader_fp64, refused
+ * without it): the same passes from the same sources (shaders/roe/roe_real.glsl: real =
+ * double), each float4 array two RGBA32UI arrays of packed doubles, as the sediment
+ * passes store theirs:
+ *   state[2]  MRT (h, qx) + (qy, code);  bed (H, 0)
+ *   flux      MRT of 4: low (Phi, F-[qx]) + (F-[qy], ||D||), high the same
+ *   cell      MRT of 3: (sum F-[qx], sum F-[qy]), (tau_i, dt_i), and a float4 (-, -,
+ *             dt_i, -) that gpgpu's min reduction and clock read (float4 only): the
+ *             step is chosen from a float image of the bound (any step up to the bound
+ *             is a step; the state does not depend on how dt is rounded), the update
+ *             takes the chosen dt as a double (two int uniforms), and run_to's landing
+ *             step is recomputed in double by the update (roe_update.glsl), so a stop
+ *             is reached as exactly as by the time loop on the CPU
+ *   mass fluxes always from the edges (SWGL_ROE_MASS=cell is a float variant)
+ *   the problem's constants compiled in as exact decimal images (%.17e LF)
+ * Bytes per cell and step: edge reads 48 and writes 128, dt reads 160 and writes 48,
+ * the reduction 16, the update reads 128 and writes 32: 560 B (float: 320). */
 #include "roe_gpu.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +61,10 @@
 
 struct roe_gpu {
     int nx, ny, tex_w, tex_h;     /* the arrays: (nx+2) x (ny+2) texels */
+    int dbl;                      /* double precision (packed doubles, ROE_DOUBLE) */
     double g, cfl, h_dry, kappa, dx, dy;
-    gpu_array2d *state[2], *bed;
+    gpu_array2d *state[2], *bed;  /* float: the state ping-pong */
+    gpu_mrt *state_d[2];          /* double: (h, qx) + (qy, code), ping-pong */
     gpu_mrt *flux, *cell;
     gpu_reductor *red;
     gpu_program *p_edge, *p_dt, *p_update;
@@ -65,6 +86,8 @@ void roe_gpu_destroy(roe_gpu *r)
     if (!r) return;
     gpu_array2d_destroy(r->state[0]);
     gpu_array2d_destroy(r->state[1]);
+    gpu_mrt_destroy(r->state_d[0]);
+    gpu_mrt_destroy(r->state_d[1]);
     gpu_array2d_destroy(r->bed);
     gpu_mrt_destroy(r->flux);
     gpu_mrt_destroy(r->cell);
@@ -83,6 +106,14 @@ void roe_gpu_destroy(roe_gpu *r)
 static swgl_status upload_bed(roe_gpu *r, const swe_problem *p)
 {
     size_t n = grid_size(p->nx, p->ny);
+    if (r->dbl) {   /* (H, 0) as two doubles a texel */
+        double *b = calloc(2 * n, sizeof(double));
+        if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        for (size_t k = 0; k < n; k++) b[2 * k] = p->H[k];
+        swgl_status st = gpu_array2d_upload(r->bed, b);
+        free(b);
+        return st;
+    }
     float *b = calloc(4 * n, sizeof(float));
     if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     for (size_t k = 0; k < n; k++) b[4 * k] = (float)p->H[k];
@@ -91,7 +122,23 @@ static swgl_status upload_bed(roe_gpu *r, const swe_problem *p)
     return st;
 }
 
-swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
+/* The double passes' defines: fp64, ROE_DOUBLE, the codes, and the problem's constants
+ * in place of the float uniforms, as exact decimal images of the doubles. */
+static swgl_status double_defines(const roe_gpu *r, char *defs, size_t len)
+{
+    int n = snprintf(defs, len,
+                     "#extension GL_ARB_gpu_shader_fp64 : require\n#define ROE_DOUBLE 1\n%s"
+                     "#define ROE_MASS_FROM_EDGES 1\n"
+                     "#define u_len dvec2(%.17eLF, %.17eLF)\n#define u_g %.17eLF\n#define u_hdry %.17eLF\n"
+                     "#define u_cfl %.17eLF\n#define u_area %.17eLF\n#define u_kappa %.17eLF\n",
+                     CELL_CODE_GLSL, r->dy, r->dx, r->g, r->h_dry, r->cfl, r->dx * r->dy, r->kappa);
+    if (n < 0 || (size_t)n >= len) return swgl_fail(SWGL_ERR_ARG, "roe: defines too long");
+    return SWGL_OK;
+}
+
+swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out) { return roe_gpu_create_ex(p, 0, out); }
+
+swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **out)
 {
     swgl_status st;
     *out = NULL;
@@ -103,6 +150,7 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
     r->ny = p->ny;
     r->tex_w = grid_stride(p->nx);
     r->tex_h = grid_rows(p->ny);
+    r->dbl = use_double != 0;
     r->g = p->g;
     r->cfl = p->cfl;
     r->h_dry = p->h_dry;
@@ -112,21 +160,47 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
     /* The state arrays hold the codes, which set_state writes; the programs get the
      * codes' numbers as #defines from the one enum (swgl_grid.h). */
     r->code = p->code;
-    gpu_array2d_desc s0 = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe state 0"};
-    gpu_array2d_desc s1 = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe state 1"};
-    gpu_array2d_desc bd = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe bed H"};
-    gpu_mrt_desc fd = {2 * r->tex_w, r->tex_h, 2, {0}, "roe edge fluxes"};
     const char *variant = getenv("SWGL_ROE_MASS");
-    r->mass_from_edges = !(variant && strcmp(variant, "cell") == 0);
-    char defs[256];
-    snprintf(defs, sizeof defs, "%s%s", CELL_CODE_GLSL, r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
-    char defs_clock[300];
+    r->mass_from_edges = r->dbl || !(variant && strcmp(variant, "cell") == 0);
+    char defs[1024];
+    if (r->dbl) {
+        if ((st = double_defines(r, defs, sizeof defs)) != SWGL_OK) {
+            roe_gpu_destroy(r);
+            return st;
+        }
+    } else {
+        snprintf(defs, sizeof defs, "%s%s", CELL_CODE_GLSL,
+                 r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
+    }
+    char defs_clock[1100];
     snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
-    gpu_mrt_desc cd = {r->tex_w, r->tex_h, r->mass_from_edges ? 1 : 2, {0}, "roe cell sums"};
-    if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
-        (st = gpu_array2d_create(&bd, &r->bed)) || (st = gpu_mrt_create(&fd, &r->flux)) ||
-        (st = gpu_mrt_create(&cd, &r->cell)) || (st = gpu_reductor_create(&r->red)) ||
-        (st = gpu_program_create("roe_edge", defs, &r->p_edge)) ||
+    if (r->dbl) {
+        gpu_mrt_desc s0 = {r->tex_w, r->tex_h, 2, {GPU_RGBA32UI, GPU_RGBA32UI}, "roe state 0 (double)"};
+        gpu_mrt_desc s1 = {r->tex_w, r->tex_h, 2, {GPU_RGBA32UI, GPU_RGBA32UI}, "roe state 1 (double)"};
+        gpu_array2d_desc bd = {r->tex_w, r->tex_h, GPU_RGBA32UI, "roe bed H (double)"};
+        gpu_mrt_desc fd = {2 * r->tex_w, r->tex_h, 4, {GPU_RGBA32UI, GPU_RGBA32UI, GPU_RGBA32UI, GPU_RGBA32UI},
+                           "roe edge fluxes (double)"};
+        gpu_mrt_desc cd = {r->tex_w, r->tex_h, 3, {GPU_RGBA32UI, GPU_RGBA32UI, GPU_RGBA32F}, "roe cell sums (double)"};
+        if ((st = gpu_mrt_create(&s0, &r->state_d[0])) || (st = gpu_mrt_create(&s1, &r->state_d[1])) ||
+            (st = gpu_array2d_create(&bd, &r->bed)) || (st = gpu_mrt_create(&fd, &r->flux)) ||
+            (st = gpu_mrt_create(&cd, &r->cell))) {
+            roe_gpu_destroy(r);
+            return st;
+        }
+    } else {
+        gpu_array2d_desc s0 = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe state 0"};
+        gpu_array2d_desc s1 = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe state 1"};
+        gpu_array2d_desc bd = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe bed H"};
+        gpu_mrt_desc fd = {2 * r->tex_w, r->tex_h, 2, {0}, "roe edge fluxes"};
+        gpu_mrt_desc cd = {r->tex_w, r->tex_h, r->mass_from_edges ? 1 : 2, {0}, "roe cell sums"};
+        if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
+            (st = gpu_array2d_create(&bd, &r->bed)) || (st = gpu_mrt_create(&fd, &r->flux)) ||
+            (st = gpu_mrt_create(&cd, &r->cell))) {
+            roe_gpu_destroy(r);
+            return st;
+        }
+    }
+    if ((st = gpu_reductor_create(&r->red)) || (st = gpu_program_create("roe_edge", defs, &r->p_edge)) ||
         (st = gpu_program_create("roe_dt", defs, &r->p_dt)) ||
         (st = gpu_program_create("roe_update", defs, &r->p_update)) || (st = upload_bed(r, p))) {
         roe_gpu_destroy(r);
@@ -146,9 +220,35 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out)
     return SWGL_OK;
 }
 
+int roe_gpu_is_double(const roe_gpu *r) { return r->dbl; }
+
 swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy)
 {
     size_t n = (size_t)r->tex_w * r->tex_h;
+    swgl_status st;
+    r->cur = 0;
+    if (r->dbl) {   /* (h, qx) and (qy, code), two doubles a texel */
+        double *a = malloc(2 * n * sizeof(double)), *b = malloc(2 * n * sizeof(double));
+        if (!a || !b) {
+            free(a);
+            free(b);
+            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        }
+        for (size_t k = 0; k < n; k++) {
+            int act = r->code[k] == CELL_ACTIVE, wet = act && h[k] > r->h_dry;
+            a[2 * k] = act ? h[k] : 0.0;
+            a[2 * k + 1] = wet ? qx[k] : 0.0;
+            b[2 * k] = wet ? qy[k] : 0.0;
+            b[2 * k + 1] = (double)r->code[k];
+        }
+        st = SWGL_OK;
+        for (int q = 0; q < 2 && st == SWGL_OK; q++)
+            if ((st = gpu_array2d_upload(gpu_mrt_member(r->state_d[q], 0), a)) == SWGL_OK)
+                st = gpu_array2d_upload(gpu_mrt_member(r->state_d[q], 1), b);
+        free(a);
+        free(b);
+        return st;
+    }
     float *s = malloc(4 * n * sizeof(float));
     if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     for (size_t k = 0; k < n; k++) {
@@ -160,8 +260,7 @@ swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, con
         s[4 * k + 2] = wet ? (float)qy[k] : 0.0f;
         s[4 * k + 3] = (float)r->code[k];
     }
-    r->cur = 0;
-    swgl_status st = gpu_array2d_upload(r->state[0], s);
+    st = gpu_array2d_upload(r->state[0], s);
     if (st == SWGL_OK) st = gpu_array2d_upload(r->state[1], s);
     free(s);
     return st;
@@ -170,9 +269,28 @@ swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, con
 swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
 {
     size_t n = (size_t)r->tex_w * r->tex_h;
+    swgl_status st;
+    if (r->dbl) {
+        double *a = malloc(2 * n * sizeof(double)), *b = malloc(2 * n * sizeof(double));
+        if (!a || !b) {
+            free(a);
+            free(b);
+            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        }
+        if ((st = gpu_array2d_download(gpu_mrt_member(r->state_d[r->cur], 0), a)) == SWGL_OK)
+            st = gpu_array2d_download(gpu_mrt_member(r->state_d[r->cur], 1), b);
+        for (size_t k = 0; st == SWGL_OK && k < n; k++) {
+            h[k] = a[2 * k];
+            qx[k] = a[2 * k + 1];
+            qy[k] = b[2 * k];
+        }
+        free(a);
+        free(b);
+        return st;
+    }
     float *s = malloc(4 * n * sizeof(float));
     if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    swgl_status st = gpu_array2d_download(r->state[r->cur], s);
+    st = gpu_array2d_download(r->state[r->cur], s);
     for (size_t k = 0; st == SWGL_OK && k < n; k++) {
         h[k] = s[4 * k];
         qx[k] = s[4 * k + 1];
@@ -182,36 +300,73 @@ swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
     return st;
 }
 
+/* the state arrays of ping-pong side `side` as a pass's inputs */
+static void bind_state(roe_gpu *r, gpu_pass *p, int side)
+{
+    if (r->dbl) {
+        gpu_pass_array(p, "u_state_a", gpu_mrt_member(r->state_d[side], 0));
+        gpu_pass_array(p, "u_state_b", gpu_mrt_member(r->state_d[side], 1));
+    } else {
+        gpu_pass_array(p, "u_state", r->state[side]);
+    }
+}
+
+/* a double for the double passes: its low and high 32 bits as two int uniforms */
+static void pass_double(gpu_pass *p, const char *lo, const char *hi, double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    gpu_pass_int(p, lo, (int)(int32_t)(uint32_t)(b & 0xffffffffu));
+    gpu_pass_int(p, hi, (int)(int32_t)(uint32_t)(b >> 32));
+}
+
+/* the array whose channel 2 is the per-cell bound dt_i (float): the reduction's input */
+static gpu_array2d *bound_array(roe_gpu *r) { return gpu_mrt_member(r->cell, r->dbl ? 2 : 0); }
+
 /* edge pass and dt pass of the current state */
 static swgl_status edge_and_cell(roe_gpu *r)
 {
     swgl_status st;
     gpu_pass p;
-    gpu_array2d *now = r->state[r->cur];
 
-    /* 1. edges: what each edge gives the cells on its two sides, through two targets */
+    /* 1. edges: what each edge gives the cells on its two sides, through two targets
+     *    (four in double); the double passes have the constants compiled in */
     gpu_pass_begin(&p, r->p_edge);
-    gpu_pass_array(&p, "u_state", now);
+    bind_state(r, &p, r->cur);
     gpu_pass_array(&p, "u_bed", r->bed);
-    gpu_pass_vec2(&p, "u_len", (float)r->dy, (float)r->dx);
-    gpu_pass_float(&p, "u_g", (float)r->g);
-    gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
+    if (!r->dbl) {
+        gpu_pass_vec2(&p, "u_len", (float)r->dy, (float)r->dx);
+        gpu_pass_float(&p, "u_g", (float)r->g);
+        gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
+    }
     if ((st = gpu_pass_draw_mrt(&p, r->flux, NULL)) != SWGL_OK) return st;
 
     /* 2. per cell: the gathered sums, the local dt (8) and the drain time */
     gpu_pass_begin(&p, r->p_dt);
-    gpu_pass_array(&p, "u_low", gpu_mrt_member(r->flux, 0));
-    gpu_pass_array(&p, "u_high", gpu_mrt_member(r->flux, 1));
-    gpu_pass_array(&p, "u_state", now);
-    gpu_pass_float(&p, "u_cfl", (float)r->cfl);
-    gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
+    if (r->dbl) {
+        gpu_pass_array(&p, "u_low_a", gpu_mrt_member(r->flux, 0));
+        gpu_pass_array(&p, "u_low_b", gpu_mrt_member(r->flux, 1));
+        gpu_pass_array(&p, "u_high_a", gpu_mrt_member(r->flux, 2));
+        gpu_pass_array(&p, "u_high_b", gpu_mrt_member(r->flux, 3));
+    } else {
+        gpu_pass_array(&p, "u_low", gpu_mrt_member(r->flux, 0));
+        gpu_pass_array(&p, "u_high", gpu_mrt_member(r->flux, 1));
+    }
+    bind_state(r, &p, r->cur);
+    if (!r->dbl) {
+        gpu_pass_float(&p, "u_cfl", (float)r->cfl);
+        gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
+    }
     return gpu_pass_draw_mrt(&p, r->cell, NULL);
 }
 
 /* the update's mass fluxes: the dt pass's second target, or the edges themselves */
 static void bind_mass(roe_gpu *r, gpu_pass *p)
 {
-    if (r->mass_from_edges) {
+    if (r->dbl) {   /* the mass fluxes' halves of the edge arrays */
+        gpu_pass_array(p, "u_low_a", gpu_mrt_member(r->flux, 0));
+        gpu_pass_array(p, "u_high_a", gpu_mrt_member(r->flux, 2));
+    } else if (r->mass_from_edges) {
         gpu_pass_array(p, "u_low", gpu_mrt_member(r->flux, 0));
         gpu_pass_array(p, "u_high", gpu_mrt_member(r->flux, 1));
     } else {
@@ -225,18 +380,37 @@ swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
     if (st != SWGL_OK) return st;
     /* 3. dt = min over volumes (channel z): the only value that comes back to the CPU */
     float mn[4];
-    if ((st = gpu_reductor_run(r->red, gpu_mrt_member(r->cell, 0), GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
+    if ((st = gpu_reductor_run(r->red, bound_array(r), GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
     *dt_stable = isinf(mn[2]) ? INFINITY : (double)mn[2];
     return SWGL_OK;
 }
 
 /* The update pass (roe_update.glsl); dt from the uniform, or, when clock is not NULL,
- * from the clock texel (the program built with ROE_DT_ON_GPU). */
-static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock)
+ * from the clock texel (the program built with ROE_DT_ON_GPU; in double the landing
+ * step is recomputed from left, the previous texel prev and unknown, as the clock pass
+ * got them). */
+static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
+                          int unknown)
 {
     gpu_pass p;
     gpu_pass_begin(&p, clock ? r->p_update_clock : r->p_update);
-    gpu_pass_array(&p, "u_state", r->state[r->cur]);
+    bind_state(r, &p, r->cur);
+    if (r->dbl) {
+        gpu_pass_array(&p, "u_sums_d", gpu_mrt_member(r->cell, 0));
+        gpu_pass_array(&p, "u_tau", gpu_mrt_member(r->cell, 1));
+        bind_mass(r, &p);
+        if (clock) {
+            gpu_pass_array(&p, "u_clock", clock);
+            gpu_pass_array(&p, "u_prev", prev);
+            pass_double(&p, "u_left_lo", "u_left_hi", left);
+            gpu_pass_int(&p, "u_unknown", unknown);
+        } else {
+            pass_double(&p, "u_dt_lo", "u_dt_hi", dt);
+        }
+        swgl_status st = gpu_pass_draw_mrt(&p, r->state_d[1 - r->cur], NULL);
+        if (st == SWGL_OK) r->cur = 1 - r->cur;
+        return st;
+    }
     gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
     bind_mass(r, &p);
     if (clock) gpu_pass_array(&p, "u_clock", clock);
@@ -249,7 +423,7 @@ static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock)
     return st;
 }
 
-swgl_status roe_gpu_apply(roe_gpu *r, double dt) { return update(r, dt, NULL); }
+swgl_status roe_gpu_apply(roe_gpu *r, double dt) { return update(r, dt, NULL, NULL, 0, 0); }
 
 /* One step with dt chosen on the GPU: edge, dt, reduction (left on the GPU), clock
  * (clock.glsl), update reading the clock; the clock texel is requested back. */
@@ -257,8 +431,7 @@ static swgl_status step_on_gpu(roe_gpu *r, double left, int unknown, int stop_in
 {
     swgl_status st = edge_and_cell(r);
     const gpu_array2d *bound;
-    if (st != SWGL_OK ||
-        (st = gpu_reductor_run_gpu(r->red, gpu_mrt_member(r->cell, 0), GPU_REDUCE_MIN, &bound)) != SWGL_OK)
+    if (st != SWGL_OK || (st = gpu_reductor_run_gpu(r->red, bound_array(r), GPU_REDUCE_MIN, &bound)) != SWGL_OK)
         return st;
     gpu_pass p;
     gpu_pass_begin(&p, r->p_clock);
@@ -270,7 +443,7 @@ static swgl_status step_on_gpu(roe_gpu *r, double left, int unknown, int stop_in
     gpu_pass_float(&p, "u_stop", (float)stop_index);
     if ((st = gpu_pass_draw(&p, r->clock[1 - r->clk], NULL)) != SWGL_OK) return st;
     r->clk = 1 - r->clk;
-    if ((st = update(r, 0, r->clock[r->clk])) != SWGL_OK) return st;
+    if ((st = update(r, 0, r->clock[r->clk], r->clock[1 - r->clk], left, unknown)) != SWGL_OK) return st;
     return gpu_readback_request(r->rb, r->clock[r->clk], 0, 0, 1, 1);
 }
 
@@ -345,11 +518,19 @@ swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, do
 
 /* ---- the backend (scheme.h) ---------------------------------------------------------- */
 
+/* --precision double asks for the double passes (fp64); single and the default (AUTO)
+ * give the float ones: float stays roe's default. */
 static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
     roe_gpu *r;
-    swgl_status st = roe_gpu_create(&rp->p, &r);
+    int dbl = cfg && cfg->precision == PRECISION_DOUBLE;
+    if (dbl && !cfg->has_fp64)
+        return swgl_fail(SWGL_ERR_ARG,
+                         "--precision double: the renderer '%s' lacks GL_ARB_gpu_shader_fp64 (no doubles in "
+                         "shaders); use --precision single (roe's default on the gpu) or --backend cpu",
+                         cfg->renderer ? cfg->renderer : "?");
+    swgl_status st = roe_gpu_create_ex(&rp->p, dbl, &r);
     if (st != SWGL_OK) return st;
     snprintf(r->renderer, sizeof r->renderer, "%s", cfg && cfg->renderer ? cfg->renderer : "?");
     *self = r;
@@ -375,14 +556,10 @@ static swgl_status be_advance(void *self, int k, double dt)
 static void be_describe(const void *self, char *name, size_t len)
 {
     const roe_gpu *r = self;
-    snprintf(name, len, "gpu (float, %s)", r->renderer);
+    snprintf(name, len, "gpu (%s, %s)", r->dbl ? "double" : "float", r->renderer);
 }
 
-static const char *be_precision(const void *self)
-{
-    (void)self;
-    return "single";
-}
+static const char *be_precision(const void *self) { return ((const roe_gpu *)self)->dbl ? "double" : "single"; }
 
 static void be_finish(void *self)
 {

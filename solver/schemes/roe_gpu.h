@@ -1,4 +1,5 @@
-/* roe_gpu.h — the Lastra et al. (2009) Roe scheme as fragment passes (Lastra 4.3):
+/* roe_gpu.h — the Lastra et al. (2009) Roe scheme as fragment passes (Lastra 4.3),
+ * in single or double precision:
  * edge pass (MRT) -> per-cell sums, local dt and drain time (MRT) -> min reduction ->
  * volume update with the positivity limiter; boundary edges build the ghost state
  * themselves (shaders/roe/roe_edge.glsl).  The backend for scheme.h is roe_backend_gpu
@@ -11,8 +12,13 @@
 
 typedef struct roe_gpu roe_gpu;
 
-/* p is checked by swe_problem_check (as on the CPU); p->code must outlive the solver. */
+/* p is checked by swe_problem_check (as on the CPU); p->code must outlive the solver.
+ * roe_gpu_create: single precision (float4 arrays, roe's default); roe_gpu_create_ex
+ * with use_double: the same passes in double (packed doubles; the context must have
+ * GL_ARB_gpu_shader_fp64, else the passes fail to build: the backend checks first). */
 swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out);
+swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **out);
+int roe_gpu_is_double(const roe_gpu *r);
 void roe_gpu_destroy(roe_gpu *r);
 /* arrays of grid_size(nx, ny) doubles (swgl_grid.h); inactive cells are set to 0 */
 swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy);
