@@ -72,3 +72,70 @@ void gpu_mrt_destroy(gpu_mrt *m)
 int gpu_mrt_count(const gpu_mrt *m) { return m->count; }
 gpu_array2d *gpu_mrt_member(gpu_mrt *m, int k) { return k >= 0 && k < m->count ? m->member[k] : NULL; }
 unsigned gpu_mrt_framebuffer(const gpu_mrt *m) { return m->fbo; }
+
+/* ---- an MRT with a depth buffer ----------------------------------------------------- */
+
+struct gpu_mrt_depth {
+    gpu_mrt *colour;
+    GLuint fbo, rb;
+};
+
+swgl_status gpu_mrt_depth_create(gpu_mrt *m, gpu_mrt_depth **out)
+{
+    *out = NULL;
+    if (!m) return swgl_fail(SWGL_ERR_ARG, "depth target without an MRT");
+    gpu_mrt_depth *d = calloc(1, sizeof *d);
+    if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    d->colour = m;
+    int w = gpu_array2d_width(m->member[0]), h = gpu_array2d_height(m->member[0]);
+    const char *label = gpu_array2d_label(m->member[0]);
+    glGenRenderbuffers(1, &d->rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, d->rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
+    glBindRenderbuffer(GL_RENDERBUFFER, 0);
+    GLenum bufs[GPU_MRT_MAX];
+    glGenFramebuffers(1, &d->fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, d->fbo);
+    for (int k = 0; k < m->count; k++) {
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)k, GL_TEXTURE_2D,
+                               gpu_array2d_texture(m->member[k]), 0);
+        bufs[k] = GL_COLOR_ATTACHMENT0 + (GLenum)k;
+    }
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, d->rb);
+    glDrawBuffers(m->count, bufs);
+    GLenum fs = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    swgl_status st = SWGL_OK;
+    if (fs != GL_FRAMEBUFFER_COMPLETE)
+        st = swgl_fail(SWGL_ERR_FRAMEBUFFER, "MRT '%s' with depth: framebuffer %s", label ? label : "?",
+                       gpu_framebuffer_status_name(fs));
+    else st = gpu_check_gl("MRT depth framebuffer");
+    if (st != SWGL_OK) {
+        gpu_mrt_depth_destroy(d);
+        return st;
+    }
+    *out = d;
+    return SWGL_OK;
+}
+
+void gpu_mrt_depth_destroy(gpu_mrt_depth *d)
+{
+    if (!d) return;
+    if (d->fbo) glDeleteFramebuffers(1, &d->fbo);
+    if (d->rb) glDeleteRenderbuffers(1, &d->rb);
+    free(d);
+}
+
+gpu_mrt *gpu_mrt_depth_colour(const gpu_mrt_depth *d) { return d->colour; }
+unsigned gpu_mrt_depth_framebuffer(const gpu_mrt_depth *d) { return d->fbo; }
+
+swgl_status gpu_mrt_depth_clear(gpu_mrt_depth *d, float depth)
+{
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, d->fbo);
+    glDisable(GL_SCISSOR_TEST);
+    glDepthMask(GL_TRUE);
+    glClearDepth(depth);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    return gpu_check_gl("depth clear");
+}

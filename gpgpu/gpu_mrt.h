@@ -23,4 +23,18 @@ int gpu_mrt_count(const gpu_mrt *m);
 gpu_array2d *gpu_mrt_member(gpu_mrt *m, int k);
 unsigned gpu_mrt_framebuffer(const gpu_mrt *m);
 
+/* An MRT's members and a depth buffer of their size (24-bit, owned) in a framebuffer of
+ * its own, for passes drawn with a depth test (gpu_pass_draw_mrt_depth): e.g. tiles
+ * marked in the depth buffer, then a full-screen pass whose fragments there the depth
+ * test rejects before the shader runs (early-Z).  The MRT must outlive it; the MRT's
+ * own framebuffer is not changed.  The depth buffer's content is undefined until
+ * cleared or drawn. */
+typedef struct gpu_mrt_depth gpu_mrt_depth;
+swgl_status gpu_mrt_depth_create(gpu_mrt *m, gpu_mrt_depth **out);
+void gpu_mrt_depth_destroy(gpu_mrt_depth *d);   /* NULL is fine; not the MRT */
+gpu_mrt *gpu_mrt_depth_colour(const gpu_mrt_depth *d);
+unsigned gpu_mrt_depth_framebuffer(const gpu_mrt_depth *d);
+/* Sets every depth value to `depth` (0..1). */
+swgl_status gpu_mrt_depth_clear(gpu_mrt_depth *d, float depth);
+
 #endif

@@ -11,7 +11,7 @@
 #include "gl.h"
 #include "gpu_internal.h"
 
-enum { U_FLOAT, U_INT, U_VEC2, U_VEC4 };
+enum { U_FLOAT, U_INT, U_VEC2, U_VEC4, U_DOUBLE, U_DVEC2 };
 
 void gpu_pass_begin(gpu_pass *p, gpu_program *prog)
 {
@@ -61,6 +61,21 @@ void gpu_pass_vec4(gpu_pass *p, const char *name, float x, float y, float z, flo
     add_uniform(p, name, U_VEC4, x, y, z, w, 0);
 }
 
+void gpu_pass_double(gpu_pass *p, const char *name, double v)
+{
+    add_uniform(p, name, U_DOUBLE, 0, 0, 0, 0, 0);
+    if (!p->error) p->uniforms[p->n_uniforms - 1].d[0] = v;
+}
+
+void gpu_pass_dvec2(gpu_pass *p, const char *name, double x, double y)
+{
+    add_uniform(p, name, U_DVEC2, 0, 0, 0, 0, 0);
+    if (!p->error) {
+        p->uniforms[p->n_uniforms - 1].d[0] = x;
+        p->uniforms[p->n_uniforms - 1].d[1] = y;
+    }
+}
+
 static int gl_check_enabled(void)
 {
 #ifndef NDEBUG
@@ -75,8 +90,11 @@ static int gl_check_enabled(void)
 #endif
 }
 
+/* vertices, instances: the triangle strip drawn (4, 0: the full-screen quad of the
+ * internal vertex shader; instances > 0: glDrawArraysInstanced with the program's own
+ * vertex shader) */
 static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_array2d *const *outs,
-                       int nouts, const gpu_rect *rect)
+                       int nouts, const gpu_rect *rect, int vertices, int instances, const gpu_depth_test *dt)
 {
     const char *pname = p->program ? gpu_program_name(p->program) : "?";
     if (p->error) return p->error;
@@ -117,17 +135,33 @@ static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_ar
         case U_FLOAT: glUniform1f(loc, f[0]); break;
         case U_INT: glUniform1i(loc, p->uniforms[i].i); break;
         case U_VEC2: glUniform2f(loc, f[0], f[1]); break;
+        case U_DOUBLE: glUniform1d(loc, p->uniforms[i].d[0]); break;
+        case U_DVEC2: glUniform2d(loc, p->uniforms[i].d[0], p->uniforms[i].d[1]); break;
         default: glUniform4f(loc, f[0], f[1], f[2], f[3]); break;
         }
     }
+    if (dt) {   /* set after every early return above */
+        static const GLenum func[] = {GL_ALWAYS, GL_LESS, GL_LEQUAL, GL_EQUAL, GL_GREATER, GL_GEQUAL, GL_NEVER};
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(func[dt->func]);
+        glDepthMask(dt->write_depth ? GL_TRUE : GL_FALSE);
+        if (dt->no_colour) glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    }
     glBindVertexArray(gpu_internal_vao());
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    if (instances > 0) glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, vertices, instances);
+    else glDrawArrays(GL_TRIANGLE_STRIP, 0, vertices);
     glBindVertexArray(0);
     for (int i = 0; i < p->n_inputs; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, 0);
     }
     glActiveTexture(GL_TEXTURE0);
+    if (dt) {
+        glDisable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+        glDepthMask(GL_TRUE);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    }
     glUseProgram(0);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
     if (gl_check_enabled()) {
@@ -141,7 +175,7 @@ swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect)
 {
     if (!out) return swgl_fail(SWGL_ERR_ARG, "pass without an output");
     return draw(p, gpu_array2d_framebuffer(out), gpu_array2d_width(out), gpu_array2d_height(out), &out, 1,
-                rect);
+                rect, 4, 0, NULL);
 }
 
 swgl_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect)
@@ -151,5 +185,46 @@ swgl_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect)
     int n = gpu_mrt_count(out);
     for (int k = 0; k < n; k++) outs[k] = gpu_mrt_member(out, k);
     return draw(p, gpu_mrt_framebuffer(out), gpu_array2d_width(outs[0]), gpu_array2d_height(outs[0]), outs, n,
-                rect);
+                rect, 4, 0, NULL);
+}
+
+swgl_status gpu_pass_draw_instanced(gpu_pass *p, gpu_array2d *out, int vertices, int instances)
+{
+    if (!out) return swgl_fail(SWGL_ERR_ARG, "pass without an output");
+    if (vertices < 1 || instances < 1)
+        return swgl_fail(SWGL_ERR_ARG, "pass '%s': %d instances of %d vertices",
+                         p->program ? gpu_program_name(p->program) : "?", instances, vertices);
+    return draw(p, gpu_array2d_framebuffer(out), gpu_array2d_width(out), gpu_array2d_height(out), &out, 1, NULL,
+                vertices, instances, NULL);
+}
+
+swgl_status gpu_pass_draw_mrt_instanced(gpu_pass *p, gpu_mrt *out, int vertices, int instances)
+{
+    gpu_array2d *outs[GPU_MRT_MAX];
+    if (!out) return swgl_fail(SWGL_ERR_ARG, "pass without an output");
+    if (vertices < 1 || instances < 1)
+        return swgl_fail(SWGL_ERR_ARG, "pass '%s': %d instances of %d vertices",
+                         p->program ? gpu_program_name(p->program) : "?", instances, vertices);
+    int n = gpu_mrt_count(out);
+    for (int k = 0; k < n; k++) outs[k] = gpu_mrt_member(out, k);
+    return draw(p, gpu_mrt_framebuffer(out), gpu_array2d_width(outs[0]), gpu_array2d_height(outs[0]), outs, n,
+                NULL, vertices, instances, NULL);
+}
+
+swgl_status gpu_pass_draw_mrt_depth(gpu_pass *p, gpu_mrt_depth *out, const gpu_depth_test *test, int vertices,
+                                    int instances)
+{
+    gpu_array2d *outs[GPU_MRT_MAX];
+    if (!out || !test) return swgl_fail(SWGL_ERR_ARG, "depth pass without an output or a depth test");
+    if (test->func < GPU_DEPTH_ALWAYS || test->func > GPU_DEPTH_NEVER)
+        return swgl_fail(SWGL_ERR_ARG, "pass '%s': depth function %d", p->program ? gpu_program_name(p->program) : "?",
+                         (int)test->func);
+    if (instances > 0 && vertices < 1)
+        return swgl_fail(SWGL_ERR_ARG, "pass '%s': %d instances of %d vertices",
+                         p->program ? gpu_program_name(p->program) : "?", instances, vertices);
+    gpu_mrt *m = gpu_mrt_depth_colour(out);
+    int n = gpu_mrt_count(m);
+    for (int k = 0; k < n; k++) outs[k] = gpu_mrt_member(m, k);
+    return draw(p, gpu_mrt_depth_framebuffer(out), gpu_array2d_width(outs[0]), gpu_array2d_height(outs[0]), outs,
+                n, NULL, instances > 0 ? vertices : 4, instances > 0 ? instances : 0, test);
 }

@@ -28,7 +28,7 @@ typedef struct gpu_pass {
     int n_inputs, n_uniforms;
     swgl_status error;          /* first error met while binding (reported by draw) */
     struct { const char *name; const gpu_array2d *array; } inputs[GPU_PASS_MAX_INPUTS];
-    struct { const char *name; int kind; float f[4]; int i; } uniforms[GPU_PASS_MAX_UNIFORMS];
+    struct { const char *name; int kind; float f[4]; int i; double d[2]; } uniforms[GPU_PASS_MAX_UNIFORMS];
 } gpu_pass;
 
 void gpu_pass_begin(gpu_pass *p, gpu_program *prog);
@@ -37,9 +37,36 @@ void gpu_pass_float(gpu_pass *p, const char *name, float v);
 void gpu_pass_int(gpu_pass *p, const char *name, int v);
 void gpu_pass_vec2(gpu_pass *p, const char *name, float x, float y);
 void gpu_pass_vec4(gpu_pass *p, const char *name, float x, float y, float z, float w);
+/* double and dvec2 uniforms (GL_ARB_gpu_shader_fp64: only for programs that enable it) */
+void gpu_pass_double(gpu_pass *p, const char *name, double v);
+void gpu_pass_dvec2(gpu_pass *p, const char *name, double x, double y);
 
 /* rect NULL: the whole output. */
 swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect);
 swgl_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect);
+/* For a program with its own vertex shader (gpu_program_create_vs): `instances`
+ * instances of a triangle strip of `vertices` vertices (glDrawArraysInstanced, no vertex
+ * buffer: the shader works from gl_VertexID and gl_InstanceID) into the whole output,
+ * e.g. one small quad per tile, some collapsed to nothing. */
+swgl_status gpu_pass_draw_instanced(gpu_pass *p, gpu_array2d *out, int vertices, int instances);
+swgl_status gpu_pass_draw_mrt_instanced(gpu_pass *p, gpu_mrt *out, int vertices, int instances);
+
+/* Drawn with a depth test into an MRT with a depth buffer (gpu_mrt_depth_create).
+ * instances 0: the full-screen quad of the internal vertex shader, at window depth 0.5
+ * (clip z = 0); instances > 0: as gpu_pass_draw_mrt_instanced (the program's vertex
+ * shader sets the depth).  A fragment is kept where func(its depth, the stored one)
+ * holds; write_depth stores its depth there; no_colour writes no colour (a depth-only
+ * pass).  For the depth test to reject fragments before the shader runs (early-Z), the
+ * program must neither write gl_FragDepth nor discard.  The state is restored after. */
+typedef enum gpu_depth_func {
+    GPU_DEPTH_ALWAYS = 0, GPU_DEPTH_LESS, GPU_DEPTH_LEQUAL, GPU_DEPTH_EQUAL, GPU_DEPTH_GREATER, GPU_DEPTH_GEQUAL,
+    GPU_DEPTH_NEVER
+} gpu_depth_func;
+typedef struct gpu_depth_test {
+    gpu_depth_func func;
+    int write_depth, no_colour;
+} gpu_depth_test;
+swgl_status gpu_pass_draw_mrt_depth(gpu_pass *p, gpu_mrt_depth *out, const gpu_depth_test *test, int vertices,
+                                    int instances);
 
 #endif

@@ -243,8 +243,79 @@ void gpu_internal_release(void)
     g_vs = g_vao = 0;
 }
 
+/* Compiles the vertex shader of a program drawn with its own vertices: "#version 330
+ * core", the defines, then the file (its #include lines expanded, #line kept, no
+ * prelude).  0 with the message set on failure. */
+static GLuint own_vertex_shader(const char *name, const char *vertex, const char *defines, swgl_status *st)
+{
+    char file[96];
+    snprintf(file, sizeof file, "%s.glsl", vertex);
+    const char *text = gpu_shader_source(file);
+    if (!text) {
+        *st = swgl_fail(SWGL_ERR_MISSING, "pass '%s': vertex shader file %s not found", name, file);
+        return 0;
+    }
+    srcbuf b = {0};
+    if (put(&b, "#version 330 core\n#line 1 0\n", 28) || (defines && put(&b, defines, strlen(defines))) ||
+        put(&b, "\n", 1)) {
+        free(b.s);
+        *st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        return 0;
+    }
+    b.files[b.nfiles++] = "(defines)";
+    if ((*st = append_file(&b, name, file, text, 1, 0)) != SWGL_OK) {
+        free(b.s);
+        return 0;
+    }
+    GLuint vs = glCreateShader(GL_VERTEX_SHADER);
+    const char *src = b.s;
+    glShaderSource(vs, 1, &src, NULL);
+    glCompileShader(vs);
+    GLint ok = 0, loglen = 0;
+    glGetShaderiv(vs, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        glGetShaderiv(vs, GL_INFO_LOG_LENGTH, &loglen);
+        char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
+        if (log) glGetShaderInfoLog(vs, loglen, NULL, log);
+        rewrite_log(&b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
+        *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (vertex shader): %s\n--- driver log ---\n%s", name,
+                        first[0] ? first : "compile error", rewritten);
+        free(log);
+        glDeleteShader(vs);
+        vs = 0;
+    }
+    free(b.s);
+    return vs;
+}
+
+static swgl_status create_program(const char *name, const char *source, const char *defines, GLuint own_vs,
+                                  gpu_program **out);
+
 swgl_status gpu_program_create_from_source(const char *name, const char *source, const char *defines,
                                           gpu_program **out)
+{
+    return create_program(name, source, defines, 0, out);
+}
+
+swgl_status gpu_program_create_vs(const char *name, const char *vertex, const char *defines, gpu_program **out)
+{
+    char file[96];
+    snprintf(file, sizeof file, "%s.glsl", name);
+    const char *text = gpu_shader_source(file);
+    *out = NULL;
+    if (!text) return swgl_fail(SWGL_ERR_MISSING, "pass '%s': shader file %s not found", name, file);
+    swgl_status st = SWGL_OK;
+    GLuint vs = own_vertex_shader(name, vertex, defines, &st);
+    if (!vs) return st;
+    st = create_program(name, text, defines, vs, out);
+    glDeleteShader(vs);
+    return st;
+}
+
+/* The fragment pass of source with the full-screen quad's vertex shader (own_vs 0) or
+ * with own_vs. */
+static swgl_status create_program(const char *name, const char *source, const char *defines, GLuint own_vs,
+                                  gpu_program **out)
 {
     *out = NULL;
     const char *prelude = gpu_shader_source("prelude.glsl");
@@ -293,11 +364,12 @@ swgl_status gpu_program_create_from_source(const char *name, const char *source,
         free(p);
         return st;
     }
+    GLuint vs = own_vs ? own_vs : gpu_internal_vertex_shader();
     p->prog = glCreateProgram();
-    glAttachShader(p->prog, gpu_internal_vertex_shader());
+    glAttachShader(p->prog, vs);
     glAttachShader(p->prog, fs);
     glLinkProgram(p->prog);
-    glDetachShader(p->prog, gpu_internal_vertex_shader());
+    glDetachShader(p->prog, vs);
     glDetachShader(p->prog, fs);
     glDeleteShader(fs);
     glGetProgramiv(p->prog, GL_LINK_STATUS, &ok);

@@ -22,6 +22,13 @@ swgl_status gpu_program_create(const char *name, const char *defines, gpu_progra
 /* The same with the pass's source given as text (tests, tools); name is for messages. */
 swgl_status gpu_program_create_from_source(const char *name, const char *source,
                                           const char *defines, gpu_program **out);
+/* The same with its own vertex shader, the file shaders/VERTEX.glsl, in place of the
+ * full-screen quad's: "#version 330 core", the defines, then the file with its #include
+ * lines expanded (no prelude: the prelude's helpers are for fragments).  For a pass
+ * drawn as many small quads (gpu_pass_draw_instanced): the vertex shader places them
+ * (and may collapse one to nothing) from gl_VertexID and gl_InstanceID; its uniforms
+ * and samplers are bound by name like the fragment pass's. */
+swgl_status gpu_program_create_vs(const char *name, const char *vertex, const char *defines, gpu_program **out);
 void gpu_program_destroy(gpu_program *p);      /* NULL is fine */
 const char *gpu_program_name(const gpu_program *p);
 unsigned gpu_program_handle(const gpu_program *p);

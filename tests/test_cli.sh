@@ -77,6 +77,27 @@ ok $? "sediment --compare reports l1_rel_h and linf_rel_s"
 grep -q '"l1_rel_h"' "$tmp/cmp2/summary.json" && grep -q '"linf_rel_qx"' "$tmp/cmp2/summary.json"
 ok $? "roe --compare reports l1_rel_h and linf_rel_qx"
 
+# scheme = kp: its built-in cases run on the CPU, the default demo runs with
+# --set run.scheme=kp, and a kp blow-up is reported like roe's
+"$swgl" run --case thacker --backend cpu --compare cpu-scalar --set run.output_times=2776.8018363489787 \
+  --set run.t_end=2776.8018363489787 --out "$tmp/kp" --quiet
+ok $? "kp: thacker (Brodtkorb 4.1) to T/4 on cpu, compared with cpu-scalar"
+grep -q '"scheme": "kp"' "$tmp/kp/summary.json" && grep -q '"l1_rel_h"' "$tmp/kp/summary.json" \
+  && [ -s "$tmp/kp/eta_t2776.8018363489787.asc" ] && [ -s "$tmp/kp/depth.png" ]
+ok $? "kp: the run wrote summary.json (scheme kp, l1_rel_h), the snapshot and depth.png"
+awk -F': ' '/"mass_rel_change"/ { v = $2 + 0; exit !(v < 1e-6 && v > -1e-6) }' "$tmp/kp/summary.json"
+ok $? "kp: thacker keeps its volume (relative change below 1e-6 in float: walls)"
+"$swgl" run --set run.scheme=kp --set domain.nx=50 --set domain.ny=50 --set domain.dx=4 --set domain.dy=4 \
+  --set run.t_end=2 --backend cpu --out "$tmp/kpdemo" --quiet
+ok $? "the default demo runs with --set run.scheme=kp (50 x 50, to 2 s)"
+"$swgl" run --case circular-dambreak --set run.cfl=0.3 --backend cpu 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q 'run.cfl=0.3: expected a number in (0, 0.25] for scheme = kp' "$tmp/err"
+ok $? "kp refuses cfl > 1/4 naming the key: $(tail -1 "$tmp/err")"
+timeout 60 "$swgl" run --case circular-dambreak --set initial.qx=1e30 --backend cpu-scalar --out "$tmp/blow" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'blew up' "$tmp/err"
+ok $? "kp: initial.qx = 1e30 ends with a blow-up (exit $rc): $(tail -1 "$tmp/err")"
+
 # signals: SIGINT stops a run after its step (exit 130), SIGKILL cannot be caught;
 # either way the output folder is the earlier run's, whole, and the next run removes
 # what the killed one left beside it

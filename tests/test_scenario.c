@@ -226,14 +226,68 @@ static void test_sediment_form_default(void)
     rmdir(dir);
 }
 
-static void test_kp_is_recorded(void)
+/* scheme = kp: the corner bed of an expression (sampled at the corners) and of an .asc
+ * grid (the mean of the active cells around each corner), the cell bed the mean of the
+ * four corners (the bilinear bed's average), h = eta - that bed, the kp keys and their
+ * defaults (cfl 0.25, theta 1.3, rk2, early exit auto). */
+static void test_kp(void)
 {
     scenario sc;
-    const char *ov[] = {"run.scheme=kp"};
-    swgl_status rc = scenario_load(&sc, data("basic.ini"), ov, 1);
+    const char *ov[] = {"run.scheme=kp", "run.cfl=0.2", "domain.bed=0.1 * x * x + 0.2 * y", "initial.eta=1"};
+    swgl_status rc = scenario_load(&sc, data("basic.ini"), ov, 4);
     CHECK(rc == 0 && sc.scheme == SCHEME_KP, "scheme = kp is accepted: %s", swgl_last_error());
     CHECK(strcmp(scheme_name(sc.scheme), "kp") == 0, "scheme_name");
-    scenario_free(&sc);
+    if (rc == 0) {
+        int nx = sc.nx, ny = sc.ny;
+        double e1 = 0, e2 = 0, e3 = 0;
+        for (int j = 0; j <= ny; j++)
+            for (int i = 0; i <= nx; i++) {
+                double x = i * sc.dx, y = j * sc.dy;
+                e1 = fmax(e1, fabs(sc.bed_corner[(size_t)j * (nx + 1) + i] - (0.1 * x * x + 0.2 * y)));
+            }
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                /* the average of 0.1 x^2 + 0.2 y over the corners of the cell */
+                double x0 = i * sc.dx, x1 = x0 + sc.dx, y0 = j * sc.dy, y1 = y0 + sc.dy;
+                double b = 0.05 * (x0 * x0 + x1 * x1) + 0.1 * (y0 + y1);
+                size_t k = (size_t)j * nx + i;
+                e2 = fmax(e2, fabs(sc.bed[k] - b));
+                if (sc.active[k]) e3 = fmax(e3, fabs(sc.h[k] - fmax(1.0 - b, 0.0)));
+            }
+        CHECK_LE(e1, 1e-12, "kp: the bed expression is sampled at the corners x = i dx, y = j dy");
+        CHECK_LE(e2, 1e-12, "kp: a cell's bed is the mean of its four corners");
+        CHECK_LE(e3, 1e-12, "kp: h = eta - (the mean of the corners), so that a lake at rest is one");
+        CHECK(sc.cfl == 0.2 && sc.kp_theta == 1.3 && sc.kp_rk2 == 1 && sc.kp_early_exit == 0 && sc.kp_kappa < 0 &&
+              !sc.manning, "kp defaults: theta 1.3, rk2, early exit auto, kappa from the grid, no friction");
+        scenario_free(&sc);
+    }
+    const char *ov2[] = {"run.scheme=kp", "run.cfl="};   /* "key =": not given */
+    rc = scenario_load(&sc, data("basic.ini"), ov2, 2);
+    CHECK(rc == 0 && sc.cfl == 0.25, "kp: cfl defaults to 0.25 (a quarter cell per step): %g", sc.cfl);
+    if (rc == 0) scenario_free(&sc);
+    const char *ov3[] = {"run.scheme=kp", "run.cfl=0.25", "kp.theta=2", "kp.kappa=0.5", "kp.integrator=euler",
+                         "kp.early_exit=off", "friction.manning=x < 1 ? 0.03 : 0"};
+    rc = scenario_load(&sc, data("basic.ini"), ov3, 7);
+    CHECK(rc == 0, "kp keys load: %s", swgl_last_error());
+    if (rc == 0) {
+        CHECK(sc.kp_theta == 2 && sc.kp_kappa == 0.5 && sc.kp_rk2 == 0 && sc.kp_early_exit == 2 && sc.manning &&
+              sc.manning[0] == 0.03, "kp keys: theta, kappa, integrator, early_exit, friction.manning as given");
+        scenario_free(&sc);
+    }
+    /* an .asc bed at cell centres: each corner the mean of the active cells that touch it */
+    const char *ov4[] = {"run.scheme=kp"};
+    rc = scenario_load(&sc, data("grid.ini"), ov4, 1);
+    CHECK(rc == 0, "kp with an .asc bed: %s", swgl_last_error());
+    if (rc == 0) {
+        /* grid-bed.asc, south row first: 9 10 11 12 / 5 6 NODATA 8 / 1 2 3 4 (north) */
+        const double *c = sc.bed_corner;
+        int w = sc.nx + 1;
+        CHECK_NEAR(c[0], 9.0, 1e-12, "kp .asc: the south-west corner touches one cell");
+        CHECK_NEAR(c[1], 9.5, 1e-12, "kp .asc: a corner on the south side touches two cells");
+        CHECK_NEAR(c[w + 1], (9 + 10 + 5 + 6) / 4.0, 1e-12, "kp .asc: an inner corner: the mean of four");
+        CHECK_NEAR(c[w + 3], (11 + 12 + 8) / 3.0, 1e-12, "kp .asc: a corner by the NODATA cell: the mean of the 3 active");
+        scenario_free(&sc);
+    }
 }
 
 /* Volume of water sum(h) dx dy over active cells. */
@@ -322,7 +376,7 @@ int main(void)
     test_long_expression();
     test_sediment();
     test_sediment_form_default();
-    test_kp_is_recorded();
+    test_kp();
     test_cases();
     return check_done();
 }

@@ -281,6 +281,33 @@ static void test_sediment(void)
                  "case.ini:8: [initial] eta = 1: a shallow-water key, not allowed with scheme = sediment");
 }
 
+/* scheme = kp: its keys and their ranges; a key of the other shallow-water scheme. */
+#define KP_RUN "[run]\nscheme = kp\nt_end = 1\n"
+static void test_kp(void)
+{
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "cfl = 0.5\n",
+                 "case.ini:12: [run] cfl = 0.5: expected a number in (0, 0.25] for scheme = kp");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\ntheta = 2.5\n",
+                 "case.ini:13: [kp] theta = 2.5: expected a number in [1, 2]");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\nkappa = -1\n", "case.ini:13: [kp] kappa = -1: expected a number >= 0");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\nintegrator = rk4\n",
+                 "case.ini:13: [kp] integrator = rk4: expected rk2 or euler");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\nearly_exit = yes\n",
+                 "case.ini:13: [kp] early_exit = yes: expected auto, on or off");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[friction]\nmanning = x - 1\n",
+                 "case.ini:13: [friction] manning = x - 1: expected Manning's n >= 0 (s m^-1/3), found -0.75 at cell (0, 0)");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[friction]\nmanning = nope.asc\n", "nope.asc");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[roe]\nkappa = 0.1\n",
+                 "case.ini:13: [roe] kappa = 0.1: a roe key, not allowed with scheme = kp");
+    EXPECT_ERROR(GOOD "[kp]\ntheta = 1.5\n", "case.ini:12: [kp] theta = 1.5: a kp key, not allowed with scheme = roe");
+    EXPECT_ERROR(GOOD "[friction]\nmanning = 0.03\n",
+                 "case.ini:12: [friction] manning = 0.03: a kp key, not allowed with scheme = roe");
+    /* an expression bed is sampled at the corners too: a value that is not finite there
+     * names the corner (x = 0 is a corner, not a cell centre) */
+    EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = log(x)\n" GOOD_INITIAL KP_RUN,
+                 "case.ini:6: [domain] bed = log(x): the expression is -infinite at x = 0, y = 0 (m)");
+}
+
 /* A value starting with byte 0x01 (fuzzer): libinih's long-line marker once, which indexed
  * a table of long values by the byte (a crash with no long line, a read past the table
  * after one).  Any bytes give a clean error or a clean load, and messages show control
@@ -337,7 +364,7 @@ static void test_line_ends(void)
     snprintf(text, sizeof text, GOOD "[run ; %0300d\n", 0);
     EXPECT_ERROR(text, "case.ini:11: expected [section] or key = value");
     EXPECT_ERROR(GOOD "[roe]\n[physics]\n", "case.ini:12: unknown section [physics] (expected [domain], "
-                 "[initial], [boundary], [run], [roe] or [sediment])");
+                 "[initial], [boundary], [run], [roe], [kp], [friction] or [sediment])");
 }
 
 /* Too many cells: the message names the key at fault (nx, ny or level), the cap and
@@ -433,6 +460,7 @@ int main(void)
     test_expressions();
     test_output_times();
     test_sediment();
+    test_kp();
     test_control_bytes();
     test_line_ends();
     test_cell_cap();

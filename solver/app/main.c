@@ -16,21 +16,23 @@ static const char *usage =
     "  swgl info                          EGL devices, chosen renderer, GL/GLSL versions, fp64 and compute\n"
     "  swgl run [SCENARIO.ini] [options]  run a scenario file, or a built-in case (--case NAME);\n"
     "                                     no scenario: the default demo (case 'dambreak')\n"
-    "  swgl bench gpgpu|roe|sediment [options]  timing tables (see 'swgl bench NAME --help')\n"
+    "  swgl bench gpgpu|roe|kp|sediment [options]  timing tables (see 'swgl bench NAME --help')\n"
     "  swgl list-cases                    built-in cases\n"
     "  swgl show-case NAME                print a built-in case as a scenario file\n"
     "  swgl --help | --version\n"
     "\n"
     "run options:\n"
     "  --case NAME            a built-in case instead of a file\n"
-    "  --backend B            gpu (default) | cpu (SSE + OpenMP) | cpu-scalar (double)\n"
+    "  --backend B            gpu (default) | cpu (SIMD + OpenMP) | cpu-scalar (double)\n"
     "  --compare B            also run backend B on the same scenario and report the difference\n"
     "                         and the speedup in summary.json (cpu | cpu-scalar | gpu)\n"
     "  --out DIR              output folder (default: out); files are replaced only by a run\n"
     "                         that succeeds\n"
     "  --set SECTION.KEY=V    override a scenario key, e.g. --set domain.level=2 (repeatable)\n"
     "  --device N             EGL device index (default: SWGL_DEVICE, else the first GPU, else llvmpipe)\n"
-    "  --precision P          sediment: single | double (default: double where the GPU has fp64)\n"
+    "  --precision P          single | double, for the gpu and cpu backends (cpu-scalar is double):\n"
+    "                         roe and kp default to single (double on the gpu needs fp64);\n"
+    "                         sediment defaults to double where the GPU has fp64\n"
     "  --quiet                no progress line and no summary on stdout\n"
     "\n"
     "environment: SWGL_DEVICE=N (device), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
@@ -164,13 +166,14 @@ static int cmd_run(int argc, char **argv)
 static int cmd_bench(int argc, char **argv)
 {
     if (argc < 1) {
-        fprintf(stderr, "swgl bench: expected gpgpu, roe or sediment\n");
+        fprintf(stderr, "swgl bench: expected gpgpu, roe, kp or sediment\n");
         return 2;
     }
     if (strcmp(argv[0], "gpgpu") == 0) return bench_gpgpu(argc, argv);
     if (strcmp(argv[0], "roe") == 0) return bench_roe(argc, argv);
+    if (strcmp(argv[0], "kp") == 0) return bench_kp(argc, argv);
     if (strcmp(argv[0], "sediment") == 0) return bench_sediment(argc, argv);
-    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, sediment)\n", argv[0]);
+    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, kp, sediment)\n", argv[0]);
     return 2;
 }
 

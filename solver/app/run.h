@@ -26,6 +26,7 @@ int run_scenario(const scenario *sc, const run_options *opt);
 /* swgl bench gpgpu | roe | sediment: argv[0] is the bench's name. */
 int bench_gpgpu(int argc, char **argv);
 int bench_roe(int argc, char **argv);
+int bench_kp(int argc, char **argv);
 int bench_sediment(int argc, char **argv);
 /* The GL context of a bench (device -1: SWGL_DEVICE or automatic); NULL after printing
  * why. */

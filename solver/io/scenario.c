@@ -24,7 +24,7 @@
 #define MAX_CELLS SCENARIO_MAX_CELLS
 #define MAX_LEVEL 10
 
-enum range { R_ANY, R_POS, R_NONNEG, R_CFL };
+enum range { R_ANY, R_POS, R_NONNEG, R_CFL, R_CFL_KP, R_THETA };
 
 typedef struct build {
     scenario *sc;
@@ -130,6 +130,8 @@ static int in_range(double v, enum range r)
     case R_POS: return v > 0;
     case R_NONNEG: return v >= 0;
     case R_CFL: return v > 0 && v <= 1;
+    case R_CFL_KP: return v > 0 && v <= 0.25;
+    case R_THETA: return v >= 1 && v <= 2;
     default: return 1;
     }
 }
@@ -140,6 +142,9 @@ static const char *range_text(enum range r)
     case R_POS: return "a number > 0";
     case R_NONNEG: return "a number >= 0";
     case R_CFL: return "a number in (0, 1]";
+    case R_CFL_KP: return "a number in (0, 0.25] for scheme = kp (a quarter cell per step: Brodtkorb et al. (8), "
+                          "which keeps the depth positive)";
+    case R_THETA: return "a number in [1, 2]";
     default: return "a number";
     }
 }
@@ -212,19 +217,23 @@ static swgl_status read_scheme(build *b)
     return SWGL_OK;
 }
 
-/* Shallow-water keys are errors with scheme = sediment, sediment keys with the others. */
+/* Shallow-water keys are errors with scheme = sediment, sediment keys with the others,
+ * and a key of one shallow-water scheme ([roe] kappa; [kp] and [friction], which only kp
+ * takes so far: docs/scenarios.md) with the other. */
 static swgl_status check_families(build *b)
 {
-    enum key_family want = b->sc->scheme == SCHEME_SEDIMENT ? FAM_SED : FAM_SW;
+    enum scheme_kind k = b->sc->scheme;
     for (int i = 0; i < b->t->n; i++) {
         sc_entry *e = &b->t->e[i];
         enum key_family f = FAM_ALL;
         sc_key_known(e->section, e->key, &f);
         if (!e->value[0] || strcmp(e->section, "domain") == 0) continue;  /* bed: ignored */
-        if (f != FAM_ALL && f != want)
+        int ok = f == FAM_ALL || (f == FAM_SW && k != SCHEME_SEDIMENT) || (f == FAM_SED && k == SCHEME_SEDIMENT) ||
+                 (f == FAM_ROE && k == SCHEME_ROE) || (f == FAM_KP && k == SCHEME_KP);
+        if (!ok)
             return sc_entry_error(e, SWGL_ERR_INPUT, "a %s key, not allowed with scheme = %s",
-                                  f == FAM_SED ? "sediment" : "shallow-water",
-                                  scheme_name(b->sc->scheme));
+                                  f == FAM_SED ? "sediment" : f == FAM_ROE ? "roe" : f == FAM_KP ? "kp" : "shallow-water",
+                                  scheme_name(k));
     }
     return SWGL_OK;
 }
@@ -478,6 +487,76 @@ static swgl_status grid_field(build *b, const char *section, const char *key, do
     return SWGL_OK;
 }
 
+/* scheme = kp: the bed at the cell corners (docs/scenarios.md "The bed of kp"), and the
+ * cell values replaced by the bilinear bed's cell averages (the mean of the four
+ * corners), so that h = eta - bed, the outputs' eta = bed + h and the scheme's
+ * w = B_ij + h all use the bed the scheme uses, and a lake at rest stays one.
+ *  - a number or an expression: sampled at the corners x = i dx, y = j dy;
+ *  - an .asc grid (values at cell centres): a corner takes the mean of the active cells
+ *    among the (up to) four that touch it (all of them when none is active). */
+static swgl_status corner_bed(build *b)
+{
+    scenario *sc = b->sc;
+    int nx = b->grid.nx, ny = b->grid.ny;
+    size_t nc = (size_t)(nx + 1) * (size_t)(ny + 1);
+    if (!(sc->bed_corner = calloc(nc, sizeof(double)))) return no_memory(b);
+    sc_entry *e = sc_value(b->t, "domain", "bed");
+    if (e && !sc_value_is_grid(e->value)) {
+        sc_grid g = b->grid;
+        g.nx = nx + 1;
+        g.ny = ny + 1;
+        g.offset = 0.0;
+        swgl_status st = sc_field(e, &g, sc->bed_corner, NULL);
+        if (st != SWGL_OK) return st;
+    } else if (!e) {
+        for (size_t k = 0; k < nc; k++) sc->bed_corner[k] = sc->bed[0];
+    } else {
+        for (int j = 0; j <= ny; j++)
+            for (int i = 0; i <= nx; i++) {
+                double sum[2] = {0, 0};
+                int cnt[2] = {0, 0};
+                for (int dj = -1; dj <= 0; dj++)
+                    for (int di = -1; di <= 0; di++) {
+                        int ci = i + di, cj = j + dj;
+                        if (ci < 0 || cj < 0 || ci >= nx || cj >= ny) continue;
+                        size_t c = (size_t)cj * nx + ci;
+                        int a = sc->active[c] != 0;
+                        sum[a] += sc->bed[c];
+                        cnt[a]++;
+                    }
+                int a = cnt[1] > 0;
+                sc->bed_corner[(size_t)j * (nx + 1) + i] = sum[a] / cnt[a];
+            }
+    }
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            const double *c = sc->bed_corner + (size_t)j * (nx + 1) + i;
+            sc->bed[(size_t)j * nx + i] = 0.25 * ((c[0] + c[1]) + (c[nx + 1] + c[nx + 2]));
+        }
+    return SWGL_OK;
+}
+
+/* [friction] manning (kp): NULL when absent or 0 everywhere. */
+static swgl_status read_friction(build *b)
+{
+    scenario *sc = b->sc;
+    if (!sc_value(b->t, "friction", "manning")) return SWGL_OK;
+    swgl_status st = get_field(b, "friction", "manning", 0.0, &sc->manning);
+    if (st == SWGL_OK)
+        st = check_field(b, "friction", "manning", sc->manning, 0, INFINITY, "Manning's n >= 0 (s m^-1/3)");
+    if (st != SWGL_OK) return st;
+    int any = 0;
+    for (size_t k = 0; k < ncells(b); k++) {
+        if (!sc->active[k]) sc->manning[k] = 0;
+        any |= sc->manning[k] > 0;
+    }
+    if (!any) {
+        free(sc->manning);
+        sc->manning = NULL;
+    }
+    return SWGL_OK;
+}
+
 /* eta or depth (exactly one), qx, qy; then h = max(eta - bed, 0) and zero at inactive cells. */
 static swgl_status shallow_water_fields(build *b)
 {
@@ -502,6 +581,7 @@ static swgl_status shallow_water_fields(build *b)
         return st;
     if (depth && (st = check_field(b, "initial", "depth", sc->h, 0, INFINITY, "a depth >= 0")))
         return st;
+    if (b->sc->scheme == SCHEME_KP && (st = corner_bed(b)) != SWGL_OK) return st;
     for (size_t k = 0; k < ncells(b); k++) {
         if (eta) sc->h[k] = fmax(sc->h[k] - sc->bed[k], 0.0);
         if (!sc->active[k]) sc->h[k] = sc->qx[k] = sc->qy[k] = 0;
@@ -643,15 +723,28 @@ static swgl_status read_run(build *b)
     sc->g = 9.81;
     sc->h_dry = 1e-5;
     sc->roe_kappa = -1;   /* not given: the scheme's default */
+    sc->kp_kappa = -1;
+    sc->kp_theta = 1.3;
+    sc->kp_rk2 = 1;
+    sc->kp_early_exit = 0;
+    int kp = sc->scheme == SCHEME_KP;
+    if (kp) sc->cfl = 0.25;   /* (8): a quarter cell per step */
     /* sediment: t_end may be left out when sediment.steps counts the steps */
     int steps = 0;
     swgl_status st;
     if (is_sediment(b) && (st = get_int(b, "sediment", "steps", 0, 0, INT_MAX, &steps))) return st;
     if ((st = get_num(b, "run", "t_end", !(is_sediment(b) && steps > 0), R_POS, &sc->t_end)) ||
-        (st = get_num(b, "run", "cfl", 0, R_CFL, &sc->cfl)) ||
+        (st = get_num(b, "run", "cfl", 0, kp ? R_CFL_KP : R_CFL, &sc->cfl)) ||
         (st = get_num(b, "run", "g", 0, R_POS, &sc->g)) ||
         (st = get_num(b, "run", "h_dry", 0, R_POS, &sc->h_dry)) ||
-        (st = get_num(b, "roe", "kappa", 0, R_NONNEG, &sc->roe_kappa)))
+        (st = get_num(b, "roe", "kappa", 0, R_NONNEG, &sc->roe_kappa)) ||
+        (st = get_num(b, "kp", "kappa", 0, R_NONNEG, &sc->kp_kappa)) ||
+        (st = get_num(b, "kp", "theta", 0, R_THETA, &sc->kp_theta)))
+        return st;
+    static const char *const integrators[] = {"euler", "rk2", NULL};
+    static const char *const modes[] = {"auto", "on", "off", NULL};
+    if ((st = get_word(b, "kp", "integrator", integrators, "rk2 or euler", &sc->kp_rk2)) ||
+        (st = get_word(b, "kp", "early_exit", modes, "auto, on or off", &sc->kp_early_exit)))
         return st;
     return read_output_times(b);
 }
@@ -707,6 +800,7 @@ static swgl_status build_scenario(build *b)
     for (int s = 0; st == SWGL_OK && s < 4; s++) st = read_boundary(b, s);
     if (st == SWGL_OK) st = read_run(b);
     if (st == SWGL_OK && is_sediment(b)) st = read_sediment(b);
+    if (st == SWGL_OK && b->sc->scheme == SCHEME_KP) st = read_friction(b);
     return st;
 }
 
@@ -804,6 +898,8 @@ void scenario_free(scenario *sc)
 {
     if (!sc) return;
     free(sc->bed);
+    free(sc->bed_corner);
+    free(sc->manning);
     free(sc->active);
     free(sc->h);
     free(sc->qx);

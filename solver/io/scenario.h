@@ -40,7 +40,10 @@ typedef struct scenario {
     double dx, dy;           /* after refinement by level */
     int level;               /* domain.level: nx, ny times 2^level, dx, dy over 2^level */
     double xll, yll;         /* south-west corner (from an .asc bed; else 0) */
-    double *bed;             /* nx*ny: bed elevation z_b, m (shallow water) */
+    double *bed;             /* nx*ny: bed elevation z_b, m (shallow water); for kp the cell
+                              * averages of the bilinear bed through bed_corner */
+    double *bed_corner;      /* kp: (nx+1)*(ny+1) bed elevations at the cell corners, corner
+                              * (i, j) at x = i dx, y = j dy (docs/scenarios.md); else NULL */
     unsigned char *active;   /* nx*ny: 1 computed, 0 inactive (domain.mask; default all 1) */
 
     /* [initial] (shallow water) */
@@ -57,6 +60,11 @@ typedef struct scenario {
     double g;                /* m/s^2 */
     double h_dry;            /* m, run.h_dry, default 1e-5 */
     double roe_kappa;        /* m, roe.kappa (velocity desingularization depth); -1: not given */
+    double kp_kappa;         /* m, kp.kappa; -1: not given (K0 max(dx, dy), K0 = 1e-2) */
+    double kp_theta;         /* kp.theta, [1, 2], default 1.3 */
+    int kp_rk2;              /* kp.integrator: 1 rk2 (default), 0 euler */
+    int kp_early_exit;       /* kp.early_exit: 0 auto (default), 1 on, 2 off */
+    double *manning;         /* kp: nx*ny Manning's n ([friction] manning), NULL: none */
     int n_output_times;
     double *output_times;    /* s, increasing, each in (0, t_end] */
 

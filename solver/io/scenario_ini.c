@@ -38,7 +38,9 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {"boundary", "south", FAM_ALL}, {"boundary", "north", FAM_ALL},
     {"run", "scheme", FAM_ALL}, {"run", "t_end", FAM_ALL}, {"run", "cfl", FAM_ALL},
     {"run", "g", FAM_ALL}, {"run", "h_dry", FAM_ALL}, {"run", "output_times", FAM_ALL},
-    {"roe", "kappa", FAM_SW},
+    {"roe", "kappa", FAM_ROE},
+    {"kp", "theta", FAM_KP}, {"kp", "kappa", FAM_KP}, {"kp", "integrator", FAM_KP},
+    {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_KP},
     {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
     {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
     {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},
@@ -48,7 +50,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {NULL, NULL, FAM_ALL}
 };
 
-static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "sediment", NULL};
+static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "kp", "friction", "sediment", NULL};
 
 int sc_section_known(const char *section)
 {
@@ -219,7 +221,7 @@ static void check_section(ini_stream *s, const char *p)
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p + 1);
     if (!sc_section_known(name))
         stream_fail(s, SWGL_ERR_INPUT, "unknown section [%s] (expected [domain], [initial], "
-                    "[boundary], [run], [roe] or [sediment])", name);
+                    "[boundary], [run], [roe], [kp], [friction] or [sediment])", name);
 }
 
 /* A line too long for libinih: keeps the value aside in s->long_value and hands over

@@ -1,13 +1,13 @@
 /* roe.c — scheme = roe (Lastra et al. 2009; docs/roe.md): the problem on the ghost-ring
- * grid from a scenario, and what a run of it writes: h, qx, qy, eta as ESRI grids, a
- * picture of the depth, and the longitudinal cut along the domain's middle (the cut of
- * Lastra's Figures 12-13 for lastra-test2, y = 2.5 m). */
+ * grid from a scenario; what a run of it writes is every shallow-water scheme's
+ * (swe_output.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "roe.h"
+#include "swe_output.h"
 
 static void setup_free(scheme_setup *s)
 {
@@ -44,101 +44,6 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
     return SWGL_OK;
 }
 
-static swgl_status write_grids(const scheme_setup *s, double *const *f, outdir *od, const char *suffix)
-{
-    const scenario *sc = s->sc;
-    int nx = s->nx, ny = s->ny;
-    swgl_status st = SWGL_OK;
-    double *v[4] = {grid_interior(f[0], nx, ny), grid_interior(f[1], nx, ny), grid_interior(f[2], nx, ny),
-                    grid_interior(f[0], nx, ny)};
-    if (!v[0] || !v[1] || !v[2] || !v[3]) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    else
-        for (size_t k = 0; k < (size_t)nx * ny; k++) v[3][k] += sc->bed[k];   /* eta = z_b + h */
-    static const char *names[4] = {"h", "qx", "qy", "eta"};
-    for (int k = 0; k < 4 && st == SWGL_OK; k++) {
-        char file[96];
-        snprintf(file, sizeof file, "%s%s.asc", names[k], suffix);
-        st = asc_write(outdir_path(od, file), nx, ny, sc->xll, sc->yll, sc->dx, sc->dy, v[k], sc->active);
-    }
-    for (int k = 0; k < 4; k++) free(v[k]);
-    return st;
-}
-
-static void h_range(const scheme_setup *s, const double *h, double *hmin, double *hmax)
-{
-    *hmin = INFINITY;
-    *hmax = 0;
-    for (int j = 0; j < s->ny; j++)
-        for (int i = 0; i < s->nx; i++) {
-            size_t k = grid_in(s->nx, i, j);
-            if (s->code[k] != CELL_ACTIVE) continue;
-            *hmin = fmin(*hmin, h[k]);
-            *hmax = fmax(*hmax, h[k]);
-        }
-}
-
-/* the row(s) whose centre is nearest the middle: one row for odd ny, the mean of two for even */
-static swgl_status write_cut(const scheme_setup *s, double *const *f, const char *path)
-{
-    const scenario *sc = s->sc;
-    int nx = s->nx, ny = s->ny, j0 = (ny - 1) / 2, j1 = ny / 2;
-    FILE *o = fopen(path, "w");
-    if (!o) return swgl_fail(SWGL_ERR_IO, "%s: cannot write", path);
-    fprintf(o, "# longitudinal cut at y = %g m (cell rows %d..%d averaged)\n", sc->yll + 0.5 * ny * sc->dy, j0, j1);
-    fprintf(o, "x_m,bed_m,h_m,eta_m,qx_m2s\n");
-    for (int i = 0; i < nx; i++) {
-        double b = 0.5 * (sc->bed[(size_t)j0 * nx + i] + sc->bed[(size_t)j1 * nx + i]);
-        double h = 0.5 * (f[0][grid_in(nx, i, j0)] + f[0][grid_in(nx, i, j1)]);
-        double q = 0.5 * (f[1][grid_in(nx, i, j0)] + f[1][grid_in(nx, i, j1)]);
-        fprintf(o, "%.9g,%.9g,%.9g,%.9g,%.9g\n", sc->xll + (i + 0.5) * sc->dx, b, h, b + h, q);
-    }
-    if (fclose(o)) return swgl_fail(SWGL_ERR_IO, "%s: write failed", path);
-    return SWGL_OK;
-}
-
-static swgl_status write_final(const scheme_setup *s, double *const *f, outdir *od, const char *backend,
-                               char *written, size_t len)
-{
-    const scenario *sc = s->sc;
-    swgl_status st = write_cut(s, f, outdir_path(od, "cut_y.csv"));
-    if (st != SWGL_OK) return st;
-    double hmin, hmax;
-    h_range(s, f[0], &hmin, &hmax);
-    double *h = grid_interior(f[0], s->nx, s->ny);
-    if (!h) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    char title[160];
-    snprintf(title, sizeof title, "depth h, t = %g s (%s)", s->t_end, backend);
-    st = png_write_field(outdir_path(od, "depth.png"), s->nx, s->ny, h, sc->active, sc->bed, 0, hmax > 0 ? hmax : 1,
-                         CMAP_DEPTH, 0, title, "m");
-    free(h);
-    snprintf(written, len, "h.asc qx.asc qy.asc eta.asc, depth.png, cut_y.csv");
-    return st;
-}
-
-static long active_cells(const scheme_setup *s)
-{
-    long a = 0;
-    for (size_t k = 0; k < grid_size(s->nx, s->ny); k++) a += s->code[k] == CELL_ACTIVE;
-    return a;
-}
-
-static void summary(const scheme_setup *s, double *const *f, json_writer *w)
-{
-    double hmin, hmax;
-    h_range(s, f[0], &hmin, &hmax);
-    json_int(w, "active_cells", active_cells(s));
-    json_num(w, "cfl", s->sc->cfl);
-    json_num(w, "h_min", hmin);
-    json_num(w, "h_max", hmax);
-}
-
-static void print(const scheme_setup *s, double *const *f)
-{
-    double hmin, hmax;
-    h_range(s, f[0], &hmin, &hmax);
-    printf("  h in [%.6g, %.6g] m over %ld active cells\n", hmin, hmax, active_cells(s));
-}
-
 /* (8): dt = 2 cfl dx dy / S with S = sum over the 4 edges of |Gamma| (|u_n| + c) <=
  * 2 (dx + dy) s_max, so a bound dt means a wave speed s_max >= cfl dx dy / ((dx + dy) dt) */
 static double speed_scale(const scheme_setup *s) { return s->sc->cfl * s->dx * s->dy / (s->dx + s->dy); }
@@ -150,10 +55,10 @@ const scheme_desc scheme_roe = {
     .cell_word = "cells",
     .setup = setup,
     .setup_free = setup_free,
-    .write_grids = write_grids,
-    .write_final = write_final,
-    .summary = summary,
-    .print = print,
+    .write_grids = swe_write_grids,
+    .write_final = swe_write_final,
+    .summary = swe_summary,
+    .print = swe_print,
     .speed_scale = speed_scale,
     .describe_run = NULL,
     .backends = {&roe_backend_gpu, &roe_backend_cpu, &roe_backend_cpu_scalar},

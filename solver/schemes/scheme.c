@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const scheme_desc scheme_roe, scheme_sediment;
+extern const scheme_desc scheme_roe, scheme_kp, scheme_sediment;
 
 const char *backend_name(enum backend b)
 {
@@ -30,6 +30,7 @@ const scheme_desc *scheme_find(enum scheme_kind k)
 {
     switch (k) {
     case SCHEME_ROE: return &scheme_roe;
+    case SCHEME_KP: return &scheme_kp;
     case SCHEME_SEDIMENT: return &scheme_sediment;
     default:
         swgl_fail(SWGL_ERR_INPUT, "scheme '%s' is not implemented yet", scheme_name(k));

@@ -88,7 +88,7 @@ typedef struct scheme_backend {
     void (*describe)(const void *self, char *name, size_t len);      /* "gpu (float, llvmpipe)" */
     const char *(*precision)(const void *self);                      /* "single" | "double" */
     void (*finish)(void *self);             /* wait for queued work (GPU), may be NULL */
-    /* Optional: the steps from t to stop with the step chosen on the device by the same
+    /* Optional: the steps from t to stop (every stage of each) with the step chosen on the device by the same
      * rule as the time loop's (stage 0's bound, landing exactly on stop, a bound below
      * dt_floor or NaN is a blow-up), read back a few steps late so that the pipeline
      * never stalls; steps queued after the landing take dt = 0 and change nothing.

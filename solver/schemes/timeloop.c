@@ -10,7 +10,8 @@
  *         advance(0, dt); for k = 1..stages-1: stage(k), advance(k, dt)
  *         t = t + dt, or exactly stop on the step that reaches it
  * The step never exceeds the bound of the state it advances (the 1e-9 slack aside).
- * A backend with run_to (roe on the GPU) does the same on the device, with the bound
+ * A backend with run_to (roe and kp on the GPU; all its stages per step) does the same on
+ * the device, with the bound
  * kept there and read back a few steps late (no stall per step); SWGL_DT_READBACK=sync
  * makes it read the bound back every step instead (to measure the difference).  The
  * device computes the time left in float and has no 1e-9 slack (below float's
@@ -85,7 +86,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     r->dt_min = INFINITY;
     r->dt_max = 0;
     const char *mode = getenv("SWGL_DT_READBACK");
-    const int on_device = be->run_to && stages == 1 && !(mode && strcmp(mode, "sync") == 0);
+    const int on_device = be->run_to && !(mode && strcmp(mode, "sync") == 0);
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {

@@ -1,0 +1,23 @@
+/* kp_internal.h — cpu_ref's private face of the fast Kurganov-Petrova solver (kp_fast.c),
+ * which kp_scalar.c's public kp_cpu_* calls dispatch to.  Not part of the contract
+ * (kp_cpu.h). */
+#ifndef SWGL_KP_INTERNAL_H
+#define SWGL_KP_INTERNAL_H
+
+#include "kp_cpu.h"
+
+struct kp_fast;
+/* dbl: 0 float, 1 double.  NULL with the message set. */
+struct kp_fast *kp_fast_create(const kp_problem *p, int dbl);
+void kp_fast_destroy(struct kp_fast *f);
+void kp_fast_set_state(struct kp_fast *f, const double *h, const double *qx, const double *qy);
+void kp_fast_get_state(const struct kp_fast *f, double *h, double *qx, double *qy);
+double kp_fast_rates(struct kp_fast *f, int stage);
+int kp_fast_apply(struct kp_fast *f, int stage, double dt);
+void kp_fast_clip_stats(const struct kp_fast *f, double *volume);
+void kp_fast_tiles(const struct kp_fast *f, long *computed, long *total);
+int kp_fast_threads(const struct kp_fast *f);
+/* "cpu (float, SIMD x8, 16 threads, early exit auto)" */
+const char *kp_fast_name(const struct kp_fast *f);
+
+#endif

@@ -1,0 +1,13 @@
+// kp_desing.glsl — the desingularized velocity of Kurganov-Petrova, Brodtkorb et al.
+// (2011) (5)-(6), cpu_ref/kp_cpu.h item 6 (kp_desing()):
+//   u = sqrt(2) h (hu) / sqrt(h^4 + max(h^4, kappa^4))     (= hu / h for h >= kappa)
+// for h > eps >= 0 (the callers test it); with kappa = 0 and h^4 below float's range the
+// limit hu / h.
+uniform real u_kappa4;   // kappa^4
+
+real kp_desing(real h, real q)
+{
+    real h4 = (h * h) * (h * h);
+    real den = sqrt(h4 + max(h4, u_kappa4));
+    return den > 0.0 ? KP_SQRT2 * h * q / den : q / h;
+}

@@ -1,0 +1,107 @@
+// kp_integrate.glsl — the time integration of one stage, per active cell (cpu_ref/kp_cpu.h
+// "Time integration with friction"; Brodtkorb et al. (2011) (7), (9)-(10)):
+//   stage 0 (Euler, and RK2's first):  w* = w + dt R_w,
+//                                      (hu)* = (hu + dt R_hu) / (1 + dt H~f(Q^n))
+//   stage 1 (KP_STAGE1, RK2):  w^{n+1} = (w^n + (w* + dt R_w(Q*))) / 2,
+//                              (hu)^{n+1} = (hu^n + ((hu)* + dt R_hu(Q*))) / 2 / (1 + dt/2 H~f(Q*))
+// (hv likewise), with Manning's semi-implicit friction (9):
+//   H~f(Q) = g n^2 sqrt(u^2 + v^2) / h^(4/3), u, v desingularized (6), 0 where h <= eps;
+//   KP_MANNING 0: n = 0, 1: one g n^2 for every cell (u_gn2), 2: a texture of g n^2.
+// Then h = w - B_ij; h < 0 -> w = B_ij (rounding only, for cfl <= 1/4); h <= eps ->
+// hu = hv = 0; eps < h < kappa -> the momenta from the desingularized velocity,
+// hu = h u(6) (as cpu_ref/kp_scalar.c does).  Output (w, hu, hv, h).  dt from u_dt, or
+// (KP_DT_ON_GPU) from the clock texel of gpgpu's clock.glsl; a step of dt = 0 (the
+// clock's after it landed, or blew up) leaves the state exactly as it was (stage 0
+// copies Q^n, stage 1 keeps Q^n).  Non-active cells keep their texel (the code in .w).
+// Precision and storage: kp_real.glsl (double: h^(1/3) by float's pow and Newton steps).
+#include "kp_real.glsl"
+
+KP_INPUT(u_state);     // Q^n: (w, hu, hv, h or -(1 + code))
+#ifdef KP_STAGE1
+KP_INPUT(u_qstar);     // Q*
+#endif
+KP_INPUT(u_R);         // R of the stage's state (R_w, R_hu, R_hv, bound)
+KP_INPUT(u_bed);       // (B_E, B_N, B_ij, code)
+#if KP_MANNING == 2
+KP_INPUT(u_manning);   // (g n^2, 0, 0, 0)
+#elif KP_MANNING == 1
+uniform real u_gn2;
+#endif
+#ifdef KP_DT_ON_GPU
+SWGL_INPUT(u_clock);   // dt in x (float: gpgpu's clock.glsl)
+#else
+uniform real u_dt;
+#endif
+uniform real u_eps;
+uniform real u_kappa;
+KP_OUTPUT(0, 0, 1, o_state);
+
+#include "kp_desing.glsl"
+
+#if KP_MANNING != 0
+// h^(1/3): float's pow, refined by two Newton steps in double
+real kp_cbrt(real h)
+{
+    real y = real(pow(float(h), 1.0 / 3.0));
+#ifdef KP_DOUBLE
+    y -= (y * y * y - h) / (3.0 * y * y);
+    y -= (y * y * y - h) / (3.0 * y * y);
+#endif
+    return y;
+}
+
+real kp_friction(real gn2, real h, real2 q)
+{
+    if (!(gn2 > 0.0) || !(h > u_eps)) return real(0.0);
+    real u = kp_desing(h, q.x), v = kp_desing(h, q.y);
+    return gn2 * sqrt(u * u + v * v) / (h * kp_cbrt(h));
+}
+#endif
+
+SWGL_MAIN
+{
+    ivec2 c = swgl_cell();
+    real4 s = KP_LOAD(u_state, c);
+    real4 b = KP_LOAD(u_bed, c);
+#ifdef KP_DT_ON_GPU
+    real dt = real(SWGL_LOAD(u_clock, ivec2(0)).x);
+#else
+    real dt = u_dt;
+#endif
+    if (b.w != CELL_ACTIVE || dt == 0.0) {
+        KP_STORE(o_state, s);
+        return;
+    }
+    real3 R = KP_LOAD(u_R, c).xyz;
+#if KP_MANNING == 2
+    real gn2 = KP_LOAD(u_manning, c).x;
+#elif KP_MANNING == 1
+    real gn2 = u_gn2;
+#endif
+#ifndef KP_STAGE1
+#if KP_MANNING != 0
+    real den = 1.0 + dt * kp_friction(gn2, s.x - b.z, s.yz);
+#else
+    real den = 1.0;
+#endif
+    real w = s.x + dt * R.x;
+    real2 q = (s.yz + dt * R.yz) / den;
+#else
+    real4 qs = KP_LOAD(u_qstar, c);
+#if KP_MANNING != 0
+    real den = 1.0 + 0.5 * dt * kp_friction(gn2, qs.x - b.z, qs.yz);
+#else
+    real den = 1.0;
+#endif
+    real w = 0.5 * (s.x + (qs.x + dt * R.x));
+    real2 q = 0.5 * (s.yz + (qs.yz + dt * R.yz)) / den;
+#endif
+    real h = w - b.z;
+    if (h < 0.0) {
+        w = b.z;
+        h = 0.0;
+    }
+    if (h <= u_eps) q = real2(0.0);
+    else if (h < u_kappa) q = h * real2(kp_desing(h, q.x), kp_desing(h, q.y));
+    KP_STORE(o_state, real4(w, q, h));
+}

@@ -1,0 +1,229 @@
+/* bench_kp.c — `swgl bench kp`: Brodtkorb et al. (2011) Figure 10 on this machine: the
+ * speed of the kp scheme in megacells per second (cells x steps / wall time, a step
+ * being a whole Euler or RK2 step) against the domain size, for the circular dam break
+ * (case circular-dambreak, their case 1) run to 4 s, with Euler and RK2, early exit on
+ * and off, on the GPU, the fast CPU solver and the scalar one.  For the GPU it also
+ * gives, from GL timer queries in a separate profiled run of the largest size, each
+ * pass's share of the step, and the step's effective bandwidth (the fewest bytes its
+ * passes must move per cell, over time) as a fraction of this renderer's copy pass,
+ * measured in the same run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_info.h"
+#include "gpu_context.h"
+#include "kp.h"
+#include "kp_gpu.h"
+#include "run.h"
+
+/* Fewest bytes a step moves per cell (float4 = 16 B; kp_gpu.c's head comment): a flux
+ * evaluation "cell" 48 B (reads the cell's state and bed, writes R), "faces" 144 B (a
+ * face pass writing three targets, a gather reading them); the reduction 16 (stage 0);
+ * the integration 64 (stage 1: 80); the wet map 16 per stage with early exit.
+ * Euler 128 B (faces 224), RK2 256 B (faces 448). */
+static double bytes_per_cell_step(enum kp_gpu_flux f, int rk2, int early)
+{
+    double flux = f == KP_GPU_FLUX_CELL ? 48 : 144;
+    double stage0 = flux + 16 + 64 + (early ? 16 : 0);
+    double stage1 = flux + 80 + (early ? 16 : 0);
+    return rk2 ? stage0 + stage1 : stage0;
+}
+
+static int parse_sizes(const char *s, int *sizes, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 8 || v > 16384) return -1;
+        sizes[n++] = (int)v;
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') return -1;
+    }
+    return n;
+}
+
+static enum kp_gpu_flux g_flux = KP_GPU_FLUX_CELL;   /* the GPU runs' flux variant */
+
+typedef struct result {
+    double wall;
+    long steps;
+    double tiles;    /* fraction of tiles computed at the end (early exit), -1 unknown */
+} result;
+
+/* One run of the case at size n with the overrides; fills r (wall < 0: failed). */
+static double g_outside = 0.5;   /* m of still water around the column (--outside) */
+
+static int run_one(int n, double t_end, const char *integrator, const char *early, enum backend b,
+                   const scheme_config *cfg, int profile, result *r, double prof[KP_PASS_COUNT])
+{
+    char s1[64], s2[64], s3[64], s4[64], s5[64], s6[64], s7[64], s8[96];
+    snprintf(s1, sizeof s1, "domain.nx=%d", n);
+    snprintf(s2, sizeof s2, "domain.ny=%d", n);
+    snprintf(s3, sizeof s3, "domain.dx=%.17g", 40.0 / n);
+    snprintf(s4, sizeof s4, "domain.dy=%.17g", 40.0 / n);
+    snprintf(s5, sizeof s5, "run.t_end=%.17g", t_end);
+    snprintf(s6, sizeof s6, "kp.integrator=%s", integrator);
+    snprintf(s7, sizeof s7, "kp.early_exit=%s", early);
+    snprintf(s8, sizeof s8, "initial.depth=(x - 20)^2 + (y - 20)^2 < 6.25 ? 2.5 : %.17g", g_outside);
+    const char *sets[8] = {s1, s2, s3, s4, s5, s6, s7, s8};
+    scenario sc;
+    scheme_setup s;
+    const scheme_desc *d = scheme_find(SCHEME_KP);
+    r->wall = -1;
+    r->tiles = -1;
+    if (scenario_load_case(&sc, "circular-dambreak", sets, 8)) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+        return 1;
+    }
+    if (d->setup(&sc, &s)) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+        scenario_free(&sc);
+        return 1;
+    }
+    scheme_inst e;
+    timeloop_result tr;
+    int rc = 0;
+    if (scheme_open(&e, d, b, &s, cfg)) {
+        fprintf(stderr, "swgl: %d^2 on %s: %s\n", n, backend_name(b), swgl_last_error());
+        rc = 1;
+    } else {
+        if (profile && b == BACKEND_GPU) kp_gpu_profile(e.self, 1);
+        if (timeloop_run(&e, &s.t_end, 1, 0, NULL, NULL, &tr)) {
+            fprintf(stderr, "swgl: %d^2 on %s: %s\n", n, backend_name(b), swgl_last_error());
+            rc = 1;
+        } else {
+            r->wall = tr.wall;
+            r->steps = tr.steps;
+            long c = 0, t = 0;
+            if (b == BACKEND_GPU) {
+                g_flux = kp_gpu_flux_variant(e.self);
+                if (kp_gpu_tiles(e.self, &c, &t) == SWGL_OK && t > 0) r->tiles = (double)c / t;
+                if (profile) {
+                    long counts[KP_PASS_COUNT];
+                    kp_gpu_profile_read(e.self, prof, counts);
+                }
+            } else {
+                kp_cpu_tiles(e.self, &c, &t);
+                if (t > 0) r->tiles = (double)c / t;
+            }
+        }
+        scheme_close(&e);
+    }
+    d->setup_free(&s);
+    scenario_free(&sc);
+    return rc;
+}
+
+int bench_kp(int argc, char **argv)
+{
+    int sizes[32] = {128, 256, 512, 1024}, nsizes = 4, scalar_max = 256, cpu_max = 1024, device = -1;
+    int gpu = 1;
+    double t_end = 4.0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "--sizes") == 0 && more && (nsizes = parse_sizes(argv[i + 1], sizes, 32)) > 0) i++;
+        else if (strcmp(a, "--t-end") == 0 && more && atof(argv[i + 1]) > 0) t_end = atof(argv[++i]);
+        else if (strcmp(a, "--scalar-max") == 0 && more) scalar_max = atoi(argv[++i]);
+        else if (strcmp(a, "--cpu-max") == 0 && more) cpu_max = atoi(argv[++i]);
+        else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
+        else if (strcmp(a, "--no-gpu") == 0) gpu = 0;
+        else if (strcmp(a, "--outside") == 0 && more && atof(argv[i + 1]) >= 0) g_outside = atof(argv[++i]);
+        else {
+            printf("usage: swgl bench kp [--sizes N,N,...] [--t-end T] [--scalar-max N] [--cpu-max N]\n"
+                   "                     [--outside H] [--device N] [--no-gpu]\n"
+                   "  the circular dam break (40 m x 40 m) on N x N cells (default 128,256,512,1024), to\n"
+                   "  T s (default 4, Brodtkorb et al.'s Figure 10); Euler and RK2, early exit off and on;\n"
+                   "  the fast CPU solver up to N = --cpu-max (1024), the scalar one up to --scalar-max\n"
+                   "  (256).  Mcells/s = cells x steps / wall.  SWGL_KP_FLUX=cell|faces picks the GPU's\n"
+                   "  flux variant.  --outside H: the still water around the column (default 0.5 m, the\n"
+                   "  paper's case 1, where every cell is wet; 0: a dry bed, where early exit skips the\n"
+                   "  tiles the wave has not reached).\n");
+            return strcmp(a, "--help") == 0 ? 0 : 2;
+        }
+    }
+    if (nsizes <= 0) {
+        fprintf(stderr, "swgl bench kp: --sizes: expected sizes from 8 to 16384 separated by commas\n");
+        return 2;
+    }
+    gpu_context *ctx = gpu ? bench_context(device) : NULL;
+    if (gpu && !ctx) return 1;
+    const gpu_info *info = ctx ? gpu_context_info(ctx) : NULL;
+    double ceiling = ctx ? bench_copy_ceiling_gbs() : 0;
+    printf("swgl bench kp — Brodtkorb et al. (2011) Figure 10 on this machine: circular dam break to %g s, "
+           "%g m of water outside the column\n", t_end, g_outside);
+    if (info)
+        printf("GPU: %s | %s | GL %s; copy pass (2048^2 float4) %.1f GB/s\n", info->renderer, info->vendor,
+               info->version, ceiling);
+    printf("CPU: %s, fast solver with %d OpenMP threads\n", cpu_model_name(), cpu_threads());
+    scheme_config cfg = {.renderer = info ? info->renderer : NULL, .has_fp64 = info ? info->has_fp64 : 0};
+    printf("Mcells/s (cells x steps / wall); 'tiles' = share of the tiles the flux computed in the last step\n");
+    int rc = 0;
+    static const char *integ[2] = {"euler", "rk2"}, *ee[2] = {"off", "on"};
+    for (int r2 = 0; r2 < 2; r2++) {
+        printf("\n%s\n%6s %9s %6s | %9s %9s %6s %7s %6s | %9s %9s %6s | %9s | %7s\n", r2 ? "RK2" : "Euler", "N", "cells",
+               "steps", "gpu", "gpu ee", "tiles", "GB/s", "copy", "cpu", "cpu ee", "tiles", "scalar", "gpu/cpu");
+        for (int z = 0; z < nsizes; z++) {
+            int n = sizes[z];
+            result g[2] = {{-1, 0, -1}, {-1, 0, -1}}, c[2] = {{-1, 0, -1}, {-1, 0, -1}}, sc = {-1, 0, -1};
+            for (int e = 0; e < 2; e++) {
+                if (ctx) {
+                    cfg.backend = BACKEND_GPU;
+                    rc |= run_one(n, t_end, integ[r2], ee[e], BACKEND_GPU, &cfg, 0, &g[e], NULL);
+                }
+                if (n <= cpu_max) {
+                    cfg.backend = BACKEND_CPU;
+                    rc |= run_one(n, t_end, integ[r2], ee[e], BACKEND_CPU, &cfg, 0, &c[e], NULL);
+                }
+            }
+            if (n <= scalar_max) {
+                cfg.backend = BACKEND_CPU_SCALAR;
+                rc |= run_one(n, t_end, integ[r2], "off", BACKEND_CPU_SCALAR, &cfg, 0, &sc, NULL);
+            }
+            double cells = (double)n * n;
+            long steps = g[0].wall > 0 ? g[0].steps : c[0].wall > 0 ? c[0].steps : sc.steps;
+#define MC(r) ((r).wall > 0 ? cells * (r).steps / (r).wall / 1e6 : 0)
+            char b[8][24];
+            snprintf(b[0], 24, g[0].wall > 0 ? "%.1f" : "-", MC(g[0]));
+            snprintf(b[1], 24, g[1].wall > 0 ? "%.1f" : "-", MC(g[1]));
+            snprintf(b[2], 24, g[1].tiles >= 0 ? "%.2f" : "-", g[1].tiles);
+            snprintf(b[3], 24, c[0].wall > 0 ? "%.1f" : "-", MC(c[0]));
+            snprintf(b[4], 24, c[1].wall > 0 ? "%.1f" : "-", MC(c[1]));
+            snprintf(b[5], 24, c[1].tiles >= 0 ? "%.2f" : "-", c[1].tiles);
+            snprintf(b[6], 24, sc.wall > 0 ? "%.2f" : "-", MC(sc));
+            double best_g = fmax(MC(g[0]), MC(g[1])), best_c = fmax(MC(c[0]), MC(c[1]));
+            snprintf(b[7], 24, best_g > 0 && best_c > 0 ? "%.1f" : "-", best_g / best_c);
+            double gbs = MC(g[0]) * 1e6 * bytes_per_cell_step(g_flux, r2, 0) / 1e9;
+            printf("%6d %9.0f %6ld | %9s %9s %6s %7.1f %6.3f | %9s %9s %6s | %9s | %7s\n", n, cells, steps, b[0], b[1],
+                   b[2], gbs, ceiling > 0 ? gbs / ceiling : 0, b[3], b[4], b[5], b[6], b[7]);
+            fflush(stdout);
+#undef MC
+        }
+    }
+    if (ctx) {
+        /* the passes' shares: a profiled RK2 run of the largest size without early exit,
+         * and one with it (the wet map pass is then part of the step) */
+        int n = sizes[nsizes - 1];
+        for (int e = 0; e < 2; e++) {
+            double prof[KP_PASS_COUNT] = {0};
+            result r;
+            cfg.backend = BACKEND_GPU;
+            rc |= run_one(n, t_end, "rk2", ee[e], BACKEND_GPU, &cfg, 1, &r, prof);
+            double total = 0;
+            for (int p = 0; p < KP_PASS_COUNT; p++) total += prof[p];
+            printf("\nGPU passes, RK2, %d^2, early exit %s (GL timer queries; %ld steps; GPU time %.3f s of %.3f s "
+                   "wall):\n", n, ee[e], r.steps, total, r.wall);
+            for (int p = 0; p < KP_PASS_COUNT; p++)
+                if (prof[p] > 0)
+                    printf("  %-12s %8.3f s  %5.1f%%\n", kp_gpu_pass_name(p), prof[p], total > 0 ? 100 * prof[p] / total : 0);
+        }
+        printf("\nfewest bytes a step moves per cell (GPU, %s flux): Euler %.0f B, RK2 %.0f B (early exit: + %.0f B "
+               "per stage for the wet map)\n", kp_gpu_flux_name(g_flux), bytes_per_cell_step(g_flux, 0, 0),
+               bytes_per_cell_step(g_flux, 1, 0), 16.0);
+        gpu_context_destroy(ctx);
+    }
+    return rc;
+}

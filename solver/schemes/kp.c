@@ -1,0 +1,100 @@
+/* kp.c — scheme = kp (Kurganov & Petrova 2007 as Brodtkorb et al. 2011 run it;
+ * docs/kp.md): the problem on the ghost-ring grid from a scenario.  The bed comes at
+ * the cell corners (scenario.h bed_corner, docs/scenarios.md "The bed of kp"); the cell
+ * values of the scenario's bed are the bilinear bed's cell averages, so h, eta and the
+ * scheme's w = B_ij + h agree.  What a run writes is every shallow-water scheme's
+ * (swe_output.c). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kp.h"
+#include "swe_output.h"
+
+static void setup_free(scheme_setup *s)
+{
+    kp_setup_problem *kp = s->problem;
+    if (kp) {
+        free(kp->H);
+        free(kp->Bc);
+        free(kp->manning);
+    }
+    scheme_setup_release(s);
+}
+
+static swgl_status setup(const scenario *sc, scheme_setup *s)
+{
+    int nx = sc->nx, ny = sc->ny;
+    if (!sc->bed_corner) return swgl_fail(SWGL_ERR_ARG, "kp: the scenario has no corner bed (scheme = kp?)");
+    swgl_status st = scheme_setup_begin(s, sc, sizeof(kp_setup_problem), 3, 1);
+    if (st != SWGL_OK) return st;
+    kp_setup_problem *kp = s->problem;
+    size_t n = grid_size(nx, ny), nc = (size_t)(nx + 1) * (size_t)(ny + 1);
+    kp->H = calloc(n, sizeof(double));
+    kp->Bc = malloc(nc * sizeof(double));
+    if (sc->manning) kp->manning = calloc(n, sizeof(double));
+    if (!kp->H || !kp->Bc || (sc->manning && !kp->manning)) {
+        setup_free(s);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d grid", nx, ny);
+    }
+    memcpy(kp->Bc, sc->bed_corner, nc * sizeof(double));
+    s->t_end = sc->t_end;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            size_t k = grid_in(nx, i, j), q = (size_t)j * nx + i;
+            kp->H[k] = -sc->bed[q];
+            if (kp->manning) kp->manning[k] = sc->manning[q];
+            if (s->code[k] != CELL_ACTIVE) continue;
+            s->init[0][k] = sc->h[q];
+            s->init[1][k] = sc->qx[q];
+            s->init[2][k] = sc->qy[q];
+        }
+    /* kp.kappa: Brodtkorb et al. (6) with K0 = 1e-2 (their choice for float), scaled
+     * with the larger cell side as roe.kappa is */
+    double kappa = sc->kp_kappa >= 0 ? sc->kp_kappa : 1e-2 * fmax(sc->dx, sc->dy);
+    kp->p = (kp_problem){
+        .sw = {.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl, .h_dry = sc->h_dry,
+               .kappa = kappa, .H = kp->H, .code = s->code},
+        .Bc = kp->Bc,
+        .manning = kp->manning,
+        .theta = sc->kp_theta,
+        .rk2 = sc->kp_rk2,
+        .early_exit = (enum kp_early_exit)sc->kp_early_exit,
+    };
+    if ((st = kp_problem_check(&kp->p)) != SWGL_OK) setup_free(s);
+    return st;
+}
+
+/* (8): dt = cfl min(dx / a_x, dy / a_y), so a bound dt means a speed a >= cfl min(dx, dy) / dt */
+static double speed_scale(const scheme_setup *s) { return s->sc->cfl * fmin(s->dx, s->dy); }
+
+static void describe_run(const scheme_setup *s, char *line, size_t len)
+{
+    const kp_setup_problem *kp = s->problem;
+    static const char *ee[3] = {"auto", "on", "off"};
+    double nmin = INFINITY, nmax = 0;
+    for (size_t k = 0; kp->manning && k < grid_size(s->nx, s->ny); k++)
+        if (s->code[k] == CELL_ACTIVE) nmin = fmin(nmin, kp->manning[k]), nmax = fmax(nmax, kp->manning[k]);
+    char fr[64] = "no friction";
+    if (kp->manning && nmin == nmax) snprintf(fr, sizeof fr, "Manning n %g", nmax);
+    else if (kp->manning) snprintf(fr, sizeof fr, "Manning n %g .. %g", nmin, nmax);
+    snprintf(line, len, "kp: %s, theta %g, kappa %g m, cfl %g, early exit %s, %s", kp->p.rk2 ? "RK2" : "Euler",
+             kp->p.theta, kp->p.sw.kappa, kp->p.sw.cfl, ee[kp->p.early_exit], fr);
+}
+
+const scheme_desc scheme_kp = {
+    .name = "kp",
+    .n_fields = 3,
+    .fields = {"h", "qx", "qy"},
+    .cell_word = "cells",
+    .setup = setup,
+    .setup_free = setup_free,
+    .write_grids = swe_write_grids,
+    .write_final = swe_write_final,
+    .summary = swe_summary,
+    .print = swe_print,
+    .speed_scale = speed_scale,
+    .describe_run = describe_run,
+    .backends = {&kp_backend_gpu, &kp_backend_cpu, &kp_backend_cpu_scalar},
+};

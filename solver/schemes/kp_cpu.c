@@ -1,0 +1,55 @@
+/* kp_cpu.c — the kp scheme's CPU backends behind scheme.h: cpu (fast: float, or double
+ * with --precision double; SIMD + OpenMP, early exit) and cpu-scalar (double), both
+ * cpu_ref/kp_cpu.h.  RK2 is two stages: stage k = R of the stage state and the bound
+ * (8), advance k = the stage's update (7), (10). */
+#include <math.h>
+#include <stdio.h>
+
+#include "kp.h"
+
+static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    const kp_setup_problem *kp = s->problem;
+    enum kp_cpu_kind kind = KP_CPU_SCALAR;
+    if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? KP_CPU_FAST_DOUBLE : KP_CPU_FAST;
+    kp_cpu *c = kp_cpu_create(&kp->p, kind);
+    if (!c) return SWGL_ERR_ARG;   /* the message is set */
+    *self = c;
+    return SWGL_OK;
+}
+
+static void destroy(void *self) { kp_cpu_destroy(self); }
+
+static swgl_status set_state(void *self, double *const *f)
+{
+    kp_cpu_set_state(self, f[0], f[1], f[2]);
+    return SWGL_OK;
+}
+
+static swgl_status get_state(void *self, double *const *f)
+{
+    kp_cpu_get_state(self, f[0], f[1], f[2]);
+    return SWGL_OK;
+}
+
+static swgl_status stage(void *self, int k, double *dt_stable)
+{
+    *dt_stable = kp_cpu_rates(self, k);
+    return SWGL_OK;
+}
+
+static swgl_status advance(void *self, int k, double dt)
+{
+    if (kp_cpu_apply(self, k, dt))
+        return swgl_fail(SWGL_ERR_BLOWUP, "%s: the solution blew up (NaN) in a step of %g s", kp_cpu_name(self), dt);
+    return SWGL_OK;
+}
+
+static int stages(const void *self) { return kp_cpu_stages(self); }
+static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", kp_cpu_name(self)); }
+static const char *precision(const void *self) { return kp_cpu_precision(self); }
+
+const scheme_backend kp_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
+                                       stages, describe, precision, NULL, NULL};
+const scheme_backend kp_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
+                                              advance, stages, describe, precision, NULL, NULL};

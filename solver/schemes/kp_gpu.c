@@ -1,0 +1,1014 @@
+/* kp_gpu.c — the Kurganov-Petrova scheme as Brodtkorb et al. (2011) run it (their
+ * (3)-(10), the equations of cpu_ref/kp_cpu.h), as fragment passes (shaders/kp/), and its
+ * backend behind scheme.h.
+ *
+ * Arrays, (nx+2) x (ny+2) texels with the ghost ring (swgl_grid.h), float4:
+ *   state[2]  (w, hu, hv, x), ping-pong; x = h = w - B_ij for an active cell (the wet
+ *             map reads it) and -(1 + code) for a non-active one (so the flux pass knows
+ *             the code of the cells two away without reading their bed texel)
+ *   qstar     Q* of RK2 (same layout)
+ *   bed       (B_E, B_N, B_ij, code), constant; B_W, B_S are the west / south
+ *             neighbour's B_E / B_N (kp_cell_bed: a ghost holds the faces it shares)
+ *   R         (R_w, R_hu, R_hv, cfl r) of the stage's state: the flux pass's output
+ *   faces     MRT (east face, north face, source) of the "faces" flux variant only
+ *   wet[2]    ceil(nx/16) x ceil(ny/16): 1 where a tile holds water (early exit); the
+ *             last two evaluations' maps
+ *   depth     depth methods: a 24-bit depth buffer with R (and one with the faces MRT),
+ *             each in a framebuffer of its own (gpu_mrt_depth): 0 on skipped tiles, 1 else
+ *   manning   (g n^2) per cell, only when n varies (one n: a uniform; none: no friction)
+ *   clock[2]  1x1, ping-pong: the step chosen on the GPU (gpgpu's clock.glsl, run_to)
+ * One stage (Euler: stage 0; RK2: stages 0 and 1, Brodtkorb (7), (10)):
+ *   [wet map]   kp_wet.glsl, one fragment per tile (early exit only)
+ *   [fill]      early exit only: kp_fill.glsl writes R = (0, 0, 0, +inf) (faces: 0) into
+ *               the tiles skipped now that the last early-exit evaluation computed;
+ *               the other skipped tiles still hold it, so no clear is needed
+ *               (depth methods: it also marks the depth buffer, below)
+ *   flux        "cell" (kp_flux_cell.glsl): R and cfl r per cell from its 9-cell cross,
+ *               or "faces" (kp_faces.glsl, MRT: each face once and the source;
+ *               kp_gather.glsl: R and cfl r); with early exit the dry tiles with dry
+ *               neighbours are not run (methods below): what they would compute is
+ *               exactly the fill value, so the bits are the same with early exit on, off
+ *               or auto, with every method
+ *   reduction   stage 0 only: min of R.w over the grid (2x2 passes), the bound cfl min r;
+ *               its 1x1 result is the only value read back (stage()), or stays on the
+ *               GPU for the clock pass (run_to)
+ *   [clock]     run_to: gpgpu's clock.glsl, dt = min(bound, time left); both stages of a
+ *               RK2 step read it
+ *   integration kp_integrate.glsl: Q* (stage 0) or Q^{n+1} (stage 1), friction, clip
+ * Early-exit methods, SWGL_KP_EE (default KP_GPU_EE_DEFAULT below; kp_gpu_ee_method; the
+ * backend's describe() names it); all draw the fill with one instanced quad per 16x16
+ * tile (kp_tiles_vs.glsl), collapsed where nothing changes:
+ *   quads       flux and gather drawn as one quad per 16x16 tile, those of skipped tiles
+ *               collapsed in the vertex shader.  No extra bytes, but thousands of small
+ *               primitives in instance order instead of the full-screen quad's
+ *               rasterization order: on an H100 the flux pass ran ~45% slower this way
+ *               even with no tile skipped (2048^2 dam break: 209 vs 295 Mcells/s).
+ *   quads32/64  the same with quads of 2x2 / 4x4 tiles (32 / 64 cells a side), drawn when
+ *               any of their tiles is not skipped (a skipped tile computed anyway gives
+ *               the fill value): 4x / 16x fewer primitives, some dry cells computed.
+ *   depth       flux and gather drawn as the full-screen quad (window depth 0.5) with
+ *               GL_LESS and no depth write, into R / the faces with their depth buffer;
+ *               the fill pass (depth test GL_ALWAYS, depth write) also draws the tiles
+ *               whose mark changed since the last early-exit evaluation (every tile after
+ *               a flux-variant switch), at depth 0 where skipped and 1 where computed, so
+ *               early-Z rejects the skipped tiles' fragments before the shader runs (the
+ *               flux shaders neither discard nor write gl_FragDepth).  Cost: the depth
+ *               buffer (4 B per cell per target, not read by any shader) and the few
+ *               tiles that change; rasterization order as without early exit.
+ *   depthclear  the same marks made afresh each evaluation: a depth clear to 1 and the
+ *               skipped tiles drawn depth-only at 0 (GL_LESS throughout, which no
+ *               coarse-Z implementation can mind), besides the fill; costs one depth-only
+ *               quad per skipped tile per evaluation.
+ * Flux variant: SWGL_KP_FLUX=cell|faces (default KP_GPU_FLUX_DEFAULT below).  Early exit:
+ * kp.early_exit = on | off | auto; auto times a flux evaluation (wet map, fill, flux
+ * passes) of each variant with GL_TIME_ELAPSED queries read back without waiting: its
+ * current choice on step 100 m, the other one on step 100 m + 2 (after a warm-up step),
+ * and keeps the faster (Brodtkorb 3.2.1: runtime analysis and a probe every hundredth
+ * step).
+ * Bytes a stage must move per cell, at the fewest (float4 = 16 B; the neighbours'
+ * texels are other cells' own, from the cache):
+ *   cell flux     reads state and bed (32), writes R (16)                        48
+ *   faces flux    face pass reads state and bed (32), writes 3 targets (48); the
+ *                 gather reads the cell's 3 (48), writes R (16)                   144
+ *   reduction     reads R (16), stage 0 only (its 2x2 passes add a third)         16
+ *   integration   reads Q, R, bed (48; stage 1 also Q*: 64), writes 16        64 / 80
+ *   wet map       reads the state (16), early exit only                            16
+ *   depth marks   depth methods: 4 B per cell of the tiles redrawn (depth), or a clear
+ *                 and the skipped tiles (depthclear); early-Z reads 4 B per cell per
+ *                 flux-side pass (compressed / coarse on most GPUs)
+ * Euler step: 48 + 16 + 64 = 128 B (faces 224 B); RK2 step: 128 + 48 + 80 = 256 B (faces
+ * 448 B); early exit adds 16 B per stage and saves the flux of every skipped tile.
+ * (Brodtkorb: 11 floats per cell stored; here Q twice, Q*, R and bed: 20 floats.)
+ * Double precision (--precision double, GL_ARB_gpu_shader_fp64; shaders/kp/kp_real.glsl):
+ * the same passes with real = double; each array is an MRT of two RGBA32UI members (two
+ * doubles per texel: (x, y) and (z, w)), R has a third, RGBA32F, member (0, 0, 0, cfl r)
+ * for the float min reduction and the clock (the step is a float there, as in single);
+ * constants are double uniforms; h^(1/3) of the friction is float's pow refined by two
+ * Newton steps.  Twice the bytes of single. */
+#include "kp_gpu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_context.h"
+#include "gpu_pass.h"
+#include "gpu_readback.h"
+#include "gpu_reductor.h"
+#include "gpu_timer.h"
+#include "kp.h"
+#include "scheme_shaders.h"
+
+/* The flux variant without SWGL_KP_FLUX: the faster on an H100 (docs/performance.md). */
+#define KP_GPU_FLUX_DEFAULT KP_GPU_FLUX_CELL
+/* The early-exit method without SWGL_KP_EE (head comment): "depth" keeps the full-screen
+ * rasterization order of the flux passes and marks only the tiles that change; expected
+ * the fastest on NVIDIA (not yet measured on the H100: quads was 30% slower than off). */
+#define KP_GPU_EE_DEFAULT KP_GPU_EE_DEPTH
+/* Auto early exit: a probe of the other variant every this many steps. */
+#define KP_AUTO_PERIOD 100
+#define KP_TIMER_SLOTS 512
+
+enum { MAN_NONE = 0, MAN_UNIFORM = 1, MAN_TEXTURE = 2 };
+/* timer tags: the pass, the variant (early exit on), an auto sample, the last section of
+ * a flux evaluation, a profiled section */
+enum { TAG_EE = 8, TAG_SAMPLE = 16, TAG_END = 32, TAG_PROF = 64 };
+
+struct kp_gpu {
+    int nx, ny, tw, th, ntx, nty;
+    double dx, dy, g, cfl, eps, kappa, theta;
+    int rk2, manning, dbl;       /* dbl: double precision (GL_ARB_gpu_shader_fp64) */
+    double gn2;
+    unsigned char *code;
+    double *bij;
+    /* the scheme's arrays (arr_create): one RGBA32F member, or in double two RGBA32UI */
+    gpu_mrt *state[2], *qstar, *bed, *R, *man, *faces;
+    gpu_mrt_depth *dR, *dfaces;  /* depth methods: R and faces with the marks of skipped tiles */
+    gpu_array2d *wet[2];
+    gpu_reductor *red;
+    gpu_program *p_flux[2][2];   /* [variant][tiled]: the cell pass or the faces pass */
+    gpu_program *p_gather[2];    /* [tiled] */
+    gpu_program *p_fill[2];      /* the zero state of skipped tiles: [0] R, [1] the faces MRT */
+    gpu_program *p_mark;         /* depthclear: the skipped tiles, depth only */
+    gpu_program *p_wet, *p_int[2][2], *p_clock;   /* p_int[stage][dt on the GPU] */
+    gpu_array2d *clock[2];
+    gpu_readback *rb;
+    int clk, cur;
+    double dt_recent;
+    enum kp_gpu_flux flux;
+    char defs[400];
+    /* early exit */
+    enum kp_gpu_ee ee_method;
+    int group, ngx, ngy;         /* quads methods: tiles per quad side; quads per row, column */
+    int depth_valid;             /* depth: the depth buffers hold the marks of wet[1 - wi] */
+    int count_frags;             /* count the flux passes' fragments (kp_gpu_count_fragments) */
+    long frags;
+    enum kp_early_exit ee_mode;
+    int ee_cur, step_ee, step_sample, last_ee;
+    int wi, prev_valid;          /* the wet map written next; whether wet[1 - wi] describes R */
+    long step_n, choices;
+    struct { double sec; long evals; } acc[2];
+    double est[2];
+    /* timing */
+    gpu_timer *timer;
+    int profile;
+    double prof_sec[KP_PASS_COUNT];
+    long prof_n[KP_PASS_COUNT];
+    char renderer[128];
+};
+
+static const char *pass_names[KP_PASS_COUNT] = {"wet map", "flux", "gather", "reduction", "clock", "integration"};
+const char *kp_gpu_pass_name(int pass) { return pass >= 0 && pass < KP_PASS_COUNT ? pass_names[pass] : "?"; }
+const char *kp_gpu_flux_name(enum kp_gpu_flux f) { return f == KP_GPU_FLUX_FACES ? "faces" : "cell"; }
+static const char *ee_names[KP_GPU_EE_COUNT] = {"quads", "quads32", "quads64", "depth", "depthclear"};
+const char *kp_gpu_ee_name(enum kp_gpu_ee m) { return m >= 0 && m < KP_GPU_EE_COUNT ? ee_names[m] : "?"; }
+enum kp_gpu_ee kp_gpu_ee_method(const kp_gpu *g) { return g->ee_method; }
+static int ee_depth(const kp_gpu *g) { return g->ee_method == KP_GPU_EE_DEPTH || g->ee_method == KP_GPU_EE_DEPTHCLEAR; }
+enum kp_gpu_flux kp_gpu_flux_variant(const kp_gpu *g) { return g->flux; }
+enum kp_early_exit kp_gpu_early_exit_mode(const kp_gpu *g) { return g->ee_mode; }
+int kp_gpu_stages(const kp_gpu *g) { return g->rk2 ? 2 : 1; }
+
+int kp_gpu_early_exit_active(const kp_gpu *g)
+{
+    return g->ee_mode == KP_EARLY_EXIT_ON || (g->ee_mode == KP_EARLY_EXIT_AUTO && g->ee_cur);
+}
+
+void kp_gpu_destroy(kp_gpu *g)
+{
+    if (!g) return;
+    gpu_mrt_destroy(g->state[0]);
+    gpu_mrt_destroy(g->state[1]);
+    gpu_mrt_destroy(g->qstar);
+    gpu_mrt_destroy(g->bed);
+    gpu_mrt_destroy(g->R);
+    gpu_array2d_destroy(g->wet[0]);
+    gpu_array2d_destroy(g->wet[1]);
+    gpu_mrt_destroy(g->man);
+    gpu_mrt_depth_destroy(g->dR);
+    gpu_mrt_depth_destroy(g->dfaces);
+    gpu_mrt_destroy(g->faces);
+    gpu_reductor_destroy(g->red);
+    for (int v = 0; v < 2; v++)
+        for (int t = 0; t < 2; t++) gpu_program_destroy(g->p_flux[v][t]);
+    for (int t = 0; t < 2; t++) gpu_program_destroy(g->p_gather[t]), gpu_program_destroy(g->p_fill[t]);
+    for (int s = 0; s < 2; s++)
+        for (int c = 0; c < 2; c++) gpu_program_destroy(g->p_int[s][c]);
+    gpu_program_destroy(g->p_wet);
+    gpu_program_destroy(g->p_mark);
+    gpu_program_destroy(g->p_clock);
+    gpu_array2d_destroy(g->clock[0]);
+    gpu_array2d_destroy(g->clock[1]);
+    gpu_readback_destroy(g->rb);
+    gpu_timer_destroy(g->timer);
+    free(g->code);
+    free(g->bij);
+    free(g);
+}
+
+/* ---- timing: auto early exit and the profile ------------------------------------------ */
+
+static void account(kp_gpu *g, int tag, double sec)
+{
+    int pass = tag & 7, v = (tag & TAG_EE) != 0;
+    /* llvmpipe (Mesa 22-23) answers an elapsed-time query that begins right after a
+     * fence (the clock's read-back) or around a context's first draw with thousands of
+     * seconds (its clock's origin): no pass takes 10 s, such a sample is dropped */
+    if (!(sec >= 0 && sec < 10)) return;
+    if ((tag & TAG_PROF) && pass < KP_PASS_COUNT) {
+        g->prof_sec[pass] += sec;
+        g->prof_n[pass]++;
+    }
+    if (tag & TAG_SAMPLE) {
+        g->acc[v].sec += sec;
+        if (tag & TAG_END) g->acc[v].evals++;
+    }
+}
+
+/* Takes the timer results that are in (all of them, waiting, when wait); auto chooses
+ * once both variants have a measured flux evaluation. */
+static void drain(kp_gpu *g, int wait)
+{
+    int tag;
+    double sec;
+    if (!g->timer) return;
+    while (gpu_timer_fetch(g->timer, wait, &tag, &sec)) account(g, tag, sec);
+    if (g->acc[0].evals > 0 && g->acc[1].evals > 0) {
+        for (int v = 0; v < 2; v++) g->est[v] = g->acc[v].sec / (double)g->acc[v].evals;
+        g->ee_cur = g->est[1] <= g->est[0];
+        g->choices++;
+        memset(g->acc, 0, sizeof g->acc);
+    }
+}
+
+/* Opens a timed section for pass when the profile is on or the step is auto's sample;
+ * returns whether one was opened (close it with section_end). */
+static int section_begin(kp_gpu *g, int pass, int end_of_eval)
+{
+    int sample = g->step_sample && (pass == KP_PASS_WET || pass == KP_PASS_FLUX || pass == KP_PASS_GATHER);
+    if (!g->timer || (!g->profile && !sample)) return 0;
+    int tag = pass | (g->step_ee ? TAG_EE : 0) | (sample ? TAG_SAMPLE : 0) | (end_of_eval ? TAG_END : 0) |
+              (g->profile ? TAG_PROF : 0);
+    if (gpu_timer_begin(g->timer, tag)) return 1;
+    if (!g->profile) return 0;   /* every slot in flight: this sample goes untimed */
+    int t;
+    double sec;
+    if (gpu_timer_fetch(g->timer, 1, &t, &sec)) account(g, t, sec);   /* the profile waits for a slot */
+    return gpu_timer_begin(g->timer, tag);
+}
+
+static void section_end(kp_gpu *g, int opened)
+{
+    if (opened) gpu_timer_end(g->timer);
+}
+
+void kp_gpu_profile(kp_gpu *g, int on)
+{
+    drain(g, 1);
+    g->profile = on && g->timer;
+    memset(g->prof_sec, 0, sizeof g->prof_sec);
+    memset(g->prof_n, 0, sizeof g->prof_n);
+}
+
+swgl_status kp_gpu_profile_read(kp_gpu *g, double seconds[KP_PASS_COUNT], long counts[KP_PASS_COUNT])
+{
+    if (!g->timer) return swgl_fail(SWGL_ERR_GL, "kp gpu: no timer queries");
+    drain(g, 1);
+    for (int k = 0; k < KP_PASS_COUNT; k++) {
+        seconds[k] = g->prof_sec[k];
+        counts[k] = g->prof_n[k];
+    }
+    return SWGL_OK;
+}
+
+void kp_gpu_auto_estimates(const kp_gpu *g, double *with_exit, double *without_exit, long *choices)
+{
+    if (with_exit) *with_exit = g->est[1];
+    if (without_exit) *without_exit = g->est[0];
+    if (choices) *choices = g->choices;
+}
+
+void kp_gpu_set_early_exit(kp_gpu *g, enum kp_early_exit mode)
+{
+    drain(g, 1);
+    g->ee_mode = mode;
+    g->ee_cur = 1;   /* auto starts with early exit on, as Brodtkorb's */
+    g->step_n = 0;
+    g->choices = 0;
+    g->est[0] = g->est[1] = -1;
+    memset(g->acc, 0, sizeof g->acc);
+}
+
+/* ---- creation ------------------------------------------------------------------------ */
+
+/* ---- arrays in either precision ------------------------------------------------------- */
+
+/* An array of `count` float4 elements per texel: single, count RGBA32F members; double,
+ * 2 count RGBA32UI members (each element's (x, y) and (z, w) as doubles); `bound`: one
+ * more RGBA32F member in double, the (0, 0, 0, cfl r) the min reduction reads (in single,
+ * R's own .w). */
+static swgl_status arr_create(const kp_gpu *g, int w, int h, int count, int bound, const char *label, gpu_mrt **out)
+{
+    gpu_mrt_desc d = {w, h, g->dbl ? 2 * count : count, {0}, label};
+    for (int k = 0; g->dbl && k < 2 * count; k++) d.format[k] = GPU_RGBA32UI;
+    if (g->dbl && bound) d.format[d.count++] = GPU_RGBA32F;
+    return gpu_mrt_create(&d, out);
+}
+
+/* Element k of an array as 4 doubles per texel from v (single: rounded to float). */
+static swgl_status arr_upload(const kp_gpu *g, gpu_mrt *m, const double *v)
+{
+    size_t n = (size_t)gpu_array2d_width(gpu_mrt_member(m, 0)) * gpu_array2d_height(gpu_mrt_member(m, 0));
+    swgl_status st = SWGL_OK;
+    if (!g->dbl) {
+        float *f = malloc(4 * n * sizeof(float));
+        if (!f) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        for (size_t k = 0; k < 4 * n; k++) f[k] = (float)v[k];
+        st = gpu_array2d_upload(gpu_mrt_member(m, 0), f);
+        free(f);
+        return st;
+    }
+    double *d = malloc(2 * n * sizeof(double));   /* two doubles = one RGBA32UI texel */
+    if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (int half = 0; half < 2 && st == SWGL_OK; half++) {
+        for (size_t k = 0; k < n; k++) {
+            d[2 * k] = v[4 * k + 2 * half];
+            d[2 * k + 1] = v[4 * k + 2 * half + 1];
+        }
+        st = gpu_array2d_upload(gpu_mrt_member(m, half), d);
+    }
+    free(d);
+    return st;
+}
+
+static swgl_status arr_download(const kp_gpu *g, gpu_mrt *m, double *v)
+{
+    size_t n = (size_t)gpu_array2d_width(gpu_mrt_member(m, 0)) * gpu_array2d_height(gpu_mrt_member(m, 0));
+    swgl_status st = SWGL_OK;
+    void *buf = malloc(2 * n * sizeof(double));   /* 4 floats or 2 doubles per texel */
+    if (!buf) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++) {
+        st = gpu_array2d_download(gpu_mrt_member(m, half), buf);
+        for (size_t k = 0; st == SWGL_OK && k < n; k++) {
+            if (g->dbl) {
+                v[4 * k + 2 * half] = ((const double *)buf)[2 * k];
+                v[4 * k + 2 * half + 1] = ((const double *)buf)[2 * k + 1];
+            } else {
+                for (int c = 0; c < 4; c++) v[4 * k + c] = ((const float *)buf)[4 * k + c];
+            }
+        }
+    }
+    free(buf);
+    return st;
+}
+
+/* Binds array element k of m (k-th float4 of each texel) to the pass's input NAME, or
+ * in double to NAME_a and NAME_b (those the program uses: a pass that reads only .zw
+ * has no NAME_a). */
+#define BIND(g, p, name, m, k) bind_arr(g, p, name, name "_a", name "_b", m, k)
+static void bind_arr(const kp_gpu *g, gpu_pass *p, const char *name, const char *na, const char *nb, gpu_mrt *m,
+                     int k)
+{
+    if (!g->dbl) {
+        gpu_pass_array(p, name, gpu_mrt_member(m, k));
+        return;
+    }
+    if (gpu_program_uniform(p->program, na) >= 0) gpu_pass_array(p, na, gpu_mrt_member(m, 2 * k));
+    if (gpu_program_uniform(p->program, nb) >= 0) gpu_pass_array(p, nb, gpu_mrt_member(m, 2 * k + 1));
+}
+
+/* A constant uniform in the passes' precision. */
+static void set_real(const kp_gpu *g, gpu_pass *p, const char *name, double v)
+{
+    if (g->dbl) gpu_pass_double(p, name, v);
+    else gpu_pass_float(p, name, (float)v);
+}
+
+/* kappa^4 as each precision's CPU twin computes it */
+static double kappa4(const kp_gpu *g)
+{
+    if (g->dbl) return (g->kappa * g->kappa) * (g->kappa * g->kappa);
+    float k2 = (float)(g->kappa * g->kappa);
+    return k2 * k2;
+}
+
+/* the array the min reduction reads: R (single) or its bound member (double) */
+static gpu_array2d *bound_array(kp_gpu *g) { return gpu_mrt_member(g->R, g->dbl ? 2 : 0); }
+
+/* the fill program of the zero state: which 0 for R, 1 for the faces MRT */
+static swgl_status build_fill(kp_gpu *g, int which)
+{
+    char defs[520];
+    swgl_status st;
+    if (g->ee_method == KP_GPU_EE_DEPTHCLEAR && !g->p_mark) {
+        snprintf(defs, sizeof defs, "%s#define KP_TILES_MARK 1\n", g->defs);
+        if ((st = gpu_program_create_vs("kp_fill", "kp_tiles_vs", defs, &g->p_mark)) != SWGL_OK) return st;
+    }
+    if (g->p_fill[which]) return SWGL_OK;
+    snprintf(defs, sizeof defs, "%s#define KP_TILES_FILL 1\n%s%s", g->defs, which ? "#define KP_FILL_FACES 1\n" : "",
+             g->ee_method == KP_GPU_EE_DEPTH ? "#define KP_TILES_DEPTH 1\n" : "");
+    return gpu_program_create_vs("kp_fill", "kp_tiles_vs", defs, &g->p_fill[which]);
+}
+
+/* a flux-side pass drawn through kp_tiles_vs.glsl, quads of g->group tiles a side */
+static swgl_status build_tiled(kp_gpu *g, const char *name, gpu_program **out)
+{
+    char defs[520];
+    if (*out) return SWGL_OK;
+    if (g->group > 1)
+        snprintf(defs, sizeof defs, "%s#define KP_GROUP %d\n#define KP_NGX %d\n#define KP_NGY %d\n", g->defs,
+                 g->group, g->ngx, g->ngy);
+    else snprintf(defs, sizeof defs, "%s", g->defs);
+    return gpu_program_create_vs(name, "kp_tiles_vs", defs, out);
+}
+
+static swgl_status build_flux(kp_gpu *g, enum kp_gpu_flux f)
+{
+    swgl_status st;
+    const char *name = f == KP_GPU_FLUX_FACES ? "kp_faces" : "kp_flux_cell";
+    if (!g->p_flux[f][0] && (st = gpu_program_create(name, g->defs, &g->p_flux[f][0])) != SWGL_OK) return st;
+    /* the depth methods draw the full-screen programs with a depth test */
+    if (!ee_depth(g) && (st = build_tiled(g, name, &g->p_flux[f][1])) != SWGL_OK) return st;
+    if ((st = build_fill(g, 0)) != SWGL_OK) return st;
+    if (f == KP_GPU_FLUX_FACES) {
+        if ((st = build_fill(g, 1)) != SWGL_OK) return st;
+        if (!g->faces && (st = arr_create(g, g->tw, g->th, 3, 0, "kp faces (east, north, source)", &g->faces)))
+            return st;
+        if (ee_depth(g) && !g->dfaces && (st = gpu_mrt_depth_create(g->faces, &g->dfaces)) != SWGL_OK) return st;
+        if (!g->p_gather[0] && (st = gpu_program_create("kp_gather", g->defs, &g->p_gather[0])) != SWGL_OK) return st;
+        if (!ee_depth(g) && (st = build_tiled(g, "kp_gather", &g->p_gather[1])) != SWGL_OK) return st;
+    }
+    return SWGL_OK;
+}
+
+swgl_status kp_gpu_set_flux(kp_gpu *g, enum kp_gpu_flux f)
+{
+    if (f != KP_GPU_FLUX_CELL && f != KP_GPU_FLUX_FACES) return swgl_fail(SWGL_ERR_ARG, "kp gpu: unknown flux variant");
+    swgl_status st = build_flux(g, f);
+    if (st == SWGL_OK && f != g->flux) {
+        g->flux = f;
+        g->prev_valid = 0;   /* the faces arrays hold nothing of the new variant's */
+        g->depth_valid = 0;  /* nor their depth buffer any mark */
+    }
+    return st;
+}
+
+static swgl_status upload_constants(kp_gpu *g, const kp_problem *p)
+{
+    size_t n = grid_size(g->nx, g->ny);
+    double *b = calloc(4 * n, sizeof(double));
+    if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (int j = 0; j < g->th; j++)
+        for (int i = 0; i < g->tw; i++) {
+            size_t k = grid_at(g->nx, i, j);
+            double BE, BW, BN, BS, Bij;
+            kp_cell_bed(p, i, j, &BE, &BW, &BN, &BS, &Bij);
+            b[4 * k] = BE;
+            b[4 * k + 1] = BN;
+            b[4 * k + 2] = Bij;
+            b[4 * k + 3] = g->code[k];
+            g->bij[k] = Bij;
+        }
+    swgl_status st = arr_upload(g, g->bed, b);
+    if (st == SWGL_OK && g->manning == MAN_TEXTURE) {
+        memset(b, 0, 4 * n * sizeof(double));
+        for (size_t k = 0; k < n; k++)
+            if (g->code[k] == CELL_ACTIVE) b[4 * k] = p->sw.g * p->manning[k] * p->manning[k];
+        st = arr_upload(g, g->man, b);
+    }
+    free(b);
+    return st;
+}
+
+swgl_status kp_gpu_create(const kp_problem *p, kp_gpu **out) { return kp_gpu_create_prec(p, 0, out); }
+
+int kp_gpu_is_double(const kp_gpu *g) { return g->dbl; }
+
+swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
+{
+    swgl_status st;
+    *out = NULL;
+    if (!p) return swgl_fail(SWGL_ERR_ARG, "kp: no problem");
+    if ((st = swe_problem_check(&p->sw)) != SWGL_OK || (st = kp_problem_check(p)) != SWGL_OK) return st;
+    scheme_register_shaders();
+    kp_gpu *g = calloc(1, sizeof *g);
+    if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    g->nx = p->sw.nx;
+    g->ny = p->sw.ny;
+    g->tw = grid_stride(g->nx);
+    g->th = grid_rows(g->ny);
+    g->ntx = (g->nx + KP_TILE - 1) / KP_TILE;
+    g->nty = (g->ny + KP_TILE - 1) / KP_TILE;
+    g->dx = p->sw.dx;
+    g->dy = p->sw.dy;
+    g->g = p->sw.g;
+    g->cfl = p->sw.cfl;
+    g->eps = p->sw.h_dry;
+    g->kappa = p->sw.kappa;
+    g->theta = p->theta;
+    g->rk2 = p->rk2 != 0;
+    g->dbl = dbl != 0;
+    size_t n = grid_size(g->nx, g->ny);
+    g->code = malloc(n);
+    g->bij = malloc(n * sizeof(double));
+    if (!g->code || !g->bij) {
+        kp_gpu_destroy(g);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    }
+    memcpy(g->code, p->sw.code, n);
+    /* Manning: none, one value, or a texture */
+    g->manning = MAN_NONE;
+    if (p->manning) {
+        double n0 = -1;
+        for (size_t k = 0; k < n; k++) {
+            if (g->code[k] != CELL_ACTIVE) continue;
+            if (n0 < 0) n0 = p->manning[k];
+            else if (p->manning[k] != n0) g->manning = MAN_TEXTURE;
+        }
+        if (g->manning != MAN_TEXTURE && n0 > 0) {
+            g->manning = MAN_UNIFORM;
+            g->gn2 = p->sw.g * n0 * n0;
+        }
+    }
+    const char *fv = getenv("SWGL_KP_FLUX");
+    g->flux = KP_GPU_FLUX_DEFAULT;
+    if (fv && *fv) {
+        if (strcmp(fv, "cell") == 0) g->flux = KP_GPU_FLUX_CELL;
+        else if (strcmp(fv, "faces") == 0) g->flux = KP_GPU_FLUX_FACES;
+        else {
+            kp_gpu_destroy(g);
+            return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_FLUX=%s: expected cell or faces", fv);
+        }
+    }
+    const char *ev = getenv("SWGL_KP_EE");
+    g->ee_method = KP_GPU_EE_DEFAULT;
+    if (ev && *ev) {
+        int m = 0;
+        while (m < KP_GPU_EE_COUNT && strcmp(ev, ee_names[m]) != 0) m++;
+        if (m == KP_GPU_EE_COUNT) {
+            kp_gpu_destroy(g);
+            return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_EE=%s: expected quads, quads32, quads64, depth or depthclear", ev);
+        }
+        g->ee_method = (enum kp_gpu_ee)m;
+    }
+    g->group = g->ee_method == KP_GPU_EE_QUADS64 ? 4 : g->ee_method == KP_GPU_EE_QUADS32 ? 2 : 1;
+    g->ngx = (g->ntx + g->group - 1) / g->group;
+    g->ngy = (g->nty + g->group - 1) / g->group;
+    snprintf(g->defs, sizeof g->defs,
+             "%s%s#define KP_TILE %d\n#define KP_NX %d\n#define KP_NY %d\n#define KP_NTX %d\n#define KP_NTY %d\n"
+             "#define KP_MANNING %d\n",
+             g->dbl ? "#extension GL_ARB_gpu_shader_fp64 : require\n#define KP_DOUBLE 1\n" : "", CELL_CODE_GLSL,
+             KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning);
+    char di[4][512];
+    for (int s = 0; s < 2; s++)
+        for (int c = 0; c < 2; c++)
+            snprintf(di[2 * s + c], sizeof di[0], "%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
+                     c ? "#define KP_DT_ON_GPU 1\n" : "");
+    gpu_array2d_desc wd = {g->ntx, g->nty, GPU_RGBA32F, "kp wet tiles"};
+    gpu_array2d_desc kd = {1, 1, GPU_RGBA32F, "kp clock"};
+    static const float zero[4] = {0, 0, 0, 0};
+    int w = g->tw, h = g->th;
+    if ((st = arr_create(g, w, h, 1, 0, "kp state 0", &g->state[0])) ||
+        (st = arr_create(g, w, h, 1, 0, "kp state 1", &g->state[1])) ||
+        (g->rk2 && (st = arr_create(g, w, h, 1, 0, "kp Q*", &g->qstar))) ||
+        (st = arr_create(g, w, h, 1, 0, "kp bed (B_E, B_N, B_ij, code)", &g->bed)) ||
+        (st = arr_create(g, w, h, 1, 1, "kp R", &g->R)) || (ee_depth(g) && (st = gpu_mrt_depth_create(g->R, &g->dR))) ||
+        (st = gpu_array2d_create(&wd, &g->wet[0])) ||
+        (st = gpu_array2d_create(&wd, &g->wet[1])) ||
+        (g->manning == MAN_TEXTURE && (st = arr_create(g, w, h, 1, 0, "kp manning g n^2", &g->man))) ||
+        (st = gpu_array2d_create(&kd, &g->clock[0])) || (st = gpu_array2d_create(&kd, &g->clock[1])) ||
+        (st = gpu_array2d_fill(g->clock[0], zero)) || (st = gpu_array2d_fill(g->clock[1], zero)) ||
+        (st = gpu_array2d_fill(g->wet[0], zero)) || (st = gpu_array2d_fill(g->wet[1], zero)) ||
+        (st = gpu_reductor_create(&g->red)) ||
+        (st = gpu_readback_create(8, 1, &g->rb)) || (st = build_flux(g, g->flux)) ||
+        (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
+        (st = gpu_program_create("kp_integrate", di[0], &g->p_int[0][0])) ||
+        (st = gpu_program_create("kp_integrate", di[1], &g->p_int[0][1])) ||
+        (g->rk2 && (st = gpu_program_create("kp_integrate", di[2], &g->p_int[1][0]))) ||
+        (g->rk2 && (st = gpu_program_create("kp_integrate", di[3], &g->p_int[1][1]))) ||
+        (st = gpu_program_create("clock", "#define BOUND_CHANNEL 3\n", &g->p_clock)) ||
+        (st = upload_constants(g, p))) {
+        kp_gpu_destroy(g);
+        return st;
+    }
+    if (gpu_timer_create(KP_TIMER_SLOTS, &g->timer) != SWGL_OK) g->timer = NULL;   /* auto then stays on */
+    swgl_clear_error();
+    kp_gpu_set_early_exit(g, p->early_exit);
+    *out = g;
+    return SWGL_OK;
+}
+
+/* ---- state --------------------------------------------------------------------------- */
+
+swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const double *qy)
+{
+    size_t n = grid_size(g->nx, g->ny);
+    double *s = malloc(4 * n * sizeof(double));
+    if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        if (g->code[k] != CELL_ACTIVE) {
+            s[4 * k] = g->bij[k];
+            s[4 * k + 1] = s[4 * k + 2] = 0.0;
+            s[4 * k + 3] = -1.0 - g->code[k];
+            continue;
+        }
+        /* as on the CPU: w = B_ij + h; a dry cell has no momentum; x = w - B_ij as the
+         * passes compute it, in their precision (a NaN stays: the wet map counts it) */
+        int wet = h[k] > g->eps;
+        double w = g->bij[k] + h[k], x;
+        if (g->dbl) x = w - g->bij[k];
+        else {
+            float wf = (float)w;
+            w = wf;
+            x = wf - (float)g->bij[k];
+        }
+        s[4 * k] = w;
+        s[4 * k + 1] = wet ? qx[k] : 0.0;
+        s[4 * k + 2] = wet ? qy[k] : 0.0;
+        s[4 * k + 3] = x < 0.0 ? 0.0 : x;
+    }
+    g->cur = 0;
+    swgl_status st = arr_upload(g, g->state[0], s);
+    if (st == SWGL_OK) st = arr_upload(g, g->state[1], s);
+    free(s);
+    return st;
+}
+
+swgl_status kp_gpu_get_state(kp_gpu *g, double *h, double *qx, double *qy)
+{
+    size_t n = grid_size(g->nx, g->ny);
+    double *s = malloc(4 * n * sizeof(double));
+    if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    swgl_status st = arr_download(g, g->state[g->cur], s);
+    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
+        int a = g->code[k] == CELL_ACTIVE;
+        /* the depth the GPU's own w and B_ij hold, exactly */
+        double bij = g->dbl ? g->bij[k] : (double)(float)g->bij[k];
+        h[k] = a ? s[4 * k] - bij : 0.0;
+        qx[k] = a ? s[4 * k + 1] : 0.0;
+        qy[k] = a ? s[4 * k + 2] : 0.0;
+    }
+    free(s);
+    return st;
+}
+
+/* ---- the passes ---------------------------------------------------------------------- */
+
+static void set_dxy(kp_gpu *g, gpu_pass *p)
+{
+    if (g->dbl) gpu_pass_dvec2(p, "u_dxy", g->dx, g->dy);
+    else gpu_pass_vec2(p, "u_dxy", (float)g->dx, (float)g->dy);
+}
+
+static void recon_uniforms(kp_gpu *g, gpu_pass *p)
+{
+    set_real(g, p, "u_theta", g->theta);
+    set_real(g, p, "u_eps", g->eps);
+    set_real(g, p, "u_kappa4", kappa4(g));
+    set_real(g, p, "u_g", g->g);
+    set_dxy(g, p);
+}
+
+/* One draw of a flux-side pass: the whole output; or (early exit) one quad per tile (per
+ * group of tiles) that is wet or has a wet neighbour in the wet map just made; or (depth
+ * methods) the full-screen quad at depth 0.5 with GL_LESS, the skipped tiles marked 0. */
+static swgl_status draw_tiles(kp_gpu *g, gpu_pass *p, int ee, gpu_mrt *out, gpu_mrt_depth *dout)
+{
+    static const gpu_depth_test test = {GPU_DEPTH_LESS, 0, 0};   /* no depth write, no discard: early-Z */
+    if (!ee) return gpu_pass_draw_mrt(p, out, NULL);
+    if (ee_depth(g)) return gpu_pass_draw_mrt_depth(p, dout, &test, 4, 0);
+    gpu_pass_array(p, "u_wet", g->wet[g->wi]);
+    return gpu_pass_draw_mrt_instanced(p, out, 4, g->ngx * g->ngy);
+}
+
+/* Early exit: writes what a skipped tile computes (kp_fill.glsl) into the tiles skipped
+ * now that the last early-exit evaluation did not skip (all skipped tiles after a
+ * full evaluation): the other skipped tiles hold it already, so no clear is needed. */
+static swgl_status fill_skipped(kp_gpu *g, int faces)
+{
+    /* depth: the fill also writes the marks of the tiles whose mark changes (GL_ALWAYS);
+     * depthclear: a clear to 1 and the skipped tiles at 0, depth only (GL_LESS) */
+    static const gpu_depth_test fill_mark = {GPU_DEPTH_ALWAYS, 1, 0}, mark = {GPU_DEPTH_LESS, 1, 1};
+    swgl_status st = SWGL_OK;
+    for (int f = 0; f <= faces && st == SWGL_OK; f++) {
+        gpu_pass p;
+        gpu_mrt_depth *d = f ? g->dfaces : g->dR;
+        gpu_pass_begin(&p, g->p_fill[f]);
+        gpu_pass_array(&p, "u_wet", g->wet[g->wi]);
+        gpu_pass_array(&p, "u_wet_prev", g->wet[1 - g->wi]);
+        gpu_pass_int(&p, "u_prev_valid", g->prev_valid);
+        if (g->ee_method == KP_GPU_EE_DEPTH) {
+            gpu_pass_int(&p, "u_depth_valid", g->depth_valid);
+            st = gpu_pass_draw_mrt_depth(&p, d, &fill_mark, 4, g->ntx * g->nty);
+            continue;
+        }
+        st = gpu_pass_draw_mrt_instanced(&p, f ? g->faces : g->R, 4, g->ntx * g->nty);
+        if (st == SWGL_OK && g->ee_method == KP_GPU_EE_DEPTHCLEAR && (st = gpu_mrt_depth_clear(d, 1.0f)) == SWGL_OK) {
+            gpu_pass_begin(&p, g->p_mark);
+            gpu_pass_array(&p, "u_wet", g->wet[g->wi]);
+            st = gpu_pass_draw_mrt_depth(&p, d, &mark, 4, g->ntx * g->nty);
+        }
+    }
+    if (st == SWGL_OK && g->ee_method == KP_GPU_EE_DEPTH) g->depth_valid = 1;
+    return st;
+}
+
+/* Stage k's flux evaluation: [wet map], flux pass(es) -> R.  Stage 0 fixes the step's
+ * early-exit variant (and whether auto samples it). */
+static swgl_status flux_eval(kp_gpu *g, int k)
+{
+    swgl_status st;
+    gpu_pass p;
+    gpu_mrt *src = k == 0 || !g->rk2 ? g->state[g->cur] : g->qstar;
+    if (k == 0) {
+        drain(g, 0);
+        if (g->ee_mode == KP_EARLY_EXIT_AUTO && g->timer) {
+            /* phase 0: the current choice, timed; 1: the other one, untimed (its first
+             * early-exit evaluation fills every skipped tile); 2: the other one, timed */
+            long phase = g->step_n % KP_AUTO_PERIOD;
+            g->step_ee = phase == 1 || phase == 2 ? !g->ee_cur : g->ee_cur;
+            g->step_sample = phase == 0 || phase == 2;
+        } else {
+            g->step_ee = kp_gpu_early_exit_active(g);
+            g->step_sample = 0;
+        }
+        g->step_n++;
+    }
+    int ee = g->step_ee, faces = g->flux == KP_GPU_FLUX_FACES, sec;
+    g->last_ee = ee;
+    if (ee) {
+        sec = section_begin(g, KP_PASS_WET, 0);
+        gpu_pass_begin(&p, g->p_wet);
+        BIND(g, &p, "u_state", src, 0);
+        set_real(g, &p, "u_eps", g->eps);
+        st = gpu_pass_draw(&p, g->wet[g->wi], NULL);
+        section_end(g, sec);
+        if (st != SWGL_OK) return st;
+    }
+    sec = section_begin(g, KP_PASS_FLUX, !faces);
+    st = ee ? fill_skipped(g, faces) : SWGL_OK;
+    unsigned q = g->count_frags ? gpu_samples_begin() : 0;
+    gpu_pass_begin(&p, g->p_flux[g->flux][ee && !ee_depth(g)]);
+    BIND(g, &p, "u_state", src, 0);
+    BIND(g, &p, "u_bed", g->bed, 0);
+    recon_uniforms(g, &p);
+    if (!faces) set_real(g, &p, "u_cfl", g->cfl);
+    if (st == SWGL_OK) st = draw_tiles(g, &p, ee, faces ? g->faces : g->R, faces ? g->dfaces : g->dR);
+    if (g->count_frags) g->frags = gpu_samples_end(q);
+    section_end(g, sec);
+    if (st == SWGL_OK && faces) {
+        sec = section_begin(g, KP_PASS_GATHER, 1);
+        q = g->count_frags ? gpu_samples_begin() : 0;
+        gpu_pass_begin(&p, g->p_gather[ee && !ee_depth(g)]);
+        BIND(g, &p, "u_fe", g->faces, 0);
+        BIND(g, &p, "u_fn", g->faces, 1);
+        BIND(g, &p, "u_src", g->faces, 2);
+        set_dxy(g, &p);
+        set_real(g, &p, "u_cfl", g->cfl);
+        st = draw_tiles(g, &p, ee, g->R, g->dR);
+        if (g->count_frags) g->frags += gpu_samples_end(q);
+        section_end(g, sec);
+    }
+    if (st != SWGL_OK) return st;
+    /* the wet map just made describes R (and the faces) until the next evaluation */
+    if (ee) g->wi = 1 - g->wi;
+    g->prev_valid = ee;
+    return SWGL_OK;
+}
+
+swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable)
+{
+    *dt_stable = INFINITY;
+    if (k < 0 || k >= kp_gpu_stages(g)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no stage %d", k);
+    swgl_status st = flux_eval(g, k);
+    if (st != SWGL_OK || k > 0) return st;
+    float mn[4];
+    int sec = section_begin(g, KP_PASS_REDUCE, 0);
+    st = gpu_reductor_run(g->red, bound_array(g), GPU_REDUCE_MIN, mn);
+    section_end(g, sec);
+    if (st != SWGL_OK) return st;
+    *dt_stable = isinf(mn[3]) && mn[3] > 0 ? INFINITY : (double)mn[3];
+    return SWGL_OK;
+}
+
+/* Stage k's integration pass; dt from the uniform, or from the clock texel when clock is
+ * not NULL. */
+static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clock)
+{
+    gpu_pass p;
+    int last = k == 1 || !g->rk2;
+    gpu_pass_begin(&p, g->p_int[k][clock != NULL]);
+    BIND(g, &p, "u_state", g->state[g->cur], 0);
+    if (k == 1) BIND(g, &p, "u_qstar", g->qstar, 0);
+    BIND(g, &p, "u_R", g->R, 0);
+    BIND(g, &p, "u_bed", g->bed, 0);
+    if (g->manning == MAN_TEXTURE) BIND(g, &p, "u_manning", g->man, 0);
+    if (g->manning == MAN_UNIFORM) set_real(g, &p, "u_gn2", g->gn2);
+    if (clock) gpu_pass_array(&p, "u_clock", clock);
+    else set_real(g, &p, "u_dt", dt);
+    set_real(g, &p, "u_eps", g->eps);
+    set_real(g, &p, "u_kappa", g->kappa);
+    set_real(g, &p, "u_kappa4", kappa4(g));
+    int sec = section_begin(g, KP_PASS_INTEGRATE, 0);
+    swgl_status st = gpu_pass_draw_mrt(&p, last ? g->state[1 - g->cur] : g->qstar, NULL);
+    section_end(g, sec);
+    if (st == SWGL_OK && last) g->cur = 1 - g->cur;
+    return st;
+}
+
+swgl_status kp_gpu_apply(kp_gpu *g, int k, double dt)
+{
+    if (k < 0 || k >= kp_gpu_stages(g)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no stage %d", k);
+    if (!(dt >= 0) || isinf(dt)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: dt = %g", dt);
+    return integrate(g, k, dt, NULL);
+}
+
+void kp_gpu_count_fragments(kp_gpu *g, int on)
+{
+    g->count_frags = on != 0;
+    g->frags = -1;
+}
+
+long kp_gpu_fragments(const kp_gpu *g) { return g->frags; }
+
+swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total)
+{
+    long all = (long)g->ntx * g->nty;
+    *total = all;
+    *computed = all;
+    if (!g->last_ee) return SWGL_OK;
+    float *w = malloc((size_t)all * 4 * sizeof(float));
+    if (!w) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    swgl_status st = gpu_array2d_download(g->wet[1 - g->wi], w);   /* the last one made */
+    if (st == SWGL_OK) {
+        long c = 0;
+        /* a tile is computed when one of its group (quads32, quads64) is not skipped */
+        int G = g->group;
+        for (int j = 0; j < g->nty; j++)
+            for (int i = 0; i < g->ntx; i++) {
+                int run = 0;
+                for (int jj = j / G * G; jj < j / G * G + G && jj < g->nty && !run; jj++)
+                    for (int ii = i / G * G; ii < i / G * G + G && ii < g->ntx && !run; ii++) {
+                        static const int d[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+                        for (int m = 0; m < 5 && !run; m++) {
+                            int a = ii + d[m][0], b = jj + d[m][1];
+                            run = a >= 0 && b >= 0 && a < g->ntx && b < g->nty &&
+                                  w[4 * ((size_t)b * g->ntx + a)] != 0.0f;
+                        }
+                    }
+                c += run;
+            }
+        *computed = c;
+    }
+    free(w);
+    return st;
+}
+
+/* ---- the step chosen on the GPU (run_to) --------------------------------------------- */
+
+/* One step: flux, reduction (left on the GPU), clock (clock.glsl), integration reading
+ * the clock; for RK2 also stage 1's flux and integration with the same clock texel;
+ * then the clock texel is requested back. */
+static swgl_status step_on_gpu(kp_gpu *g, double left, int unknown, int stop_index, double dt_floor)
+{
+    swgl_status st = flux_eval(g, 0);
+    const gpu_array2d *bound;
+    if (st != SWGL_OK) return st;
+    int sec = section_begin(g, KP_PASS_REDUCE, 0);
+    st = gpu_reductor_run_gpu(g->red, bound_array(g), GPU_REDUCE_MIN, &bound);
+    section_end(g, sec);
+    if (st != SWGL_OK) return st;
+    gpu_pass p;
+    gpu_pass_begin(&p, g->p_clock);
+    gpu_pass_array(&p, "u_bound", bound);
+    gpu_pass_array(&p, "u_prev", g->clock[g->clk]);
+    gpu_pass_float(&p, "u_left", (float)left);
+    gpu_pass_int(&p, "u_unknown", unknown);
+    gpu_pass_float(&p, "u_floor", (float)dt_floor);
+    gpu_pass_float(&p, "u_stop", (float)stop_index);
+    sec = section_begin(g, KP_PASS_CLOCK, 0);
+    st = gpu_pass_draw(&p, g->clock[1 - g->clk], NULL);
+    section_end(g, sec);
+    if (st != SWGL_OK) return st;
+    g->clk = 1 - g->clk;
+    const gpu_array2d *clock = g->clock[g->clk];
+    if ((st = integrate(g, 0, 0, clock)) != SWGL_OK) return st;
+    if (g->rk2 && ((st = flux_eval(g, 1)) != SWGL_OK || (st = integrate(g, 1, 0, clock)) != SWGL_OK)) return st;
+    return gpu_readback_request(g->rb, clock, 0, 0, 1, 1);
+}
+
+/* What a clock texel read back says; 1 when the stop is reached or the run blew up. */
+static int take_clock(const float c[4], int stop_index, double stop, timeloop_span *sp, int *blown)
+{
+    double dt = c[0];
+    int flags = (int)c[3], landed = (flags & 1) && flags / 4 == stop_index;
+    *blown = (flags & 2) != 0;
+    if (*blown) {
+        sp->bound = c[1];
+        return 1;
+    }
+    if (dt > 0) {
+        sp->steps++;
+        sp->dt_min = fmin(sp->dt_min, dt);
+        sp->dt_max = fmax(sp->dt_max, dt);
+        sp->t += dt;
+    }
+    if (landed) sp->t = stop;   /* also when rounding left the landing step no time */
+    return landed;
+}
+
+swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
+{
+    static const float zero[4] = {0, 0, 0, 0};
+    int issued = 0, known = 0, done = 0, blown = 0;
+    float c[4];
+    sp->t = t;
+    /* a fresh clock: no step before this span is unknown, no flag carries over */
+    swgl_status st = gpu_array2d_fill(g->clock[g->clk], zero);
+    while (!done && st == SWGL_OK) {
+        int ready = 1;
+        /* take what has come back; wait when the clock would need more than 2 unknown
+         * steps, or when the stop may be within the next step */
+        while (st == SWGL_OK && !done && known < issued) {
+            int m = issued - known;
+            int wait = m >= 3 || sp->t + (m + 1) * g->dt_recent * 1.5 >= stop;
+            if ((st = gpu_readback_fetch(g->rb, wait, c, &ready)) != SWGL_OK) break;
+            if (!ready) {
+                if (wait) st = swgl_fail(SWGL_ERR_GL, "gpu: no time step came back from the GPU within 60 s");
+                break;
+            }
+            known++;
+            g->dt_recent = fmax(g->dt_recent, (double)c[0]);
+            done = take_clock(c, stop_index, stop, sp, &blown);
+            if (sp->tick) sp->tick(sp->user, sp->t, sp->steps, c[0]);
+        }
+        if (st != SWGL_OK || done) break;
+        if (timeloop_stop_requested()) {
+            st = SWGL_ERR_INTERRUPTED;   /* the time loop words the message */
+            break;
+        }
+        if ((st = step_on_gpu(g, stop - sp->t, issued - known, stop_index, dt_floor)) == SWGL_OK) issued++;
+    }
+    /* steps issued after the landing (or the blow-up) took dt = 0 and changed nothing */
+    while (known < issued) {
+        int ready = 0;
+        if (gpu_readback_fetch(g->rb, 1, c, &ready) != SWGL_OK || !ready) {
+            if (st == SWGL_OK) st = swgl_fail(SWGL_ERR_GL, "gpu: a time step did not come back from the GPU");
+            break;
+        }
+        known++;
+    }
+    if (st == SWGL_OK && blown) st = swgl_fail(SWGL_ERR_BLOWUP, "blown");
+    return st;
+}
+
+/* ---- the backend (scheme.h) ---------------------------------------------------------- */
+
+static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    const kp_setup_problem *sp = s->problem;
+    int dbl = cfg && cfg->precision == PRECISION_DOUBLE;   /* kp's default is single */
+    if (dbl && !cfg->has_fp64)
+        return swgl_fail(SWGL_ERR_ARG,
+                         "--precision double: the renderer '%s' lacks GL_ARB_gpu_shader_fp64 (no doubles in "
+                         "shaders); use --precision single",
+                         cfg->renderer ? cfg->renderer : "?");
+    kp_gpu *g;
+    swgl_status st = kp_gpu_create_prec(&sp->p, dbl, &g);
+    if (st != SWGL_OK) return st;
+    snprintf(g->renderer, sizeof g->renderer, "%s", cfg && cfg->renderer ? cfg->renderer : "?");
+    *self = g;
+    return SWGL_OK;
+}
+
+static void be_destroy(void *self) { kp_gpu_destroy(self); }
+static swgl_status be_set(void *self, double *const *f) { return kp_gpu_set_state(self, f[0], f[1], f[2]); }
+static swgl_status be_get(void *self, double *const *f) { return kp_gpu_get_state(self, f[0], f[1], f[2]); }
+static swgl_status be_stage(void *self, int k, double *dt) { return kp_gpu_rates(self, k, dt); }
+static swgl_status be_advance(void *self, int k, double dt) { return kp_gpu_apply(self, k, dt); }
+static int be_stages(const void *self) { return kp_gpu_stages(self); }
+
+static void be_describe(const void *self, char *name, size_t len)
+{
+    const kp_gpu *g = self;
+    static const char *ee[3] = {"auto", "on", "off"};
+    snprintf(name, len, "gpu (%s, %s, flux %s, early exit %s (%s))", g->dbl ? "double" : "float", g->renderer,
+             kp_gpu_flux_name(g->flux), ee[g->ee_mode], kp_gpu_ee_name(g->ee_method));
+}
+
+static const char *be_precision(const void *self) { return ((const kp_gpu *)self)->dbl ? "double" : "single"; }
+
+static void be_finish(void *self)
+{
+    (void)self;
+    gpu_finish();
+}
+
+static swgl_status be_run_to(void *self, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
+{
+    return kp_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
+}
+
+const scheme_backend kp_backend_gpu = {BACKEND_GPU, be_create,  be_destroy,   be_set,       be_get,
+                                       be_stage,    be_advance, be_stages,    be_describe,  be_precision,
+                                       be_finish,   be_run_to};
