@@ -320,8 +320,11 @@ static swgl_status grid_from_keys(build *b)
 
 /* Bytes a run needs per cell, at most (scenario fields, the scheme's problem and state,
  * the run's two copies of the state for --compare, the CPU solver's arrays, the output
- * grids): shallow water ~ 41 + 33 + 48 + 72 + 32, sediment ~ 32 + 32 + 32 + 48 + 16. */
-#define BYTES_PER_CELL_SW 240.0
+ * grids): roe ~ 41 + 33 + 48 + 88 + 32 (the fast solver in double), sediment ~ 32 + 32 +
+ * 32 + 48 + 16; kp ~ 57 + 49 + 48 + 290 + 32 (the scalar solver keeps the four point
+ * values of every cell, the face fluxes and both RK2 states in double: cpu_ref/kp_scalar.c). */
+#define BYTES_PER_CELL_SW 256.0
+#define BYTES_PER_CELL_KP 480.0
 #define BYTES_PER_CELL_SED 160.0
 
 /* The memory this process may still take: the smallest of MemAvailable (/proc/meminfo),
@@ -366,7 +369,8 @@ static double memory_available(const char **what)
 static swgl_status check_memory(build *b)
 {
     double cells = (double)b->grid.nx * (double)b->grid.ny;
-    double need = cells * (is_sediment(b) ? BYTES_PER_CELL_SED : BYTES_PER_CELL_SW);
+    double per_cell = is_sediment(b) ? BYTES_PER_CELL_SED : b->sc->scheme == SCHEME_KP ? BYTES_PER_CELL_KP : BYTES_PER_CELL_SW;
+    double need = cells * per_cell;
     const char *what;
     double have = memory_available(&what);
     if (need <= have) return SWGL_OK;
@@ -374,8 +378,8 @@ static swgl_status check_memory(build *b)
     return swgl_fail(SWGL_ERR_NO_MEMORY,
                      "%s: a %d x %d grid needs about %.1f GiB of memory for a %s run (%.0f bytes a cell); %s "
                      "%.1f GiB: choose a coarser grid ([domain] nx, ny, dx, dy, level, or the grid file's)",
-                     b->t->file, b->grid.nx, b->grid.ny, need / gib, is_sediment(b) ? "sediment" : "shallow-water",
-                     is_sediment(b) ? BYTES_PER_CELL_SED : BYTES_PER_CELL_SW, what, have / gib);
+                     b->t->file, b->grid.nx, b->grid.ny, need / gib, scheme_name(b->sc->scheme), per_cell, what,
+                     have / gib);
 }
 
 static swgl_status setup_grid(build *b)
