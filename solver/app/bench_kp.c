@@ -121,6 +121,7 @@ int bench_kp(int argc, char **argv)
 {
     int sizes[32] = {128, 256, 512, 1024}, nsizes = 4, scalar_max = 256, cpu_max = 1024, device = -1;
     int gpu = 1;
+    enum precision_choice precision = PRECISION_SINGLE;
     double t_end = 4.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -132,16 +133,19 @@ int bench_kp(int argc, char **argv)
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
         else if (strcmp(a, "--no-gpu") == 0) gpu = 0;
         else if (strcmp(a, "--outside") == 0 && more && atof(argv[i + 1]) >= 0) g_outside = atof(argv[++i]);
+        else if (strcmp(a, "--precision") == 0 && more && (!strcmp(argv[i + 1], "single") || !strcmp(argv[i + 1], "double")))
+            precision = strcmp(argv[++i], "double") == 0 ? PRECISION_DOUBLE : PRECISION_SINGLE;
         else {
             printf("usage: swgl bench kp [--sizes N,N,...] [--t-end T] [--scalar-max N] [--cpu-max N]\n"
-                   "                     [--outside H] [--device N] [--no-gpu]\n"
+                   "                     [--outside H] [--precision single|double] [--device N] [--no-gpu]\n"
                    "  the circular dam break (40 m x 40 m) on N x N cells (default 128,256,512,1024), to\n"
                    "  T s (default 4, Brodtkorb et al.'s Figure 10); Euler and RK2, early exit off and on;\n"
                    "  the fast CPU solver up to N = --cpu-max (1024), the scalar one up to --scalar-max\n"
                    "  (256).  Mcells/s = cells x steps / wall.  SWGL_KP_FLUX=cell|faces picks the GPU's\n"
                    "  flux variant.  --outside H: the still water around the column (default 0.5 m, the\n"
                    "  paper's case 1, where every cell is wet; 0: a dry bed, where early exit skips the\n"
-                   "  tiles the wave has not reached).\n");
+                   "  tiles the wave has not reached).  --precision double runs the GPU (fp64) and the fast CPU\n"
+                   "  solver in double (default single; the scalar solver is always double).\n");
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
@@ -159,7 +163,10 @@ int bench_kp(int argc, char **argv)
         printf("GPU: %s | %s | GL %s; copy pass (2048^2 float4) %.1f GB/s\n", info->renderer, info->vendor,
                info->version, ceiling);
     printf("CPU: %s, fast solver with %d OpenMP threads\n", cpu_model_name(), cpu_threads());
-    scheme_config cfg = {.renderer = info ? info->renderer : NULL, .has_fp64 = info ? info->has_fp64 : 0};
+    scheme_config cfg = {.renderer = info ? info->renderer : NULL, .has_fp64 = info ? info->has_fp64 : 0,
+                         .precision = precision};
+    printf("precision: %s on the GPU and the fast CPU solver (scalar: double)\n",
+           precision == PRECISION_DOUBLE ? "double" : "single");
     printf("Mcells/s (cells x steps / wall); 'tiles' = share of the tiles the flux computed in the last step\n");
     int rc = 0;
     static const char *integ[2] = {"euler", "rk2"}, *ee[2] = {"off", "on"};
@@ -196,7 +203,7 @@ int bench_kp(int argc, char **argv)
             snprintf(b[6], 24, sc.wall > 0 ? "%.2f" : "-", MC(sc));
             double best_g = fmax(MC(g[0]), MC(g[1])), best_c = fmax(MC(c[0]), MC(c[1]));
             snprintf(b[7], 24, best_g > 0 && best_c > 0 ? "%.1f" : "-", best_g / best_c);
-            double gbs = MC(g[0]) * 1e6 * bytes_per_cell_step(g_flux, r2, 0) / 1e9;
+            double gbs = MC(g[0]) * 1e6 * bytes_per_cell_step(g_flux, r2, 0) * (precision == PRECISION_DOUBLE ? 2 : 1) / 1e9;
             printf("%6d %9.0f %6ld | %9s %9s %6s %7.1f %6.3f | %9s %9s %6s | %9s | %7s\n", n, cells, steps, b[0], b[1],
                    b[2], gbs, ceiling > 0 ? gbs / ceiling : 0, b[3], b[4], b[5], b[6], b[7]);
             fflush(stdout);
