@@ -37,7 +37,9 @@ static const char *usage =
     "\n"
     "environment: SWGL_DEVICE=N (device), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
     "             tree's shaders/), SWGL_DT_READBACK=sync (read the time step back every step\n"
-    "             instead of keeping it on the GPU)\n";
+    "             instead of keeping it on the GPU); kp on the GPU: SWGL_KP_FLUX=cell|faces (the\n"
+    "             flux pass), SWGL_KP_EE=depth|depthclear|quads|quads32|quads64 (how early exit\n"
+    "             skips dry tiles; docs/kp.md)\n";
 
 static int cmd_info(int argc, char **argv)
 {
