@@ -483,11 +483,13 @@ static void FN(set_state)(struct kp_fast *f, const double *h, const double *qx, 
         for (int i = 0; i <= nx + 1; i++) {
             const size_t k = grid_at(nx, i, j), kf = KP_IDX(f, i, j);
             if (a.cd[kf] != (T)CELL_ACTIVE) continue;
-            /* as kp_scalar.c, but h < 0 (not a state) is read as 0, so that early exit
-             * never skips a clip */
-            const double hd = h[k] > 0.0 ? h[k] : 0.0;
+            /* as kp_scalar.c: h < 0 (not a state) is read as 0, a NaN is kept (the next
+             * rates reports the blow-up); dry is decided on the stored depth, in T, as the
+             * wet map and the reconstruction decide it (a cell dry in float but not in
+             * double would otherwise keep its momentum in a tile that early exit skips) */
+            const double hd = h[k] > 0.0 ? h[k] : h[k] != h[k] ? h[k] : 0.0;
             const T w = (T)(f->Bij_d[k] + hd);
-            const int dry = !(h[k] > f->eps);
+            const int dry = w - a.Bij[kf] <= (T)f->eps;
             a.Q[0][0][kf] = w;
             a.Q[0][1][kf] = dry ? (T)0 : (T)qx[k];
             a.Q[0][2][kf] = dry ? (T)0 : (T)qy[k];

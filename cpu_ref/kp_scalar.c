@@ -172,8 +172,11 @@ void kp_cpu_set_state(kp_cpu *s, const double *h, const double *qx, const double
     double eps = s->p.sw.h_dry, *Bij = s->bed[4];
     s->qn = s->stage_state = 0;
     for (size_t k = 0; k < s->n; k++) {
-        int a = s->code[k] == CELL_ACTIVE, wet = a && h[k] > eps;
-        s->w[0][k] = Bij[k] + (a && h[k] > 0.0 ? h[k] : 0.0);   /* a negative depth reads as 0 */
+        /* a negative depth reads as 0; a NaN is kept (the next rates reports the
+         * blow-up); dry is decided on the stored depth, as the reconstruction does */
+        int a = s->code[k] == CELL_ACTIVE;
+        s->w[0][k] = Bij[k] + (!a ? 0.0 : h[k] > 0.0 || isnan(h[k]) ? h[k] : 0.0);
+        int wet = a && !(s->w[0][k] - Bij[k] <= eps);
         s->hu[0][k] = wet ? qx[k] : 0.0;
         s->hv[0][k] = wet ? qy[k] : 0.0;
     }

@@ -303,6 +303,48 @@ static void test_early_exit(enum kp_cpu_kind kind, int rk2)
     setup_free(&s);
 }
 
+/* ---- 4b. dry as the solver stores it --------------------------------------------------- */
+/* A film of h = 2e-5 m (h_dry = 1e-5) with momentum on a bed 1000 m high: in float the
+ * stored depth (float)(1000 + 2e-5) - 1000 is 0, so the cell is dry for the float solver
+ * and set_state must store it with q = 0, as the wet map and the reconstruction see it;
+ * otherwise a tile that early exit skips keeps a momentum that the same tile computed
+ * would lose, and early exit on and off differ (a reviewer's reproducer: 256 cells). */
+static double high_bed(double x, double y) { (void)x, (void)y; return 1000.0; }
+
+static void test_dry_as_stored(enum kp_cpu_kind kind)
+{
+    const char *kn = kind == KP_CPU_FAST ? "float" : "double";
+    setup s;
+    setup_init(&s, 64, 64, 0.5, CELL_WALL, high_bed, 0.0);
+    int nx = 64;
+    for (int j = 1; j <= 64; j++)
+        for (int i = 1; i <= 64; i++) {
+            size_t k = grid_at(nx, i, j);
+            int column = (i - 32) * (i - 32) + (j - 32) * (j - 32) < 25;
+            s.h[k] = column ? 1.0 : 2e-5;
+            s.qx[k] = column ? 0.0 : 1e-3;
+        }
+    kp_cpu *c[2] = {make(&s, kind, 1, KP_EARLY_EXIT_ON), make(&s, kind, 1, KP_EARLY_EXIT_OFF)};
+    size_t n = grid_size(nx, 64);
+    double *h = calloc(n, sizeof(double)), *qx = calloc(n, sizeof(double)), *qy = calloc(n, sizeof(double));
+    kp_cpu_get_state(c[0], h, qx, qy);
+    int bad = 0;
+    for (size_t k = 0; k < n; k++)
+        if (s.code[k] == CELL_ACTIVE && h[k] <= s.p.sw.h_dry && (qx[k] != 0.0 || qy[k] != 0.0)) bad++;
+    CHECK(bad == 0, "%s: after set_state every cell whose stored depth is <= h_dry has q = 0 (%d do not)", kn, bad);
+    for (int m = 0; m < 20; m++)
+        if (step_all(c, 2, 0.0) < 0) break;
+    double *h2 = calloc(n, sizeof(double)), *qx2 = calloc(n, sizeof(double)), *qy2 = calloc(n, sizeof(double));
+    kp_cpu_get_state(c[0], h, qx, qy);
+    kp_cpu_get_state(c[1], h2, qx2, qy2);
+    int diff = memcmp(h, h2, n * sizeof(double)) || memcmp(qx, qx2, n * sizeof(double)) ||
+               memcmp(qy, qy2, n * sizeof(double));
+    CHECK(!diff, "%s: a film on a bed 1000 m high, early exit on and off: identical bits after 20 RK2 steps", kn);
+    free(h), free(qx), free(qy), free(h2), free(qx2), free(qy2);
+    kp_cpu_destroy(c[0]), kp_cpu_destroy(c[1]);
+    setup_free(&s);
+}
+
 /* ---- 4. a dry domain ------------------------------------------------------------------ */
 
 static double bed_bumps(double x, double y) { return 0.1 * sin(x) * cos(2.0 * y); }
@@ -515,6 +557,8 @@ int main(void)
     test_early_exit(KP_CPU_FAST_DOUBLE, 1);
     test_dry(KP_CPU_FAST);
     test_dry(KP_CPU_FAST_DOUBLE);
+    test_dry_as_stored(KP_CPU_FAST);
+    test_dry_as_stored(KP_CPU_FAST_DOUBLE);
     test_lake(0);
     test_lake(1);
     test_friction(0);

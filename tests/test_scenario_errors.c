@@ -295,7 +295,9 @@ static void test_kp(void)
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\nearly_exit = yes\n",
                  "case.ini:13: [kp] early_exit = yes: expected auto, on or off");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[friction]\nmanning = x - 1\n",
-                 "case.ini:13: [friction] manning = x - 1: expected Manning's n >= 0 (s m^-1/3), found -0.75 at cell (0, 0)");
+                 "case.ini:13: [friction] manning = x - 1: expected Manning's n in [0, 1] (s m^-1/3), found -0.75 at cell (0, 0)");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[friction]\nmanning = 1e20\n",
+                 "case.ini:13: [friction] manning = 1e20: expected Manning's n in [0, 1] (s m^-1/3), found 1e+20");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[friction]\nmanning = nope.asc\n", "nope.asc");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[roe]\nkappa = 0.1\n",
                  "case.ini:13: [roe] kappa = 0.1: a roe key, not allowed with scheme = kp");

@@ -318,13 +318,16 @@ static swgl_status grid_from_keys(build *b)
     return SWGL_OK;
 }
 
-/* Bytes a run needs per cell, at most (scenario fields, the scheme's problem and state,
- * the run's two copies of the state for --compare, the CPU solver's arrays, the output
- * grids): roe ~ 41 + 33 + 48 + 88 + 32 (the fast solver in double), sediment ~ 32 + 32 +
- * 32 + 48 + 16; kp ~ 57 + 49 + 48 + 290 + 32 (the scalar solver keeps the four point
- * values of every cell, the face fluxes and both RK2 states in double: cpu_ref/kp_scalar.c). */
-#define BYTES_PER_CELL_SW 256.0
-#define BYTES_PER_CELL_KP 480.0
+/* Bytes a run needs per cell, at most: the scenario fields, the scheme's problem and state,
+ * the run's two copies of the state for --compare, the output grids, and the worst pair of
+ * backends a --compare can hold, counting the GPU's textures, which llvmpipe (the renderer
+ * of a machine without a GPU) keeps in host memory.  Measured peaks (slope between 1000^2
+ * and 1400^2 cells): kp gpu --precision double --compare cpu-scalar with friction ~680
+ * (cpu-scalar alone 397: it keeps every cell's four point values, the face fluxes and both
+ * RK2 states in double); roe gpu --precision double --compare cpu-scalar ~375; sediment
+ * ~160. */
+#define BYTES_PER_CELL_SW 400.0
+#define BYTES_PER_CELL_KP 720.0
 #define BYTES_PER_CELL_SED 160.0
 
 /* The memory this process may still take: the smallest of MemAvailable (/proc/meminfo),
@@ -547,7 +550,7 @@ static swgl_status read_friction(build *b)
     if (!sc_value(b->t, "friction", "manning")) return SWGL_OK;
     swgl_status st = get_field(b, "friction", "manning", 0.0, &sc->manning);
     if (st == SWGL_OK)
-        st = check_field(b, "friction", "manning", sc->manning, 0, INFINITY, "Manning's n >= 0 (s m^-1/3)");
+        st = check_field(b, "friction", "manning", sc->manning, 0, 1, "Manning's n in [0, 1] (s m^-1/3)");
     if (st != SWGL_OK) return st;
     int any = 0;
     for (size_t k = 0; k < ncells(b); k++) {

@@ -41,7 +41,7 @@
  *   quads       flux and gather drawn as one quad per 16x16 tile, those of skipped tiles
  *               collapsed in the vertex shader.  No extra bytes, but thousands of small
  *               primitives in instance order instead of the full-screen quad's
- *               rasterization order: on an H100 the flux pass ran ~45% slower this way
+ *               rasterization order: on an H100 the step took 41% more time this way
  *               even with no tile skipped (2048^2 dam break: 209 vs 295 Mcells/s).
  *   quads32/64  the same with quads of 2x2 / 4x4 tiles (32 / 64 cells a side), drawn when
  *               any of their tiles is not skipped (a skipped tile computed anyway gives
@@ -103,8 +103,9 @@
 /* The flux variant without SWGL_KP_FLUX: the faster on an H100 (docs/performance.md). */
 #define KP_GPU_FLUX_DEFAULT KP_GPU_FLUX_CELL
 /* The early-exit method without SWGL_KP_EE (head comment): "depth" keeps the full-screen
- * rasterization order of the flux passes and marks only the tiles that change; expected
- * the fastest on NVIDIA (not yet measured on the H100: quads was 30% slower than off). */
+ * rasterization order of the flux passes and marks only the tiles that change: the
+ * fastest measured on an H100, 2% slower than off when nothing is skipped, where quads
+ * was 29% slower (docs/performance.md). */
 #define KP_GPU_EE_DEFAULT KP_GPU_EE_DEPTH
 /* Auto early exit: a probe of the other variant every this many steps. */
 #define KP_AUTO_PERIOD 100
@@ -614,14 +615,17 @@ swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const
         }
         /* as on the CPU: w = B_ij + h; a dry cell has no momentum; x = w - B_ij as the
          * passes compute it, in their precision (a NaN stays: the wet map counts it) */
-        int wet = h[k] > g->eps;
-        double w = g->bij[k] + h[k], x;
+        /* h < 0 reads as 0 as on the CPU; dry is decided on the stored depth, in the
+         * passes' precision, as the wet map and the flux passes decide it */
+        double hd = h[k] > 0.0 || isnan(h[k]) ? h[k] : 0.0;
+        double w = g->bij[k] + hd, x;
         if (g->dbl) x = w - g->bij[k];
         else {
             float wf = (float)w;
             w = wf;
             x = wf - (float)g->bij[k];
         }
+        int wet = !(x <= (g->dbl ? g->eps : (double)(float)g->eps));
         s[4 * k] = w;
         s[4 * k + 1] = wet ? qx[k] : 0.0;
         s[4 * k + 2] = wet ? qy[k] : 0.0;
