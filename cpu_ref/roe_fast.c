@@ -96,35 +96,7 @@ struct roe_fast {
 #define v_loadm(p) _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(p)))
 #define v_ones() _mm_castsi128_ps(_mm_set1_epi32(-1))
 #include "roe_fast_body.h"
-#undef T
-#undef MT
-#undef V
-#undef LANES
-#undef FN
-#undef RF_TINY
-#undef RF_SQRT2
-#undef v_set1
-#undef v_zero
-#undef v_add
-#undef v_sub
-#undef v_mul
-#undef v_div
-#undef v_max
-#undef v_min
-#undef v_sqrt
-#undef v_and
-#undef v_or
-#undef v_andnot
-#undef v_lt
-#undef v_le
-#undef v_gt
-#undef v_eq
-#undef v_unord
-#undef v_movemask
-#undef v_load
-#undef v_store
-#undef v_loadm
-#undef v_ones
+#include "roe_fast_undef.h"
 
 /* ---- the kernels, double x2 (SSE2) ---- */
 #define T double
@@ -157,35 +129,7 @@ struct roe_fast {
 #define v_loadm(p) _mm_castsi128_pd(_mm_loadu_si128((const __m128i *)(p)))
 #define v_ones() _mm_castsi128_pd(_mm_set1_epi32(-1))
 #include "roe_fast_body.h"
-#undef T
-#undef MT
-#undef V
-#undef LANES
-#undef FN
-#undef RF_TINY
-#undef RF_SQRT2
-#undef v_set1
-#undef v_zero
-#undef v_add
-#undef v_sub
-#undef v_mul
-#undef v_div
-#undef v_max
-#undef v_min
-#undef v_sqrt
-#undef v_and
-#undef v_or
-#undef v_andnot
-#undef v_lt
-#undef v_le
-#undef v_gt
-#undef v_eq
-#undef v_unord
-#undef v_movemask
-#undef v_load
-#undef v_store
-#undef v_loadm
-#undef v_ones
+#include "roe_fast_undef.h"
 
 /* ---- the solver ---- */
 

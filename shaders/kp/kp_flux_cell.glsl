@@ -19,20 +19,7 @@
 
 KP_INPUT(u_state);   // (w, hu, hv, h or -(1 + code))
 KP_INPUT(u_bed);     // (B_E, B_N, B_ij, code)
-uniform real2 u_dxy;
-uniform real u_cfl;
-KP_OUTPUT(0, 0, 1, o_R);
-#ifdef KP_DOUBLE
-SWGL_OUTPUT(2, o_bound);   // (0, 0, 0, cfl r) in float, for the min reduction
-#endif
-
-void kp_out(real4 R)
-{
-    KP_STORE(o_R, R);
-#ifdef KP_DOUBLE
-    o_bound = vec4(0.0, 0.0, 0.0, float(R.w));
-#endif
-}
+#include "kp_out.glsl"
 
 SWGL_MAIN
 {

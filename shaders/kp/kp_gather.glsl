@@ -9,20 +9,7 @@
 KP_INPUT(u_fe);    // east faces (mass, hu, hv, a)
 KP_INPUT(u_fn);    // north faces
 KP_INPUT(u_src);   // (S_hu, S_hv, flag, 0): flag 1 active, -1 active holding a NaN, 0 not active
-uniform real2 u_dxy;
-uniform real u_cfl;
-KP_OUTPUT(0, 0, 1, o_R);
-#ifdef KP_DOUBLE
-SWGL_OUTPUT(2, o_bound);   // (0, 0, 0, cfl r) in float, for the min reduction
-#endif
-
-void kp_out(real4 R)
-{
-    KP_STORE(o_R, R);
-#ifdef KP_DOUBLE
-    o_bound = vec4(0.0, 0.0, 0.0, float(R.w));
-#endif
-}
+#include "kp_out.glsl"
 
 SWGL_MAIN
 {

@@ -1,0 +1,31 @@
+/* roe_fast_undef.h — undoes the type and vector macros that roe_fast.c defines before each
+ * inclusion of roe_fast_body.h (float x4, then double x2). */
+#undef T
+#undef MT
+#undef V
+#undef LANES
+#undef FN
+#undef RF_TINY
+#undef RF_SQRT2
+#undef v_set1
+#undef v_zero
+#undef v_add
+#undef v_sub
+#undef v_mul
+#undef v_div
+#undef v_max
+#undef v_min
+#undef v_sqrt
+#undef v_and
+#undef v_or
+#undef v_andnot
+#undef v_lt
+#undef v_le
+#undef v_gt
+#undef v_eq
+#undef v_unord
+#undef v_movemask
+#undef v_load
+#undef v_store
+#undef v_loadm
+#undef v_ones
