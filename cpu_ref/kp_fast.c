@@ -155,6 +155,7 @@ struct kp_fast {
     int auto_map;               /* AUTO: the map is the faster */
     double t_off;               /* AUTO: time of the last trial without the map */
     double clip_vol;
+    swe_clock *clk;             /* the owner's (kp_scalar.c): boundary data and accounts */
     char name[96];
 };
 
@@ -212,11 +213,16 @@ void kp_fast_destroy(struct kp_fast *f)
     free(f);
 }
 
-struct kp_fast *kp_fast_create(const kp_problem *p, int dbl)
+struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
 {
     if (kp_problem_check(p) != SWGL_OK) return NULL;
+    if (swe_forcing_any(p->sw.forcing)) {   /* TODO(issue 10): the fast solver's boundary data */
+        swgl_fail(SWGL_ERR_ARG, "kp: the cpu backend does not take open boundaries, rain or sources yet");
+        return NULL;
+    }
     struct kp_fast *f = calloc(1, sizeof *f);
     if (!f) goto fail;
+    f->clk = clk;
     f->dbl = dbl != 0;
     f->nx = p->sw.nx;
     f->ny = p->sw.ny;

@@ -8,7 +8,9 @@
 
 struct kp_fast;
 /* dbl: 0 float, 1 double.  NULL with the message set. */
-struct kp_fast *kp_fast_create(const kp_problem *p, int dbl);
+/* clk: the owner's clock of the boundary data (swe.h), which the fast solver fills
+ * (ring_rate, the accounts of sources and clip) and advances as the scalar one does. */
+struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk);
 void kp_fast_destroy(struct kp_fast *f);
 void kp_fast_set_state(struct kp_fast *f, const double *h, const double *qx, const double *qy);
 void kp_fast_get_state(const struct kp_fast *f, double *h, double *qx, double *qy);

@@ -39,6 +39,7 @@ struct kp_cpu {
     double *fx[3], *fy[3], *ax, *ay; /* face fluxes and speeds, by low cell */
     double *R[3];
     double clip_vol;
+    swe_clock clk;                 /* boundary data, rain, sources and their accounts */
 };
 
 /* ---- the problem ------------------------------------------------------------------- */
@@ -92,6 +93,7 @@ void kp_cpu_destroy(kp_cpu *s)
 {
     if (!s) return;
     kp_fast_destroy(s->fast);
+    swe_clock_free(&s->clk);
     free(s->code);
     free(s->H);
     free(s->Bc);
@@ -119,8 +121,9 @@ kp_cpu *kp_cpu_create(const kp_problem *p, enum kp_cpu_kind kind)
     }
     s->kind = kind;
     s->p = *p;
+    if (swe_clock_init(&s->clk, &p->sw) != SWGL_OK) goto fail_quiet;
     if (kind != KP_CPU_SCALAR) {
-        s->fast = kp_fast_create(p, kind == KP_CPU_FAST_DOUBLE);
+        s->fast = kp_fast_create(p, kind == KP_CPU_FAST_DOUBLE, &s->clk);
         if (!s->fast) goto fail_quiet;
         snprintf(s->name, sizeof s->name, "%s", kp_fast_name(s->fast));
         return s;
@@ -299,21 +302,45 @@ static double cu_flux(const double m[3], const double p[3], double g, double F[3
     return fmax(ap, -am);
 }
 
-/* item 1 at a face: the exterior point a ghost of code c shows, from the active side's
- * point (h, un, ut) */
-static void exterior(unsigned char c, const double in[3], double out[3])
+/* item 7 at a boundary face (cpu_ref/swe.h "Boundary data"): the active side's point a =
+ * (h, un, ut) in the face frame, the ghost's code c and value v (its segment's), the
+ * face's bed Bf, whether the ghost is on the low (west / south) side.  The flux F in the
+ * face frame; returns the face speed.  Wall: mirror; free: copy; level, depth: the
+ * exterior depth with the active side's velocities (a dry exterior point has none);
+ * discharge: the imposed flux of swe_discharge_flux. */
+static double boundary_face(unsigned char c, double v, double vmax, double Bf, const double a[3], int ghost_low,
+                            double g, double eps, double F[3])
 {
-    out[0] = in[0];
-    out[1] = GRID_BC_SIGN(c) * in[1];
-    out[2] = in[2];
+    double floor_speed = swe_boundary_speed(c, vmax, Bf, g);
+    if (c == CELL_DISCHARGE) {
+        double M, speed = swe_discharge_flux(v, a[0], g, &M);
+        F[0] = ghost_low ? v : -v;
+        F[1] = M;
+        F[2] = 0.0;
+        return fmax(speed, floor_speed);
+    }
+    double x[3] = {swe_exterior_depth(c, v, Bf, a[0]), GRID_BC_SIGN(c) * a[1], a[2]};
+    if (!(x[0] > eps)) x[0] = x[1] = x[2] = 0.0;   /* item 5: a dry point */
+    double speed = ghost_low ? cu_flux(x, a, g, F) : cu_flux(a, x, g, F);
+    if (GRID_BC_SIGN(c) < 0) F[0] = 0.0;   /* a wall: see wall_face */
+    return fmax(speed, floor_speed);
 }
 
 /* A face with a wall (or off) ghost on one side carries no mass: 0 by item 7 in exact
  * arithmetic and with separate roundings, written as 0 so that a fused multiply-add
  * (which a compiler may form from ap qm - am qp) cannot leave a residue. */
-static int wall_face(unsigned char a, unsigned char b)
+
+/* The segment value of the ring ghost (i, j) (-1 for none) and its ring index. */
+static int ring_of(const kp_cpu *s, int i, int j, size_t *r)
 {
-    return (a != CELL_ACTIVE && GRID_BC_SIGN(a) < 0) || (b != CELL_ACTIVE && GRID_BC_SIGN(b) < 0);
+    int nx = s->p.sw.nx, ny = s->p.sw.ny, M = s->clk.M;
+    if (!s->clk.f || !s->clk.f->n_seg) return -1;
+    if (i == 0 && j >= 1 && j <= ny) *r = SWE_RING(0, j - 1, M);
+    else if (i == nx + 1 && j >= 1 && j <= ny) *r = SWE_RING(1, j - 1, M);
+    else if (j == 0 && i >= 1 && i <= nx) *r = SWE_RING(2, i - 1, M);
+    else if (j == ny + 1 && i >= 1 && i <= nx) *r = SWE_RING(3, i - 1, M);
+    else return -1;
+    return s->clk.f->seg_of[*r];
 }
 
 double kp_cpu_rates(kp_cpu *s, int stage)
@@ -353,23 +380,32 @@ double kp_cpu_rates(kp_cpu *s, int stage)
             s->ph[PS][k] = lo[0], s->pu[PS][k] = lo[1], s->pv[PS][k] = lo[2];
         }
 
-    /* 2. faces, stored by their low (west / south) cell */
+    /* 2. faces, stored by their low (west / south) cell; a boundary face's volume rate
+     * into the domain goes to the ring's account (swe_clock) */
+    swe_clock_stage(&s->clk, stage);
+    double *ring = s->clk.ring_rate;
     for (int j = 0; j <= ny + 1; j++)
         for (int i = 0; i <= nx + 1; i++) {
-            size_t k = grid_at(nx, i, j);
+            size_t k = grid_at(nx, i, j), r = 0;
             int ak = s->code[k] == CELL_ACTIVE;
             double m[3], p[3], F[3];
             if (i <= nx && j >= 1 && j <= ny) {   /* east face: k | k+1, normal x: (h, u, v) */
                 int ae = s->code[k + 1] == CELL_ACTIVE;
                 double a = 0.0;
                 F[0] = F[1] = F[2] = 0.0;
-                if (ak || ae) {
-                    if (ak) m[0] = s->ph[PE][k], m[1] = s->pu[PE][k], m[2] = s->pv[PE][k];
-                    if (ae) p[0] = s->ph[PW][k + 1], p[1] = s->pu[PW][k + 1], p[2] = s->pv[PW][k + 1];
-                    if (!ak) exterior(s->code[k], p, m);
-                    if (!ae) exterior(s->code[k + 1], m, p);
+                if (ak && ae) {
+                    m[0] = s->ph[PE][k], m[1] = s->pu[PE][k], m[2] = s->pv[PE][k];
+                    p[0] = s->ph[PW][k + 1], p[1] = s->pu[PW][k + 1], p[2] = s->pv[PW][k + 1];
                     a = cu_flux(m, p, g, F);
-                    if (wall_face(s->code[k], s->code[k + 1])) F[0] = 0.0;
+                } else if (ak || ae) {
+                    size_t gk = ak ? k + 1 : k;
+                    int gi = ak ? i + 1 : i, seg = ring_of(s, gi, j, &r);
+                    if (ak) m[0] = s->ph[PE][k], m[1] = s->pu[PE][k], m[2] = s->pv[PE][k];
+                    else m[0] = s->ph[PW][k + 1], m[1] = s->pu[PW][k + 1], m[2] = s->pv[PW][k + 1];
+                    a = boundary_face(s->code[gk], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
+                                      seg >= 0 ? s->clk.f->seg[seg].vmax : 0.0, ak ? BE[k] : BW[k + 1], m, !ak, g, eps,
+                                      F);
+                    if (seg >= 0) ring[r] = (ak ? -F[0] : F[0]) * dy;
                 }
                 s->fx[0][k] = F[0], s->fx[1][k] = F[1], s->fx[2][k] = F[2], s->ax[k] = a;
             }
@@ -377,13 +413,19 @@ double kp_cpu_rates(kp_cpu *s, int stage)
                 int an = s->code[k + W] == CELL_ACTIVE;
                 double a = 0.0;
                 F[0] = F[1] = F[2] = 0.0;
-                if (ak || an) {
-                    if (ak) m[0] = s->ph[PN][k], m[1] = s->pv[PN][k], m[2] = s->pu[PN][k];
-                    if (an) p[0] = s->ph[PS][k + W], p[1] = s->pv[PS][k + W], p[2] = s->pu[PS][k + W];
-                    if (!ak) exterior(s->code[k], p, m);
-                    if (!an) exterior(s->code[k + W], m, p);
+                if (ak && an) {
+                    m[0] = s->ph[PN][k], m[1] = s->pv[PN][k], m[2] = s->pu[PN][k];
+                    p[0] = s->ph[PS][k + W], p[1] = s->pv[PS][k + W], p[2] = s->pu[PS][k + W];
                     a = cu_flux(m, p, g, F);
-                    if (wall_face(s->code[k], s->code[k + W])) F[0] = 0.0;
+                } else if (ak || an) {
+                    size_t gk = ak ? k + W : k;
+                    int gj = ak ? j + 1 : j, seg = ring_of(s, i, gj, &r);
+                    if (ak) m[0] = s->ph[PN][k], m[1] = s->pv[PN][k], m[2] = s->pu[PN][k];
+                    else m[0] = s->ph[PS][k + W], m[1] = s->pv[PS][k + W], m[2] = s->pu[PS][k + W];
+                    a = boundary_face(s->code[gk], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
+                                      seg >= 0 ? s->clk.f->seg[seg].vmax : 0.0, ak ? BN[k] : BS[k + W], m, !ak, g, eps,
+                                      F);
+                    if (seg >= 0) ring[r] = (ak ? -F[0] : F[0]) * dx;
                 }
                 /* stored as (mass, hu, hv) */
                 s->fy[0][k] = F[0], s->fy[1][k] = F[2], s->fy[2][k] = F[1], s->ay[k] = a;
@@ -431,6 +473,10 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
     const double *Bij = s->bed[4];
     int qn = s->qn, qs = 1 - qn, nan = 0;
     const double *R0 = s->R[0], *R1 = s->R[1], *R2 = s->R[2];
+    /* rain and sources enter as part of R_w: dt of it in stage 0, dt/2 in RK2's stage 1 */
+    const swe_forcing *fo = s->clk.f;
+    const double *rain = fo ? fo->rain : NULL, cw = stage == 1 ? 0.5 : 1.0;
+    const double rain_dt = cw * dt * s->clk.rain_factor;
     for (int j = 1; j <= ny; j++)
         for (int i = 1; i <= nx; i++) {
             size_t k = grid_at(nx, i, j);
@@ -447,23 +493,46 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
                 hu = 0.5 * (s->hu[qn][k] + (s->hu[qs][k] + dt * R1[k])) / (1.0 + 0.5 * dt * f);
                 hv = 0.5 * (s->hv[qn][k] + (s->hv[qs][k] + dt * R2[k])) / (1.0 + 0.5 * dt * f);
             }
+            if (rain) w += rain_dt * rain[k];
             double h = w - Bij[k];
             if (h < 0.0) {   /* rounding only for cfl <= 1/4 */
                 clip += -h * area;
                 w = Bij[k];
                 h = 0.0;
             }
-            if (h <= eps) hu = hv = 0.0;
-            else if (h < kappa) {   /* the cell momentum from the velocity (6) */
-                hu = h * kp_desing(h, hu, kappa);
-                hv = h * kp_desing(h, hv, kappa);
-            }
             if (isnan(w) || isnan(hu) || isnan(hv)) nan = 1;
             int dst = stage == 0 ? qs : qn;
             s->w[dst][k] = w, s->hu[dst][k] = hu, s->hv[dst][k] = hv;
         }
+    /* point sources: Q dt / |V| on the surface, taking no more than the cell holds */
+    const double wsrc = s->p.rk2 && stage == 0 ? 0.5 : 1.0;
+    for (int q = 0; fo && q < fo->n_src; q++) {
+        size_t k = fo->src_cell[q];
+        double *wk = &s->w[stage == 0 ? qs : qn][k], before = *wk;
+        *wk = swe_source_take(before, Bij[k], cw * dt * s->clk.src_q[q] / area);
+        s->clk.acc.src[q] += wsrc * (*wk - before) * area;
+    }
+    /* the dry and thin-film rules on the updated cells */
+    for (int j = 1; j <= ny; j++)
+        for (int i = 1; i <= nx; i++) {
+            size_t k = grid_at(nx, i, j);
+            if (s->code[k] != CELL_ACTIVE) continue;
+            int dst = stage == 0 ? qs : qn;
+            double h = s->w[dst][k] - Bij[k], *hu = &s->hu[dst][k], *hv = &s->hv[dst][k];
+            if (h <= eps) *hu = *hv = 0.0;
+            else if (h < kappa) {   /* the cell momentum from the velocity (6) */
+                *hu = h * kp_desing(h, *hu, kappa);
+                *hv = h * kp_desing(h, *hv, kappa);
+            }
+        }
     s->clip_vol = clip;
+    s->clk.acc.clip += wsrc * clip;
+    swe_clock_applied(&s->clk, stage, kp_cpu_stages(s), dt);
     if (stage == 0 && !s->p.rk2) s->qn = qs;   /* Euler: Q* is Q^{n+1} */
     s->stage_state = s->qn;
     return nan ? -1 : 0;
 }
+
+void kp_cpu_set_time(kp_cpu *s, double t) { swe_clock_set_time(&s->clk, t); }
+
+void kp_cpu_account(const kp_cpu *s, swe_account *out) { swe_account_copy(&s->clk.acc, out); }

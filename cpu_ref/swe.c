@@ -15,3 +15,140 @@ swgl_status swe_problem_check(const swe_problem *p)
     else if (!p->H || !p->code) why = "H and code are required";
     return why ? swgl_fail(SWGL_ERR_ARG, "swe: %s", why) : SWGL_OK;
 }
+
+/* ---- boundary data (swe.h) ---------------------------------------------------------- */
+
+#include <stdlib.h>
+#include <string.h>
+
+double swe_series_at(const swe_series *s, double t)
+{
+    if (s->n <= 1 || !(t > s->t[0])) return s->v[0];
+    if (t >= s->t[s->n - 1]) return s->v[s->n - 1];
+    int lo = 0, hi = s->n - 1;   /* t[lo] < t <= t[hi] */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (s->t[mid] < t) lo = mid;
+        else hi = mid;
+    }
+    double a = (t - s->t[lo]) / (s->t[hi] - s->t[lo]);
+    return s->v[lo] + a * (s->v[hi] - s->v[lo]);
+}
+
+void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rain_factor, double *src_q)
+{
+    if (seg_val)
+        for (int s = 0; s < (f ? f->n_seg : 0); s++) {
+            const swe_segment *g = &f->seg[s];
+            double v = g->series >= 0 ? swe_series_at(&f->series[g->series], t) : 0.0;
+            seg_val[s] = g->code == CELL_DISCHARGE ? (g->length > 0.0 ? v / g->length : 0.0) : v;
+        }
+    if (rain_factor)
+        *rain_factor = f && f->rain_series >= 0 ? swe_series_at(&f->series[f->rain_series], t) : 1.0;
+    if (src_q)
+        for (int s = 0; s < (f ? f->n_src : 0); s++) src_q[s] = swe_series_at(&f->series[f->src_series[s]], t);
+}
+
+int swe_forcing_timed(const swe_forcing *f)
+{
+    for (int s = 0; f && s < f->n_series; s++)
+        if (f->series[s].n > 1) return 1;
+    return 0;
+}
+
+swgl_status swe_account_init(swe_account *a, const swe_forcing *f)
+{
+    memset(a, 0, sizeof *a);
+    a->n_seg = f ? f->n_seg : 0;
+    a->n_src = f ? f->n_src : 0;
+    a->seg_in = calloc((size_t)a->n_seg + 1, sizeof(double));
+    a->seg_out = calloc((size_t)a->n_seg + 1, sizeof(double));
+    a->src = calloc((size_t)a->n_src + 1, sizeof(double));
+    if (!a->seg_in || !a->seg_out || !a->src) {
+        swe_account_free(a);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory for the mass balance");
+    }
+    return SWGL_OK;
+}
+
+void swe_account_free(swe_account *a)
+{
+    if (!a) return;
+    free(a->seg_in);
+    free(a->seg_out);
+    free(a->src);
+    memset(a, 0, sizeof *a);
+}
+
+void swe_account_copy(const swe_account *a, swe_account *to)
+{
+    memcpy(to->seg_in, a->seg_in, (size_t)a->n_seg * sizeof(double));
+    memcpy(to->seg_out, a->seg_out, (size_t)a->n_seg * sizeof(double));
+    memcpy(to->src, a->src, (size_t)a->n_src * sizeof(double));
+    to->rain = a->rain;
+    to->clip = a->clip;
+}
+
+void swe_account_faces(swe_account *a, const swe_forcing *f, const double *ring_rate, int M, double w_dt)
+{
+    if (!f || !f->n_seg) return;
+    for (size_t r = 0; r < 4 * (size_t)M; r++) {
+        int s = f->seg_of[r];
+        if (s < 0) continue;
+        double v = w_dt * ring_rate[r];
+        if (v > 0.0) a->seg_in[s] += v;
+        else a->seg_out[s] -= v;
+    }
+}
+
+int swe_forcing_any(const swe_forcing *f) { return f && (f->n_seg > 0 || f->rain || f->n_src > 0); }
+
+swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
+{
+    memset(c, 0, sizeof *c);
+    const swe_forcing *f = p->forcing;
+    c->f = f;
+    c->M = p->nx > p->ny ? p->nx : p->ny;
+    c->rain_factor = 1.0;
+    c->seg_val = calloc((size_t)(f ? f->n_seg : 0) + 1, sizeof(double));
+    c->src_q = calloc((size_t)(f ? f->n_src : 0) + 1, sizeof(double));
+    c->ring_rate = calloc(4 * (size_t)c->M, sizeof(double));
+    if (!c->seg_val || !c->src_q || !c->ring_rate || swe_account_init(&c->acc, f) != SWGL_OK) {
+        swe_clock_free(c);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory for the boundary data");
+    }
+    if (f && f->rain)
+        for (int j = 1; j <= p->ny; j++)
+            for (int i = 1; i <= p->nx; i++) {
+                size_t k = grid_at(p->nx, i, j);
+                if (p->code[k] == CELL_ACTIVE) c->rain_area += f->rain[k] * p->dx * p->dy;
+            }
+    swe_clock_stage(c, 0);
+    return SWGL_OK;
+}
+
+void swe_clock_free(swe_clock *c)
+{
+    if (!c) return;
+    free(c->seg_val);
+    free(c->src_q);
+    free(c->ring_rate);
+    swe_account_free(&c->acc);
+    memset(c, 0, sizeof *c);
+}
+
+void swe_clock_set_time(swe_clock *c, double t) { c->t = t; }
+
+void swe_clock_stage(swe_clock *c, int stage)
+{
+    swe_forcing_at(c->f, stage == 0 ? c->t : c->t + c->dt0, c->seg_val, &c->rain_factor, c->src_q);
+}
+
+void swe_clock_applied(swe_clock *c, int stage, int stages, double dt)
+{
+    double w = stages == 2 ? 0.5 : 1.0;
+    swe_account_faces(&c->acc, c->f, c->ring_rate, c->M, w * dt);
+    if (c->f && c->f->rain) c->acc.rain += w * dt * c->rain_factor * c->rain_area;
+    if (stage == 0) c->dt0 = dt;
+    if (stage == stages - 1) c->t += dt;
+}

@@ -28,6 +28,8 @@
 #include "swgl_error.h"
 #include "swgl_grid.h"
 
+#include <math.h>
+
 typedef struct swe_problem {
     int nx, ny;                 /* interior cells */
     double dx, dy;              /* m */
@@ -38,7 +40,167 @@ typedef struct swe_problem {
                                  * desingularization (roe_cpu.h (M5)); 0: off */
     const double *H;            /* (nx+2)*(ny+2): depth function H = -z_b */
     const unsigned char *code;  /* (nx+2)*(ny+2): enum cell_code (swgl_grid.h) */
+    const struct swe_forcing *forcing;   /* boundary data, rain, point sources; NULL: none */
 } swe_problem;
+
+/* ---- Boundary data, rain and point sources (docs/boundaries.md) -----------------------
+ *
+ * Time series: n >= 1 rows (t_k, v_k) with t increasing; the value at t is the linear
+ * interpolation between rows, the first value before t_0, the last after t_{n-1} (a
+ * constant is one row).
+ *
+ * The ring's ghosts (swgl_grid.h) are grouped in segments, one per item of a side's
+ * [boundary] list that is not a wall; the ring index of the ghost beside interior row or
+ * column m of a side is SWE_RING(side, m, M) = side * M + m (side 0 west, 1 east, 2
+ * south, 3 north; m from the south or west end; M = max(nx, ny)).  Each segment has a
+ * code and, for the codes with a value, a series.  At a face between an active cell and
+ * a ghost of the ring, with the active side's depth h_a and velocities (un, ut) at the
+ * face (normal un positive out of the domain; kp: its point value; roe: its cell) and the
+ * face's bed B_f:
+ *   CELL_WALL       the exterior (h_a, -un, ut): a mirror;
+ *   CELL_FREE       the exterior (h_a, un, ut): a copy;
+ *   CELL_LEVEL = v  the exterior (max(v - B_f, 0), un, ut): the given surface with the
+ *                   interior's velocities; where the bed is above v the exterior is dry
+ *                   (water may leave, none comes in);
+ *   CELL_DEPTH = v  the exterior (v, un, ut);
+ *   CELL_DISCHARGE  no exterior state: the face carries the imposed flux of
+ *                   swe_discharge_flux with q = Q(t) / L, Q(t) the segment's series
+ *                   (m^3/s, >= 0, into the domain) spread evenly over the segment's
+ *                   length L (wet or dry cells alike: an inflow must be able to start on
+ *                   a dry bed).
+ * Rain: rate(k, t) = rain[k] (m/s) times the rain series' value at t when rain_series >=
+ * 0 (a hydrograph in mm/h: rain[] is then 1 / 3.6e6), added to the mass rate of every
+ * active cell.  Point sources: Q(t) m^3/s of series src_series[s] into active cell
+ * src_cell[s] (a grid_at index), added to its mass rate as Q / (dx dy); where Q < 0 the
+ * update takes no more than the cell holds (swe_source_take).
+ * Both rain and sources enter the time integration as part of R, so RK2 integrates them
+ * with the trapezoidal rule. */
+#define SWE_RING(side, m, M) ((size_t)(side) * (size_t)(M) + (size_t)(m))
+
+typedef struct swe_series {
+    int n;
+    const double *t, *v;
+} swe_series;
+
+typedef struct swe_segment {
+    unsigned char code;         /* CELL_FREE, CELL_LEVEL, CELL_DEPTH or CELL_DISCHARGE */
+    int series;                 /* the value's series, -1 for a free outlet */
+    double length;              /* m: the faces' total length */
+    double vmax;                /* the largest value over the series (discharge: per unit
+                                 * width), for swe_boundary_speed */
+} swe_segment;
+
+typedef struct swe_forcing {
+    int n_series;
+    const swe_series *series;
+    int n_seg;
+    const swe_segment *seg;
+    const int *seg_of;          /* 4 M entries (SWE_RING): a ghost's segment, -1 for a wall */
+    const double *rain;         /* grid_size: m/s (times the rain series), NULL: no rain */
+    int rain_series;            /* -1: rain[] is the rate */
+    int n_src;
+    const size_t *src_cell;     /* grid_at index of an active cell */
+    const int *src_series;      /* m^3/s */
+} swe_forcing;
+
+/* The value of a series at t. */
+double swe_series_at(const swe_series *s, double t);
+
+/* The forcing at time t: per segment the value its faces use (level, depth: m;
+ * discharge: m^2/s per unit width, Q / L; free: 0), the rain series factor (1 without a
+ * series) and each source's Q (m^3/s).  Any output may be NULL. */
+void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rain_factor, double *src_q);
+
+/* Whether anything in f varies in time (a series with more than one row). */
+int swe_forcing_timed(const swe_forcing *f);
+
+/* The imposed flux of a discharge face (q >= 0 m^2/s into the domain; h_a the active
+ * side's depth at the face): mass q, normal momentum flux (into the domain)
+ *     M = q^2 / h_b + g h_b^2 / 2,   h_b = max(h_a, (q^2 / g)^(1/3))
+ * (the water enters at the interior depth, or at critical depth where the interior is
+ * shallower or dry; with q = 0 it is a wall with the interior's pressure, so a lake at
+ * rest stays at rest), tangential momentum flux 0 (the inflow is normal to the face).
+ * Returns the face's wave speed q / h_b + sqrt(g h_b) (0 when h_b = 0). */
+static inline double swe_discharge_flux(double q, double h_a, double g, double *M)
+{
+    double hc = q > 0.0 ? cbrt(q * q / g) : 0.0, hb = h_a > hc ? h_a : hc;
+    if (!(hb > 0.0)) {
+        *M = 0.0;
+        return 0.0;
+    }
+    *M = q * q / hb + 0.5 * g * hb * hb;
+    return q / hb + sqrt(g * hb);
+}
+
+/* The smallest speed a face of a value code counts in the time-step bound, whatever
+ * the state: the speed of the water its largest value would bring onto a dry bed (a
+ * level or depth h: the dam-break front 2 sqrt(g h); a discharge q: critical inflow,
+ * 2 (g q)^(1/3)).  Without it a dry domain whose inflow starts at 0 would allow any
+ * step, and the next stage would pour a whole hydrograph into one cell. */
+static inline double swe_boundary_speed(int code, double vmax, double B_f, double g)
+{
+    double h = code == CELL_LEVEL ? vmax - B_f : code == CELL_DEPTH ? vmax : 0.0;
+    if (code == CELL_DISCHARGE) return vmax > 0.0 ? 2.0 * cbrt(g * vmax) : 0.0;
+    return h > 0.0 ? 2.0 * sqrt(g * h) : 0.0;
+}
+
+/* The depth of the exterior a ghost of a value code shows (level: max(v - B_f, 0);
+ * depth: v); h_a for the others. */
+static inline double swe_exterior_depth(int code, double v, double B_f, double h_a)
+{
+    return code == CELL_LEVEL ? (v - B_f > 0.0 ? v - B_f : 0.0) : code == CELL_DEPTH ? v : h_a;
+}
+
+/* What a backend accumulates from the start of the run (m^3): per segment the volume in
+ * and out through its faces, the rain, per source what it added (< 0: took), and what
+ * the h < 0 clip added. */
+typedef struct swe_account {
+    int n_seg, n_src;
+    double *seg_in, *seg_out, *src;
+    double rain, clip;
+} swe_account;
+
+swgl_status swe_account_init(swe_account *a, const swe_forcing *f);   /* zeroed totals */
+void swe_account_free(swe_account *a);
+void swe_account_copy(const swe_account *a, swe_account *to);          /* same shape */
+/* Adds w dt times the boundary faces' volume rates ring_rate (4 M entries, m^3/s into the
+ * domain, by SWE_RING) to the segments' in or out. */
+void swe_account_faces(swe_account *a, const swe_forcing *f, const double *ring_rate, int M, double w_dt);
+
+/* What a solver keeps of the forcing while it runs: the values of the stage it is in,
+ * the boundary faces' volume rates of that stage (filled by the solver), and the
+ * accounts.  Shared by every backend of roe and kp, so the accounting is written once:
+ *   swe_clock_stage(c, k):   before stage k's rates: the values at t (k = 0) or at
+ *                            t + dt (k = 1, dt from stage 0's apply);
+ *   swe_clock_applied(c, k, stages, dt):  after stage k's update with dt: adds w dt
+ *                            ring_rate to the accounts (w = 1/2 in RK2, 1 in Euler),
+ *                            and after the last stage moves t to t + dt.
+ * The time loop may set t exactly at the start of a step (swe_clock_set_time). */
+typedef struct swe_clock {
+    const swe_forcing *f;
+    int M;                      /* max(nx, ny) */
+    double t, dt0;
+    double *seg_val, rain_factor, *src_q;
+    double *ring_rate;          /* 4 M: m^3/s into the domain, by SWE_RING */
+    double rain_area;           /* sum over active cells of rain[k] dx dy (m^3/s per unit factor) */
+    swe_account acc;
+} swe_clock;
+
+swgl_status swe_clock_init(swe_clock *c, const swe_problem *p);   /* f = p->forcing (may be NULL) */
+void swe_clock_free(swe_clock *c);
+void swe_clock_set_time(swe_clock *c, double t);
+void swe_clock_stage(swe_clock *c, int stage);
+void swe_clock_applied(swe_clock *c, int stage, int stages, double dt);
+/* Whether the problem has open boundary faces, rain or sources (0: nothing to account). */
+int swe_forcing_any(const swe_forcing *f);
+
+/* A source's update of a surface w over bed B by add (m; < 0 takes water): w + add, but
+ * never below B (no more than the cell holds). */
+static inline double swe_source_take(double w, double B, double add)
+{
+    double v = w + add;
+    return add >= 0.0 ? v : v > B ? v : B;
+}
 
 /* The one validation of a problem, called by every backend (CPU and GPU): SWGL_ERR_ARG
  * with "swe: ..." naming what is wrong (nx, ny >= 1; dx, dy, g > 0; cfl in (0, 1];

@@ -13,7 +13,9 @@
  *   CELL_WALL    a ghost (ring cell, or inactive cell next to an active one) that closes
  *                the edge it shares with an active cell;
  *   CELL_FREE    a ghost that makes the shared edge transmissive (zero-order extrapolation);
- *   CELL_OFF     padding that touches no active cell (never read).
+ *   CELL_OFF     padding that touches no active cell (never read);
+ *   CELL_LEVEL, CELL_DEPTH, CELL_DISCHARGE  ghosts of the ring with a value (a water-surface
+ *                elevation, a depth, an inflow; cpu_ref/swe.h "Boundary data").
  * No GL here: cpu_ref uses it too. */
 #ifndef SWGL_GRID_H
 #define SWGL_GRID_H
@@ -22,22 +24,29 @@
 
 #define GRID_GHOST 1
 
-enum cell_code { CELL_ACTIVE = 0, CELL_WALL = 1, CELL_FREE = 2, CELL_OFF = 3 };
+enum cell_code {
+    CELL_ACTIVE = 0, CELL_WALL = 1, CELL_FREE = 2, CELL_OFF = 3,
+    CELL_LEVEL = 4, CELL_DEPTH = 5, CELL_DISCHARGE = 6
+};
 
 /* The boundary rule of the shallow-water schemes (roe and kp, on the CPU and the GPU): a
  * non-active cell of code c seen across a face from an active cell shows it the active
  * cell's own state with the momentum normal to the face multiplied by GRID_BC_SIGN(c):
  * -1 for a wall (and CELL_OFF, treated as one): a mirror, nothing flows through the face;
  * +1 for a free outlet: a copy, zero-order extrapolation.  The same text is GLSL (below),
- * so the passes and the CPU solvers cannot drift; new boundary types (issue 10) go here.
+ * so the passes and the CPU solvers cannot drift.  The ghosts with a value (level, depth,
+ * discharge) count as +1 here, for the slopes of kp's reconstruction (a zero gradient,
+ * as a free outlet); at the face itself they show the state of cpu_ref/swe.h
+ * "Boundary data" instead.
  * c may be an integer code or a floating-point one (a texture channel, a SIMD lane). */
-#define GRID_BC_SIGN(c) ((c) == CELL_FREE ? 1 : -1)
+#define GRID_BC_SIGN(c) ((c) == CELL_WALL || (c) == CELL_OFF ? -1 : 1)
 
 /* The cell codes as GLSL float constants (a texture channel holds the code), and the
  * boundary rule. */
 #define CELL_CODE_GLSL                                                                   \
     "#define CELL_ACTIVE 0.0\n#define CELL_WALL 1.0\n#define CELL_FREE 2.0\n#define CELL_OFF 3.0\n" \
-    "#define GRID_BC_SIGN(c) ((c) == CELL_FREE ? 1.0 : -1.0)\n"
+    "#define CELL_LEVEL 4.0\n#define CELL_DEPTH 5.0\n#define CELL_DISCHARGE 6.0\n"          \
+    "#define GRID_BC_SIGN(c) ((c) == CELL_WALL || (c) == CELL_OFF ? -1.0 : 1.0)\n"
 
 static inline int grid_stride(int nx) { return nx + 2 * GRID_GHOST; }
 static inline int grid_rows(int ny) { return ny + 2 * GRID_GHOST; }

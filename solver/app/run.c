@@ -17,6 +17,7 @@
 #include "gpu_context.h"
 #include "output.h"
 #include "run.h"
+#include "swe_forcing.h"
 
 #include <signal.h>
 
@@ -100,7 +101,7 @@ static long active_cells(const scheme_setup *s)
 /* One backend from t = 0 to t_end; the final state in out. */
 static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, const scheme_config *cfg, enum backend b,
                                const double *stops, int nstops, int progress, snap_ctx *snap, scheme_fields *out,
-                               timeloop_result *r, char *name, size_t namelen)
+                               timeloop_result *r, char *name, size_t namelen, swe_account *acc, int *has_acc)
 {
     scheme_inst in;
     swgl_status st = scheme_open(&in, d, b, s, cfg);
@@ -115,6 +116,11 @@ static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, cons
     st = timeloop_run(&in, stops, nstops, progress > 0, snap ? on_stop : NULL, snap, r);
     r->precision = in.be->precision(in.self);
     if (st == SWGL_OK) st = in.be->get_state(in.self, out->f);
+    *has_acc = 0;
+    if (st == SWGL_OK && acc && in.be->account) {
+        st = in.be->account(in.self, acc);
+        *has_acc = st == SWGL_OK;
+    }
     scheme_close(&in);
     return st;
 }
@@ -129,6 +135,8 @@ int run_scenario(const scenario *sc, const run_options *opt)
     double *stops = NULL;
     int rc = 1, have_other = 0;
     timeloop_result r = {0}, ro = {0};
+    swe_account acc = {0};
+    int has_acc = 0;
     norms nd;
     char name[200] = "", other[200] = "";
     swgl_status st = SWGL_OK;
@@ -168,12 +176,16 @@ int run_scenario(const scenario *sc, const run_options *opt)
 
     snap_ctx snap = {&s, &f, od};
     int progress = opt->quiet ? -1 : opt->progress;
-    if ((st = run_backend(d, &s, &cfg, opt->backend, stops, nstops, progress, &snap, &f, &r, name, sizeof name)))
+    const swe_forcing *forcing = d->forcing ? d->forcing(&s) : NULL;
+    if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto fail;
+    if ((st = run_backend(d, &s, &cfg, opt->backend, stops, nstops, progress, &snap, &f, &r, name, sizeof name,
+                          forcing ? &acc : NULL, &has_acc)))
         goto fail;
     if (opt->compare != BACKEND_NONE) {
         if (!opt->quiet) fprintf(stderr, "swgl: comparing with %s\n", backend_name(opt->compare));
+        int unused;
         if ((st = run_backend(d, &s, &cfg, opt->compare, &s.t_end, 1, opt->progress && !opt->quiet ? 1 : 0, NULL, &g,
-                              &ro, other, sizeof other)))
+                              &ro, other, sizeof other, NULL, &unused)))
             goto fail;
         nd = difference(&s, &f, &g);
         have_other = 1;
@@ -190,6 +202,8 @@ int run_scenario(const scenario *sc, const run_options *opt)
     double cell = s.dx * s.dy;
     double m0 = grid_volume(s.init[0], s.code, s.nx, s.ny, cell), m1 = grid_volume(f.f[0], s.code, s.nx, s.ny, cell);
     double cps = r.wall > 0 ? (double)active_cells(&s) * r.steps / r.wall : 0;
+    swe_balance bal;
+    if (has_acc) swe_balance_of(&acc, m0, m1, &bal);
 
     /* outputs */
     char written[256] = "", end_suffix[64];
@@ -220,6 +234,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     json_num(w, "mass_final", m1);
     json_num(w, "mass_rel_change", m0 != 0 ? (m1 - m0) / fabs(m0) : 0);
     d->summary(&s, f.f, w);
+    if (has_acc) swe_balance_json(sc, &acc, &bal, r.precision, w);
     if (have_other) {
         json_begin_object(w, "compare");
         json_str(w, "backend", backend_name(opt->compare));
@@ -247,6 +262,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
         printf("  wall %.3f s, %.2f M%s-updates/s\n", r.wall, cps / 1e6, d->cell_word[0] == 'c' ? "cell" : "point");
         printf("  %s volume %.12g -> %.12g m^3 (relative change %.2e)\n", sc->scheme == SCHEME_SEDIMENT ? "basin" : "water",
                m0, m1, m0 != 0 ? (m1 - m0) / fabs(m0) : 0);
+        if (has_acc) swe_balance_print(sc, &acc, &bal, r.precision);
         d->print(&s, f.f);
         if (have_other) {
             printf("  vs %s: %.3f s (%.1fx), relative L1 difference", other, ro.wall, r.wall > 0 ? ro.wall / r.wall : 0);
@@ -261,6 +277,7 @@ fail:
     outdir_abort(od);
     scheme_fields_free(&f);
     scheme_fields_free(&g);
+    swe_account_free(&acc);
     free(stops);
     if (d && s.problem) d->setup_free(&s);
     gpu_context_destroy(ctx);

@@ -16,9 +16,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "hydrograph.h"
 #include "output.h"
 
 #define MAX_CELLS SCENARIO_MAX_CELLS
@@ -612,29 +614,87 @@ static swgl_status sediment_fields(build *b)
     return SWGL_OK;
 }
 
-/* ---- boundaries -------------------------------------------------------------------- */
+/* ---- time series, boundaries and sources ------------------------------------------- */
+
+/* The series of a value: a number (a constant) or a hydrograph file (relative to the
+ * scenario's folder); every value in [lo, hi].  *index gets its index in sc->series. */
+static swgl_status add_series(build *b, const sc_entry *e, const char *value, size_t len, double lo, double hi,
+                              const char *what, int *index)
+{
+    scenario *sc = b->sc;
+    if (sc->n_series >= SCENARIO_MAX_SERIES)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "more than %d values and hydrographs", SCENARIO_MAX_SERIES);
+    sc_series *ns = realloc(sc->series, (size_t)(sc->n_series + 1) * sizeof *ns);
+    if (!ns) return no_memory(b);
+    sc->series = ns;
+    sc_series *se = &sc->series[sc->n_series];
+    memset(se, 0, sizeof *se);
+    char tok[256];
+    if (len >= sizeof tok)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "'%.40s...' is too long for a number or a file name", value);
+    memcpy(tok, value, len);
+    tok[len] = '\0';
+    double v;
+    if (parse_number(tok, &v)) {
+        if (!(v >= lo && v <= hi)) return sc_entry_error(e, SWGL_ERR_INPUT, "%s: expected %s", tok, what);
+        se->t = malloc(sizeof(double));
+        se->v = malloc(sizeof(double));
+        if (!se->t || !se->v) {
+            free(se->t);
+            free(se->v);
+            return no_memory(b);
+        }
+        se->n = 1;
+        se->t[0] = 0.0;
+        se->v[0] = v;
+    } else {
+        char path[1100];
+        hydrograph h;
+        sc_grid_path(sc->dir, tok, path, sizeof path);
+        swgl_status st = hydrograph_load(path, lo, hi, what, &h);
+        if (st != SWGL_OK) return sc_entry_error(e, st == SWGL_ERR_IO ? SWGL_ERR_IO : st, "%s", swgl_last_error());
+        se->n = h.n;
+        se->t = h.t;
+        se->v = h.v;
+        snprintf(se->file, sizeof se->file, "%s", tok);
+    }
+    *index = sc->n_series++;
+    return SWGL_OK;
+}
 
 static int bc_type(const char *s, size_t n)
 {
-    if (n == 4 && strncmp(s, "wall", 4) == 0) return BC_WALL;
-    if (n == 4 && strncmp(s, "free", 4) == 0) return BC_FREE;
+    static const struct { const char *name; int code; } types[] = {
+        {"wall", BC_WALL}, {"free", BC_FREE}, {"level", BC_LEVEL}, {"depth", BC_DEPTH}, {"discharge", BC_DISCHARGE}};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (n == strlen(types[i].name) && strncmp(s, types[i].name, n) == 0) return types[i].code;
     return 0;
 }
 
-/* One item "type" or "type FROM:TO" applied to codes[0..n). */
-static swgl_status bc_item(build *b, const sc_entry *e, const char *item, size_t len,
-                           unsigned char *codes, int n, double d)
+/* One item "TYPE[=VALUE] [FROM:TO]" applied to the side's codes[0..n) and segs. */
+static swgl_status bc_item(build *b, const sc_entry *e, int side, const char *item, size_t len, unsigned char *codes,
+                           int *segs, int n, double d)
 {
-    static const char *expected = "wall or free, or a comma-separated list of TYPE and "
-                                  "TYPE FROM:TO items (TYPE wall or free, FROM and TO in m along the side)";
+    static const char *expected = "wall, free, level=V, depth=V or discharge=V (V a number or a hydrograph "
+                                  "CSV), or a comma-separated list of such items each optionally followed by FROM:TO "
+                                  "(m along the side)";
+    scenario *sc = b->sc;
     while (len && isspace((unsigned char)*item)) item++, len--;
     while (len && isspace((unsigned char)item[len - 1])) len--;
     size_t w = 0;
     while (w < len && isalpha((unsigned char)item[w])) w++;
     int type = bc_type(item, w);
+    const char *val = NULL;
+    size_t vlen = 0, p0 = w;
+    if (type && p0 < len && item[p0] == '=') {
+        val = item + p0 + 1;
+        while (vlen < len - p0 - 1 && !isspace((unsigned char)val[vlen])) vlen++;
+        p0 += 1 + vlen;
+    }
     char rest[128];
-    snprintf(rest, sizeof rest, "%.*s", (int)(len - w < 127 ? len - w : 127), item + w);
-    if (len - w > 127) type = 0;    /* no FROM:TO is that long */
+    snprintf(rest, sizeof rest, "%.*s", (int)(len - p0 < 127 ? len - p0 : 127), item + p0);
+    if (len - p0 > 127) type = 0;    /* no FROM:TO is that long */
+    if (type && p0 < len && !isspace((unsigned char)item[p0])) type = 0;
     double from = -INFINITY, to = INFINITY;
     char *p = rest, *end;
     while (isspace((unsigned char)*p)) p++;
@@ -652,10 +712,43 @@ static swgl_status bc_item(build *b, const sc_entry *e, const char *item, size_t
     if (!type)
         return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s; cannot read '%.*s%s'", expected,
                               (int)(len < 80 ? len : 80), item, len > 80 ? "..." : "");
+    int valued = type == BC_LEVEL || type == BC_DEPTH || type == BC_DISCHARGE;
+    if (valued && (!val || !vlen))
+        return sc_entry_error(e, SWGL_ERR_INPUT, "'%.*s' needs a value: %.*s=V, V a number or a hydrograph CSV",
+                              (int)(len < 80 ? len : 80), item, (int)w, item);
+    if (!valued && val)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "'%.*s': %.*s takes no value", (int)(len < 80 ? len : 80), item,
+                              (int)w, item);
+    if (valued && sc->scheme == SCHEME_SEDIMENT)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "'%.*s': the sediment scheme takes wall or free only (its inflow "
+                              "is [sediment] inflow_*)", (int)(len < 80 ? len : 80), item);
+    int series = -1;
+    if (valued) {
+        swgl_status st;
+        if (type == BC_LEVEL) st = add_series(b, e, val, vlen, -INFINITY, INFINITY, "a level in m", &series);
+        else if (type == BC_DEPTH) st = add_series(b, e, val, vlen, 0, INFINITY, "a depth >= 0 (m)", &series);
+        else
+            st = add_series(b, e, val, vlen, 0, INFINITY,
+                            "a discharge >= 0 (m^3/s into the domain; a negative one is a point source's)", &series);
+        if (st != SWGL_OK) return st;
+    }
+    int seg = -1;
+    if (type != BC_WALL) {
+        sc_segment *ns = realloc(sc->seg, (size_t)(sc->n_seg + 1) * sizeof *ns);
+        if (!ns) return no_memory(b);
+        sc->seg = ns;
+        seg = sc->n_seg++;
+        sc_segment *g = &sc->seg[seg];
+        memset(g, 0, sizeof *g);
+        g->side = side;
+        g->code = (unsigned char)type;
+        g->series = series;
+        snprintf(g->text, sizeof g->text, "%s: %.*s", side_names[side], (int)(len < 80 ? len : 80), item);
+    }
     int hit = 0;
     for (int i = 0; i < n; i++) {
         double c = (i + b->grid.offset) * d;
-        if (c >= from && c <= to) codes[i] = (unsigned char)type, hit = 1;
+        if (c >= from && c <= to) codes[i] = (unsigned char)type, segs[i] = seg, hit = 1;
     }
     if (!hit)
         return sc_entry_error(e, SWGL_ERR_INPUT, "'%.*s' covers no boundary cell (cell positions "
@@ -669,17 +762,119 @@ static swgl_status read_boundary(build *b, int side)
     int n = side < 2 ? b->grid.ny : b->grid.nx;
     double d = side < 2 ? b->grid.dy : b->grid.dx;
     unsigned char *codes = malloc((size_t)n);
-    if (!codes) return no_memory(b);
+    int *segs = malloc((size_t)n * sizeof *segs);
     b->sc->bc[side] = codes;
+    b->sc->bc_seg[side] = segs;
+    if (!codes || !segs) return no_memory(b);
     memset(codes, BC_WALL, (size_t)n);
+    for (int i = 0; i < n; i++) segs[i] = -1;
     sc_entry *e = sc_value(b->t, "boundary", side_names[side]);
     if (!e) return SWGL_OK;
     for (const char *p = e->value;;) {
         size_t len = strcspn(p, ",");
-        swgl_status st = bc_item(b, e, p, len, codes, n, d);
+        swgl_status st = bc_item(b, e, side, p, len, codes, segs, n, d);
         if (st != SWGL_OK) return st;
         if (!p[len]) break;
         p += len + 1;
+    }
+    return SWGL_OK;
+}
+
+/* The segments' cells and lengths: the ghosts beside an active cell (a ring ghost beside
+ * an inactive cell is no boundary).  A discharge must reach the domain somewhere. */
+static swgl_status segment_lengths(build *b)
+{
+    scenario *sc = b->sc;
+    for (int side = 0; side < 4; side++) {
+        int n = side < 2 ? sc->ny : sc->nx;
+        double d = side < 2 ? sc->dy : sc->dx;
+        for (int m = 0; m < n; m++) {
+            int i = side == SIDE_WEST ? 0 : side == SIDE_EAST ? sc->nx - 1 : m;
+            int j = side == SIDE_SOUTH ? 0 : side == SIDE_NORTH ? sc->ny - 1 : m;
+            int s = sc->bc_seg[side][m];
+            if (s < 0) continue;
+            if (!sc->active[(size_t)j * (size_t)sc->nx + (size_t)i]) {
+                sc->bc_seg[side][m] = -1;
+                continue;
+            }
+            sc->seg[s].cells++;
+            sc->seg[s].length += d;
+        }
+    }
+    for (int s = 0; s < sc->n_seg; s++)
+        if (sc->seg[s].code == BC_DISCHARGE && sc->seg[s].cells == 0) {
+            sc_entry *e = sc_value(b->t, "boundary", side_names[sc->seg[s].side]);
+            return sc_entry_error(e, SWGL_ERR_INPUT, "'%s': the discharge reaches no active cell (the cells beside "
+                                  "it are masked out or covered by a later item)", sc->seg[s].text);
+        }
+    return SWGL_OK;
+}
+
+/* [sources] rain and the point sources NAME = X Y Q. */
+static swgl_status read_sources(build *b)
+{
+    scenario *sc = b->sc;
+    sc->rain_series = -1;
+    sc_entry *e = sc_value(b->t, "sources", "rain");
+    if (e) {
+        size_t n = strlen(e->value);
+        swgl_status st;
+        if (n > 4 && strcasecmp(e->value + n - 4, ".csv") == 0) {
+            /* a hydrograph in mm/h, uniform in space */
+            if ((st = add_series(b, e, e->value, n, 0, INFINITY, "a rain rate >= 0 (mm/h)", &sc->rain_series)))
+                return st;
+            if (!(sc->rain = new_field(b))) return SWGL_ERR_NO_MEMORY;
+            for (size_t k = 0; k < ncells(b); k++) sc->rain[k] = sc->active[k] ? 1.0 / 3.6e6 : 0.0;
+        } else {
+            if ((st = get_field(b, "sources", "rain", 0.0, &sc->rain)) ||
+                (st = check_field(b, "sources", "rain", sc->rain, 0, INFINITY, "a rain rate >= 0 (mm/h)")))
+                return st;
+            int any = 0;
+            for (size_t k = 0; k < ncells(b); k++) {
+                sc->rain[k] = sc->active[k] ? sc->rain[k] / 3.6e6 : 0.0;   /* mm/h -> m/s */
+                any |= sc->rain[k] > 0.0;
+            }
+            if (!any) {
+                free(sc->rain);
+                sc->rain = NULL;
+            }
+        }
+    }
+    for (int k = 0; k < b->t->n; k++) {
+        sc_entry *s = &b->t->e[k];
+        if (strcmp(s->section, "sources") != 0 || strcmp(s->key, "rain") == 0 || !s->value[0]) continue;
+        /* the last entry of a name wins (an override after the file) */
+        if (sc_value(b->t, "sources", s->key) != s) continue;
+        char xs[64], ys[64];
+        const char *p = s->value;
+        size_t a = strcspn(p, " \t"), bq;
+        double x, y;
+        snprintf(xs, sizeof xs, "%.*s", (int)(a < 63 ? a : 63), p);
+        p += a + strspn(p + a, " \t");
+        bq = strcspn(p, " \t");
+        snprintf(ys, sizeof ys, "%.*s", (int)(bq < 63 ? bq : 63), p);
+        p += bq + strspn(p + bq, " \t");
+        size_t ql = strcspn(p, " \t");
+        if (!parse_number(xs, &x) || !parse_number(ys, &y) || !ql || p[ql + strspn(p + ql, " \t")])
+            return sc_entry_error(s, SWGL_ERR_INPUT, "expected X Y Q: the point (m, map coordinates) and the "
+                                  "discharge in m^3/s (a number or a hydrograph CSV; < 0 takes water out)");
+        double fi = (x - sc->xll) / sc->dx, fj = (y - sc->yll) / sc->dy;
+        if (!(fi >= 0 && fi < sc->nx && fj >= 0 && fj < sc->ny))
+            return sc_entry_error(s, SWGL_ERR_INPUT, "(%g, %g) is outside the grid [%g, %g] x [%g, %g] (m)", x, y,
+                                  sc->xll, sc->xll + sc->nx * sc->dx, sc->yll, sc->yll + sc->ny * sc->dy);
+        int i = (int)fi, j = (int)fj;
+        if (!sc->active[(size_t)j * (size_t)sc->nx + (size_t)i])
+            return sc_entry_error(s, SWGL_ERR_INPUT, "(%g, %g) is in cell (%d, %d), which is not active", x, y, i, j);
+        sc_source *ns = realloc(sc->src, (size_t)(sc->n_src + 1) * sizeof *ns);
+        if (!ns) return no_memory(b);
+        sc->src = ns;
+        sc_source *src = &sc->src[sc->n_src];
+        memset(src, 0, sizeof *src);
+        snprintf(src->name, sizeof src->name, "%s", s->key);
+        src->x = x, src->y = y, src->i = i, src->j = j;
+        swgl_status st = add_series(b, s, p, ql, -INFINITY, INFINITY, "a discharge in m^3/s", &src->series);
+        if (st != SWGL_OK) return st;
+        sc->n_src++;
     }
     return SWGL_OK;
 }
@@ -805,6 +1000,8 @@ static swgl_status build_scenario(build *b)
         return st;
     st = is_sediment(b) ? sediment_fields(b) : shallow_water_fields(b);
     for (int s = 0; st == SWGL_OK && s < 4; s++) st = read_boundary(b, s);
+    if (st == SWGL_OK && !is_sediment(b)) st = segment_lengths(b);
+    if (st == SWGL_OK && !is_sediment(b)) st = read_sources(b);
     if (st == SWGL_OK) st = read_run(b);
     if (st == SWGL_OK && is_sediment(b)) st = read_sediment(b);
     if (st == SWGL_OK && b->sc->scheme == SCHEME_KP) st = read_friction(b);
@@ -911,7 +1108,18 @@ void scenario_free(scenario *sc)
     free(sc->h);
     free(sc->qx);
     free(sc->qy);
-    for (int s = 0; s < 4; s++) free(sc->bc[s]);
+    for (int s = 0; s < 4; s++) {
+        free(sc->bc[s]);
+        free(sc->bc_seg[s]);
+    }
+    free(sc->seg);
+    for (int s = 0; s < sc->n_series; s++) {
+        free(sc->series[s].t);
+        free(sc->series[s].v);
+    }
+    free(sc->series);
+    free(sc->rain);
+    free(sc->src);
     free(sc->output_times);
     free(sc->alpha);
     free(sc->beta);

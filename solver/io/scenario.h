@@ -28,7 +28,36 @@
 
 enum scheme_kind { SCHEME_ROE = 0, SCHEME_KP = 1, SCHEME_SEDIMENT = 2 };
 enum side { SIDE_WEST = 0, SIDE_EAST = 1, SIDE_SOUTH = 2, SIDE_NORTH = 3 };
-enum bc_kind { BC_WALL = CELL_WALL, BC_FREE = CELL_FREE };   /* the grid's cell codes (swgl_grid.h) */
+/* the grid's cell codes (swgl_grid.h) */
+enum bc_kind { BC_WALL = CELL_WALL, BC_FREE = CELL_FREE, BC_LEVEL = CELL_LEVEL, BC_DEPTH = CELL_DEPTH,
+               BC_DISCHARGE = CELL_DISCHARGE };
+
+/* A time series: a constant (one row, file "") or a hydrograph file's rows. */
+typedef struct sc_series {
+    char file[256];          /* as written in the scenario ("" for a number) */
+    int n;
+    double *t, *v;
+} sc_series;
+
+/* A boundary segment: an item of a side's [boundary] list that is not a wall. */
+typedef struct sc_segment {
+    int side;                /* enum side */
+    unsigned char code;      /* BC_FREE, BC_LEVEL, BC_DEPTH, BC_DISCHARGE */
+    int series;              /* index into series, -1 for free */
+    int cells;               /* ghosts along the side that ended with this segment */
+    double length;           /* m: their faces' length */
+    char text[96];           /* "west: discharge=inflow.csv 100:140" */
+} sc_segment;
+
+/* A point source: [sources] NAME = X Y Q. */
+typedef struct sc_source {
+    char name[16];
+    double x, y;             /* m, map coordinates (xll, yll + distance) */
+    int i, j;                /* the interior cell that holds it, 0-based from the south-west */
+    int series;              /* Q, m^3/s */
+} sc_source;
+
+#define SCENARIO_MAX_SERIES 4096
 
 typedef struct scenario {
     char source[512];        /* the file's path, or "case NAME" */
@@ -51,8 +80,20 @@ typedef struct scenario {
     double *qx, *qy;         /* nx*ny: m^2/s */
 
     /* [boundary]: per side, the code of every ghost cell along it, west to east or
-     * south to north: BC_WALL or BC_FREE (length ny for west/east, nx for south/north) */
+     * south to north: enum bc_kind (length ny for west/east, nx for south/north), and
+     * its segment (-1 for a wall) */
     unsigned char *bc[4];
+    int *bc_seg[4];
+    int n_seg;
+    sc_segment *seg;
+    int n_series;
+    sc_series *series;       /* values of segments, rain and sources */
+
+    /* [sources] (shallow water) */
+    double *rain;            /* nx*ny rain rate in m/s (times series rain_series), NULL: none */
+    int rain_series;         /* -1: none (rain is a field), else a series in mm/h */
+    int n_src;
+    sc_source *src;
 
     /* [run] */
     double t_end;            /* s */

@@ -40,7 +40,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {"run", "g", FAM_ALL}, {"run", "h_dry", FAM_ALL}, {"run", "output_times", FAM_ALL},
     {"roe", "kappa", FAM_ROE},
     {"kp", "theta", FAM_KP}, {"kp", "kappa", FAM_KP}, {"kp", "integrator", FAM_KP},
-    {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_KP},
+    {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_KP}, {"sources", "rain", FAM_SW},
     {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
     {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
     {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},
@@ -50,7 +50,8 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {NULL, NULL, FAM_ALL}
 };
 
-static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "kp", "friction", "sediment", NULL};
+static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "kp", "friction", "sources",
+                                             "sediment", NULL};
 
 int sc_section_known(const char *section)
 {
@@ -66,6 +67,13 @@ int sc_key_known(const char *section, const char *key, enum key_family *family)
             if (family) *family = known_keys[i].family;
             return 1;
         }
+    }
+    /* [sources] NAME = X Y Q: any name is a point source (a name, not a number) */
+    if (strcmp(section, "sources") == 0 && (isalpha((unsigned char)key[0]) || key[0] == '_')) {
+        for (const char *c = key; *c; c++)
+            if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') return 0;
+        if (family) *family = FAM_SW;
+        return 1;
     }
     return 0;
 }
@@ -221,7 +229,7 @@ static void check_section(ini_stream *s, const char *p)
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p + 1);
     if (!sc_section_known(name))
         stream_fail(s, SWGL_ERR_INPUT, "unknown section [%s] (expected [domain], [initial], "
-                    "[boundary], [run], [roe], [kp], [friction] or [sediment])", name);
+                    "[boundary], [run], [roe], [kp], [friction], [sources] or [sediment])", name);
 }
 
 /* A line too long for libinih: keeps the value aside in s->long_value and hands over

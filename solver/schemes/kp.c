@@ -19,6 +19,7 @@ static void setup_free(scheme_setup *s)
         free(kp->H);
         free(kp->Bc);
         free(kp->manning);
+        swe_forcing_release(&kp->forcing);
     }
     scheme_setup_release(s);
 }
@@ -62,6 +63,11 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
         .rk2 = sc->kp_rk2,
         .early_exit = (enum kp_early_exit)sc->kp_early_exit,
     };
+    if ((st = swe_forcing_build(sc, &kp->forcing)) != SWGL_OK) {
+        setup_free(s);
+        return st;
+    }
+    kp->p.sw.forcing = &kp->forcing.f;
     if ((st = kp_problem_check(&kp->p)) != SWGL_OK) setup_free(s);
     return st;
 }
@@ -83,6 +89,12 @@ static void describe_run(const scheme_setup *s, char *line, size_t len)
              kp->p.theta, kp->p.sw.kappa, kp->p.sw.cfl, ee[kp->p.early_exit], fr);
 }
 
+static const swe_forcing *forcing(const scheme_setup *s)
+{
+    const kp_setup_problem *kp = s->problem;
+    return &kp->forcing.f;
+}
+
 const scheme_desc scheme_kp = {
     .name = "kp",
     .n_fields = 3,
@@ -96,5 +108,6 @@ const scheme_desc scheme_kp = {
     .print = swe_print,
     .speed_scale = speed_scale,
     .describe_run = describe_run,
+    .forcing = forcing,
     .backends = {&kp_backend_gpu, &kp_backend_cpu, &kp_backend_cpu_scalar},
 };

@@ -6,6 +6,7 @@
 
 #include "kp_cpu.h"
 #include "scheme.h"
+#include "swe_forcing.h"
 
 /* What scheme_setup.problem points to for scheme = kp. */
 typedef struct kp_setup_problem {
@@ -13,6 +14,7 @@ typedef struct kp_setup_problem {
     double *H;               /* grid_size: -B_ij */
     double *Bc;              /* (nx+1)(ny+1) corner bed elevations */
     double *manning;         /* grid_size, or NULL when n = 0 everywhere */
+    swe_forcing_store forcing;   /* boundary data, rain, sources (p.sw.forcing) */
 } kp_setup_problem;
 
 extern const scheme_backend kp_backend_gpu, kp_backend_cpu, kp_backend_cpu_scalar;

@@ -46,10 +46,17 @@ static swgl_status advance(void *self, int k, double dt)
 }
 
 static int stages(const void *self) { return kp_cpu_stages(self); }
+static void set_time(void *self, double t) { kp_cpu_set_time(self, t); }
+static swgl_status account(void *self, swe_account *a)
+{
+    kp_cpu_account(self, a);
+    return SWGL_OK;
+}
 static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", kp_cpu_name(self)); }
 static const char *precision(const void *self) { return kp_cpu_precision(self); }
 
 const scheme_backend kp_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
-                                       stages, describe, precision, NULL, NULL};
+                                       stages, describe, precision, NULL, NULL, set_time, account, NULL};
 const scheme_backend kp_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
-                                              advance, stages, describe, precision, NULL, NULL};
+                                              advance, stages, describe, precision, NULL, NULL, set_time, account,
+                                              NULL};

@@ -139,7 +139,7 @@ struct kp_gpu {
     int clk, cur;
     double dt_recent;
     enum kp_gpu_flux flux;
-    char defs[400];
+    char defs[1024];
     /* early exit */
     enum kp_gpu_ee ee_method;
     int group, ngx, ngy;         /* quads methods: tiles per quad side; quads per row, column */
@@ -400,7 +400,7 @@ static gpu_array2d *bound_array(kp_gpu *g) { return gpu_mrt_member(g->R, g->dbl 
 /* the fill program of the zero state: which 0 for R, 1 for the faces MRT */
 static swgl_status build_fill(kp_gpu *g, int which)
 {
-    char defs[520];
+    char defs[1200];
     swgl_status st;
     if (g->ee_method == KP_GPU_EE_DEPTHCLEAR && !g->p_mark) {
         snprintf(defs, sizeof defs, "%s#define KP_TILES_MARK 1\n", g->defs);
@@ -415,7 +415,7 @@ static swgl_status build_fill(kp_gpu *g, int which)
 /* a flux-side pass drawn through kp_tiles_vs.glsl, quads of g->group tiles a side */
 static swgl_status build_tiled(kp_gpu *g, const char *name, gpu_program **out)
 {
-    char defs[520];
+    char defs[1200];
     if (*out) return SWGL_OK;
     if (g->group > 1)
         snprintf(defs, sizeof defs, "%s#define KP_GROUP %d\n#define KP_NGX %d\n#define KP_NGY %d\n", g->defs,
@@ -561,7 +561,7 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
              "#define KP_MANNING %d\n",
              g->dbl ? "#extension GL_ARB_gpu_shader_fp64 : require\n#define KP_DOUBLE 1\n" : "", CELL_CODE_GLSL,
              KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning);
-    char di[4][512];
+    char di[4][1200];
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++)
             snprintf(di[2 * s + c], sizeof di[0], "%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
@@ -917,6 +917,8 @@ swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, doub
 static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const kp_setup_problem *sp = s->problem;
+    if (swe_forcing_any(sp->p.sw.forcing))   /* TODO(issue 10) */
+        return swgl_fail(SWGL_ERR_ARG, "this backend does not take open boundaries, rain or sources yet");
     int dbl = cfg && cfg->precision == PRECISION_DOUBLE;   /* kp's default is single */
     if (dbl && !cfg->has_fp64)
         return swgl_fail(SWGL_ERR_ARG,
@@ -961,4 +963,4 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
 
 const scheme_backend kp_backend_gpu = {BACKEND_GPU, be_create,  be_destroy,   be_set,       be_get,
                                        be_stage,    be_advance, be_stages,    be_describe,  be_precision,
-                                       be_finish,   be_run_to};
+                                       be_finish,   be_run_to, NULL, NULL, NULL};

@@ -12,7 +12,10 @@
 static void setup_free(scheme_setup *s)
 {
     roe_problem *rp = s->problem;
-    if (rp) free(rp->H);
+    if (rp) {
+        free(rp->H);
+        swe_forcing_release(&rp->forcing);
+    }
     scheme_setup_release(s);
 }
 
@@ -41,12 +44,23 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
     double kappa = sc->roe_kappa >= 0 ? sc->roe_kappa : 1e-2 * fmax(sc->dx, sc->dy);
     rp->p = (swe_problem){.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl,
                           .h_dry = sc->h_dry, .kappa = kappa, .H = rp->H, .code = s->code};
+    if ((st = swe_forcing_build(sc, &rp->forcing)) != SWGL_OK) {
+        setup_free(s);
+        return st;
+    }
+    rp->p.forcing = &rp->forcing.f;
     return SWGL_OK;
 }
 
 /* (8): dt = 2 cfl dx dy / S with S = sum over the 4 edges of |Gamma| (|u_n| + c) <=
  * 2 (dx + dy) s_max, so a bound dt means a wave speed s_max >= cfl dx dy / ((dx + dy) dt) */
 static double speed_scale(const scheme_setup *s) { return s->sc->cfl * s->dx * s->dy / (s->dx + s->dy); }
+
+static const swe_forcing *forcing(const scheme_setup *s)
+{
+    const roe_problem *rp = s->problem;
+    return &rp->forcing.f;
+}
 
 const scheme_desc scheme_roe = {
     .name = "roe",
@@ -61,5 +75,6 @@ const scheme_desc scheme_roe = {
     .print = swe_print,
     .speed_scale = speed_scale,
     .describe_run = NULL,
+    .forcing = forcing,
     .backends = {&roe_backend_gpu, &roe_backend_cpu, &roe_backend_cpu_scalar},
 };

@@ -12,6 +12,8 @@
 static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
+    if (swe_forcing_any(rp->p.forcing))   /* TODO(issue 10) */
+        return swgl_fail(SWGL_ERR_ARG, "this backend does not take open boundaries, rain or sources yet");
     enum roe_cpu_kind kind = ROE_CPU_SCALAR;
     if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? ROE_CPU_FAST_DOUBLE : ROE_CPU_FAST;
     roe_cpu *c = roe_cpu_create(&rp->p, kind);
@@ -54,6 +56,6 @@ static void describe(const void *self, char *name, size_t len) { snprintf(name, 
 static const char *precision(const void *self) { return roe_cpu_precision(self); }
 
 const scheme_backend roe_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
-                                        scheme_one_stage, describe, precision, NULL, NULL};
+                                        scheme_one_stage, describe, precision, NULL, NULL, NULL, NULL, NULL};
 const scheme_backend roe_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
-                                               advance, scheme_one_stage, describe, precision, NULL, NULL};
+                                               advance, scheme_one_stage, describe, precision, NULL, NULL, NULL, NULL, NULL};

@@ -465,6 +465,8 @@ swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, do
 static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
+    if (swe_forcing_any(rp->p.forcing))   /* TODO(issue 10) */
+        return swgl_fail(SWGL_ERR_ARG, "this backend does not take open boundaries, rain or sources yet");
     roe_gpu *r;
     int dbl = cfg && cfg->precision == PRECISION_DOUBLE;
     if (dbl && !cfg->has_fp64)
@@ -516,4 +518,4 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
 
 const scheme_backend roe_backend_gpu = {BACKEND_GPU, be_create,    be_destroy, be_set,       be_get,
                                         be_stage,    be_advance,   scheme_one_stage,  be_describe,  be_precision,
-                                        be_finish,   be_run_to};
+                                        be_finish,   be_run_to, NULL, NULL, NULL};

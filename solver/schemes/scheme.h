@@ -36,6 +36,7 @@
 #include "scenario.h"
 #include "swgl_error.h"
 #include "swgl_grid.h"
+#include "swe.h"
 
 enum backend { BACKEND_GPU = 0, BACKEND_CPU = 1, BACKEND_CPU_SCALAR = 2, BACKEND_COUNT = 3, BACKEND_NONE = -1 };
 enum precision_choice { PRECISION_AUTO = 0, PRECISION_SINGLE = 1, PRECISION_DOUBLE = 2 };
@@ -97,6 +98,15 @@ typedef struct scheme_backend {
      * loop words the message).  The time loop uses it unless SWGL_DT_READBACK=sync. */
     swgl_status (*run_to)(void *self, double t, double stop, int stop_index, double dt_floor,
                           struct timeloop_span *span);
+    /* Optional (the shallow-water schemes): the time of the next step's stage 0, set by
+     * the time loop before each step (boundary data, rain and sources are evaluated at
+     * it, RK2's stage 1 at t + dt); the volumes that came in and went out since the
+     * start (cpu_ref/swe.h swe_account, shaped by the problem's forcing); and whether
+     * the backend needs the time loop's host clock (stage and advance) rather than its
+     * run_to, as a GPU backend does where the problem has boundary data to account. */
+    void (*set_time)(void *self, double t);
+    swgl_status (*account)(void *self, swe_account *a);
+    int (*host_clock)(const void *self);
 } scheme_backend;
 
 typedef struct scheme_desc {
@@ -120,6 +130,9 @@ typedef struct scheme_desc {
     double (*speed_scale)(const scheme_setup *s);
     /* A line about the run for stderr ("4000 steps of 1.2 s, conservative form"), may be NULL. */
     void (*describe_run)(const scheme_setup *s, char *line, size_t len);
+    /* The boundary data, rain and sources of the setup (NULL: none to account), whose
+     * shape the backends' accounts have; may be NULL. */
+    const swe_forcing *(*forcing)(const scheme_setup *s);
     const scheme_backend *backends[BACKEND_COUNT];
 } scheme_desc;
 

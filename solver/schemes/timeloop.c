@@ -86,7 +86,8 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     r->dt_min = INFINITY;
     r->dt_max = 0;
     const char *mode = getenv("SWGL_DT_READBACK");
-    const int on_device = be->run_to && !(mode && strcmp(mode, "sync") == 0);
+    const int on_device = be->run_to && !(mode && strcmp(mode, "sync") == 0) &&
+                          !(be->host_clock && be->host_clock(in->self));
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {
@@ -107,6 +108,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
                 st = interrupted(in, t, n);
                 goto done;
             }
+            if (be->set_time) be->set_time(in->self, t);
             if ((st = be->stage(in->self, 0, &bound)) != SWGL_OK) goto done;
             if (!(bound > 0) || bound < dt_floor) {
                 st = blowup(in, t, n, bound);

@@ -1,0 +1,37 @@
+/* swe_forcing.h — the boundary data, rain and point sources of a shallow-water scenario
+ * (scenario.h) as the solvers take them (cpu_ref/swe.h swe_forcing), and the run's mass
+ * balance: what came in and went out, written to summary.json and printed. */
+#ifndef SWGL_SWE_FORCING_H
+#define SWGL_SWE_FORCING_H
+
+#include "scheme.h"
+#include "swe.h"
+
+/* The swe_forcing of a scenario and the arrays it points to. */
+typedef struct swe_forcing_store {
+    swe_forcing f;
+    swe_series *series;
+    swe_segment *seg;
+    int *seg_of;
+    double *rain;
+    size_t *src_cell;
+    int *src_series;
+} swe_forcing_store;
+
+swgl_status swe_forcing_build(const scenario *sc, swe_forcing_store *fs);
+void swe_forcing_release(swe_forcing_store *fs);
+
+/* The balance of a run: V0, V1 the volumes at the start and end, a the backend's
+ * accounts.  error = V1 - V0 - (boundary in - out + rain + sources), relative to the
+ * largest volume that took part (V0, V1, each total). */
+typedef struct swe_balance {
+    double v0, v1, in, out, rain, src_in, src_out, clip, error, scale, rel;
+} swe_balance;
+void swe_balance_of(const swe_account *a, double v0, double v1, swe_balance *b);
+/* The bound the tests hold the relative error to, by precision ("single" / "double"). */
+double swe_balance_bound(const char *precision);
+void swe_balance_json(const scenario *sc, const swe_account *a, const swe_balance *b, const char *precision,
+                      json_writer *w);
+void swe_balance_print(const scenario *sc, const swe_account *a, const swe_balance *b, const char *precision);
+
+#endif
