@@ -53,6 +53,24 @@
  * of tiles of the same action, per cell the update of kp_cpu.h with the friction
  * H~f = g n^2 |u| / (h cbrt(h)) (a vectorizable cube root, kp_fast_body.h).
  *
+ * Forcing (cpu_ref/swe.h "Boundary data, rain and point sources"), as kp_scalar.c has it:
+ *  - boundary faces: the vectorized flux treats a ghost of a value code as free (its
+ *    slopes are those of free, GRID_BC_SIGN = +1); a unit that holds faces of the ring
+ *    then overwrites each face between an active cell and a ghost of a segment (or of a
+ *    value code) with kp_scalar.c's boundary_face, in double (bface below), from the
+ *    active side's point, and writes the face's volume rate into the clock's ring_rate
+ *    (each ring face belongs to exactly one unit: no two threads write one entry);
+ *    rates starts with swe_clock_stage, as the scalar solver's;
+ *  - rain: a per-cell array of rain[] in the padded layout, added in the update kernel
+ *    (cw dt factor rain[k], before the clip);
+ *  - sources: after the update, serially (they are few), swe_source_take on the
+ *    destination surface with the accounts; the update kernel leaves the source cells'
+ *    dry and thin-film rules undone (a mask) and this pass applies them after the
+ *    source, so that each cell gets them once, on its final depth;
+ *  - apply ends with the clip's account and swe_clock_applied;
+ *  - early exit is off (a rain or a source wets a dry tile, an open boundary a dry edge
+ *    tile): the name says "early exit off".
+ *
  * Vectorization: no intrinsics; the loops are plain C with #pragma omp simd, every
  * choice a ternary the vectorizer turns into a blend.  Two things GCC 12 needs:
  *  - -fno-trapping-math (this file's #pragma): else a compare that only one arm of a
@@ -156,10 +174,67 @@ struct kp_fast {
     double t_off;               /* AUTO: time of the last trial without the map */
     double clip_vol;
     swe_clock *clk;             /* the owner's (kp_scalar.c): boundary data and accounts */
+    int bfix;                   /* some ring ghost has a segment or a value code */
+    void *frain, *fsrc;         /* rain[] and the source-cell mask (1), padded; NULL: no
+                                 * rain nor source */
+    size_t *src_kf;             /* the sources' cells in the padded layout */
     char name[96];
 };
 
 #define KP_IDX(f, i, j) ((size_t)((j) + 1) * (f)->st + (size_t)((i) + 1))
+
+/* ---- boundary faces (cpu_ref/swe.h), in double: kp_scalar.c's cu_flux and
+ * boundary_face ---------------------------------------------------------------------- */
+
+/* item 7: the central-upwind flux from the minus point (h, un, ut) to the plus point */
+static double bf_cu_flux(const double m[3], const double p[3], double g, double F[3])
+{
+    double cm = sqrt(g * m[0]), cp = sqrt(g * p[0]);
+    double ap = fmax(fmax(m[1] + cm, p[1] + cp), 0.0);
+    double am = fmin(fmin(m[1] - cm, p[1] - cp), 0.0);
+    double d = ap - am;
+    if (!(d > 0.0)) {
+        F[0] = F[1] = F[2] = 0.0;
+        return 0.0;
+    }
+    double qm = m[0] * m[1], qp = p[0] * p[1];
+    double tm = m[0] * m[2], tp = p[0] * p[2];
+    double c = ap * am;
+    F[0] = (ap * qm - am * qp + c * (p[0] - m[0])) / d;
+    F[1] = (ap * (qm * m[1] + 0.5 * g * m[0] * m[0]) - am * (qp * p[1] + 0.5 * g * p[0] * p[0]) + c * (qp - qm)) / d;
+    F[2] = (ap * (qm * m[2]) - am * (qp * p[2]) + c * (tp - tm)) / d;
+    return fmax(ap, -am);
+}
+
+/* The face between the active point a = (h, un, ut) (face frame) and a ring ghost of
+ * code c, value v, vmax, face bed Bf, the ghost on the low side or not: the flux F in
+ * the face frame, returns the face speed (kp_scalar.c's boundary_face). */
+static double bf_face(int c, double v, double vmax, double Bf, const double a[3], int ghost_low, double g,
+                      double eps, double F[3])
+{
+    double floor_speed = swe_boundary_speed(c, vmax, Bf, g);
+    if (c == CELL_DISCHARGE) {
+        double M, speed = swe_discharge_flux(v, a[0], g, &M);
+        F[0] = ghost_low ? v : -v;
+        F[1] = M;
+        F[2] = 0.0;
+        return fmax(speed, floor_speed);
+    }
+    double x[3] = {swe_exterior_depth(c, v, Bf, a[0]), GRID_BC_SIGN(c) * a[1], a[2]};
+    if (!(x[0] > eps)) x[0] = x[1] = x[2] = 0.0;
+    double speed = ghost_low ? bf_cu_flux(x, a, g, F) : bf_cu_flux(a, x, g, F);
+    if (GRID_BC_SIGN(c) < 0) F[0] = 0.0;
+    return fmax(speed, floor_speed);
+}
+
+/* The segment of ring index r (-1: none) */
+static inline int bf_seg(const struct kp_fast *f, size_t r)
+{
+    const swe_forcing *fo = f->clk ? f->clk->f : NULL;
+    return fo && fo->n_seg ? fo->seg_of[r] : -1;
+}
+
+static inline int bf_value_code(int c) { return c == CELL_LEVEL || c == CELL_DEPTH || c == CELL_DISCHARGE; }
 
 /* sqrt: Newton (kp_fast_body.h), whatever the flags */
 #define KP_SQRT_F nsqrt_f
@@ -210,14 +285,18 @@ void kp_fast_destroy(struct kp_fast *f)
     free(f->skip[1]);
     free(f->same);
     free(f->units);
+    free(f->frain);
+    free(f->fsrc);
+    free(f->src_kf);
     free(f);
 }
 
 struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
 {
     if (kp_problem_check(p) != SWGL_OK) return NULL;
-    if (swe_forcing_any(p->sw.forcing)) {   /* TODO(issue 10): the fast solver's boundary data */
-        swgl_fail(SWGL_ERR_ARG, "kp: the cpu backend does not take open boundaries, rain or sources yet");
+    const swe_forcing *fo = p->sw.forcing;
+    if (swe_forcing_any(fo) && !clk) {
+        swgl_fail(SWGL_ERR_ARG, "kp: the fast solver's forcing needs a clock");
         return NULL;
     }
     struct kp_fast *f = calloc(1, sizeof *f);
@@ -228,6 +307,19 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     f->ny = p->sw.ny;
     f->rk2 = p->rk2 != 0;
     f->early_exit = p->early_exit;
+    /* the boundary faces to overwrite: a ring ghost with a segment or a value code */
+    {
+        const int nx = p->sw.nx, ny = p->sw.ny, M = nx > ny ? nx : ny;
+        for (int side = 0; side < 4 && !f->bfix; side++)
+            for (int m = 0; m < (side < 2 ? ny : nx); m++) {
+                int i = side == 0 ? 0 : side == 1 ? nx + 1 : m + 1, j = side == 2 ? 0 : side == 3 ? ny + 1 : m + 1;
+                int seg = fo && fo->n_seg ? fo->seg_of[SWE_RING(side, m, M)] : -1;
+                if (seg >= 0 || bf_value_code(p->sw.code[grid_at(nx, i, j)])) f->bfix = 1;
+            }
+    }
+    /* water that appears in a dry tile (rain, a source) or at a dry edge (an open
+     * boundary): no tile may be skipped */
+    if (swe_forcing_any(fo) || f->bfix) f->early_exit = KP_EARLY_EXIT_OFF;
     f->dx = p->sw.dx;
     f->dy = p->sw.dy;
     f->g = p->sw.g;
@@ -273,6 +365,17 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     f->skip[1] = calloc(nt, 1);
     f->same = calloc(nt, 1);
     f->units = malloc(3 * nt * sizeof *f->units);
+    const int forced = fo && (fo->rain || fo->n_src > 0);
+    if (forced) {
+        f->frain = alloc64(fb);
+        f->fsrc = alloc64(fb);
+        f->src_kf = malloc(((size_t)fo->n_src + 1) * sizeof *f->src_kf);
+        if (!f->frain || !f->fsrc || !f->src_kf) goto fail;
+        for (int q = 0; q < fo->n_src; q++) {
+            const size_t k = fo->src_cell[q], W = (size_t)grid_stride(f->nx);
+            f->src_kf[q] = KP_IDX(f, (int)(k % W), (int)(k / W));
+        }
+    }
     if (!f->BE || !f->BW || !f->BN || !f->BS || !f->Bij || !f->cd || (friction && !f->gn2) || !f->Bij_d ||
         !f->tbuf || !f->zero || !f->wet || !f->skip[0] || !f->skip[1] || !f->same || !f->units)
         goto fail;
@@ -357,9 +460,33 @@ static void plan(struct kp_fast *f, int stage, int use_map)
     f->total = (long)ntx * nty;
 }
 
+/* The level ghosts' w: their segment's level at the stage's time, which the slopes of
+ * the cell beside them read (recon in kp_fast_body.h), in both state arrays. */
+static void level_ghosts(struct kp_fast *f)
+{
+    const swe_forcing *fo = f->clk->f;
+    if (!fo || !fo->n_seg) return;
+    int M = f->clk->M;
+    for (int side = 0; side < 4; side++)
+        for (int m = 0; m < (side < 2 ? f->ny : f->nx); m++) {
+            int sg = fo->seg_of[SWE_RING(side, m, M)];
+            if (sg < 0 || fo->seg[sg].code != CELL_LEVEL) continue;
+            int i = side == 0 ? 0 : side == 1 ? f->nx + 1 : m + 1, j = side == 2 ? 0 : side == 3 ? f->ny + 1 : m + 1;
+            size_t kf = KP_IDX(f, i, j);
+            for (int b = 0; b < 1 + f->rk2; b++) {
+                if (f->dbl) ((double *)f->Q[b][0])[kf] = f->clk->seg_val[sg];
+                else ((float *)f->Q[b][0])[kf] = (float)f->clk->seg_val[sg];
+            }
+        }
+}
+
 double kp_fast_rates(struct kp_fast *f, int stage)
 {
     if (stage < 0 || stage > f->rk2) return NAN;
+    if (f->clk) {
+        swe_clock_stage(f->clk, stage);   /* the boundary values of the stage */
+        level_ghosts(f);
+    }
     int use_map = 0, phase = -1;
     switch (f->early_exit) {
     case KP_EARLY_EXIT_ON: use_map = 1; break;
@@ -382,7 +509,12 @@ int kp_fast_apply(struct kp_fast *f, int stage, double dt)
 {
     f->clip_vol = 0.0;
     if (stage < 0 || stage > f->rk2 || !(dt >= 0.0) || !(dt < INFINITY)) return -1;
-    return f->dbl ? apply_d(f, stage, dt) : apply_f(f, stage, dt);
+    int r = f->dbl ? apply_d(f, stage, dt) : apply_f(f, stage, dt);
+    if (f->clk) {   /* as kp_scalar.c: the clip's account, the faces' and the rain's */
+        f->clk->acc.clip += (f->rk2 && stage == 0 ? 0.5 : 1.0) * f->clip_vol;
+        swe_clock_applied(f->clk, stage, 1 + f->rk2, dt);
+    }
+    return r;
 }
 
 void kp_fast_clip_stats(const struct kp_fast *f, double *volume)

@@ -137,7 +137,18 @@ KP_CLONES static void FN(recon)(const struct kp_fast *f, const FN(arrays) *a, co
         /* 1. neighbours: active as is, free a copy of k, wall/off k mirrored */
         const T wm0 = Qw[k - s], qnm0 = Qn[k - s], qtm0 = Qt[k - s];
         const T wp0 = Qw[k + s], qnp0 = Qn[k + s], qtp0 = Qt[k + s];
-        const T wm = cm == (T)CELL_ACTIVE ? wm0 : w, wp = cp == (T)CELL_ACTIVE ? wp0 : w;
+        const T bp = Bp[k], bm = Bm[k];
+        /* a free or depth ghost extends the depth (the surface follows the bed across the
+         * face); a level ghost shows its level (kp_fast_rates stores it in the ghost's w)
+         * where that is above the face, else extends the depth; a wall or a discharge
+         * copies w */
+        const T em = w + two * (bm - Bij[k]), ep = w + two * (bp - Bij[k]);
+        const T wm = cm == (T)CELL_ACTIVE ? wm0
+                   : cm == (T)CELL_FREE || cm == (T)CELL_DEPTH ? em
+                   : cm == (T)CELL_LEVEL ? (wm0 > bm ? wm0 : em) : w;
+        const T wp = cp == (T)CELL_ACTIVE ? wp0
+                   : cp == (T)CELL_FREE || cp == (T)CELL_DEPTH ? ep
+                   : cp == (T)CELL_LEVEL ? (wp0 > bp ? wp0 : ep) : w;
         const T qtm = cm == (T)CELL_ACTIVE ? qtm0 : qt, qtp = cp == (T)CELL_ACTIVE ? qtp0 : qt;
         const T qnm = cm == (T)CELL_ACTIVE ? qnm0 : qn * (T)GRID_BC_SIGN(cm);   /* swgl_grid.h */
         const T qnp = cp == (T)CELL_ACTIVE ? qnp0 : qn * (T)GRID_BC_SIGN(cp);
@@ -146,7 +157,6 @@ KP_CLONES static void FN(recon)(const struct kp_fast *f, const FN(arrays) *a, co
         const T dn = FN(mm)(th * (qnp - qn), (qnp - qnm) * half, th * (qn - qnm));
         const T dt = FN(mm)(th * (qtp - qt), (qtp - qtm) * half, th * (qt - qtm));
         /* 3.-4. point values of w, positivity */
-        const T bp = Bp[k], bm = Bm[k];
         const T wP0 = w + dw * half, wM0 = w - dw * half;
         const int c1 = wP0 < bp, c2 = wM0 < bm;
         const T wP = c1 ? bp : (c2 ? two * w - bm : wP0);
@@ -239,6 +249,29 @@ static FN(rowbuf) FN(rowbuf_at)(T *b, size_t cw)
     return r;
 }
 
+/* A boundary face (kp_fast.c "Forcing"): the face tf of the flux row (F0, Fn, Ft, A)
+ * between the active point tp of P and the ring ghost of code cg, ring index r, face bed
+ * Bf, the ghost on the low side or not, face length len: kp_scalar.c's boundary_face in
+ * double where the ghost has a segment or a value code (a wall or a free ghost without
+ * a segment keeps the vectorized flux, which is the same rule), and the segment's
+ * volume rate into the domain in ring_rate[r]. */
+static void FN(bface)(const struct kp_fast *f, T cg, size_t r, T Bf, FN(pts) P, int tp, int ghost_low,
+                      double len, T *F0, T *Fn, T *Ft, T *A, int tf)
+{
+    const int code = (int)cg, seg = bf_seg(f, r);
+    if (seg < 0 && !bf_value_code(code)) return;
+    const swe_clock *clk = f->clk;
+    const double a[3] = {(double)P.h[tp], (double)P.un[tp], (double)P.ut[tp]};
+    double F[3];
+    const double v = seg >= 0 ? clk->seg_val[seg] : 0.0, vmax = seg >= 0 ? clk->f->seg[seg].vmax : 0.0;
+    const double sp = bf_face(code, v, vmax, (double)Bf, a, ghost_low, f->g, f->eps, F);
+    F0[tf] = (T)F[0];
+    Fn[tf] = (T)F[1];
+    Ft[tf] = (T)F[2];
+    A[tf] = (T)sp;
+    if (seg >= 0) clk->ring_rate[r] = (ghost_low ? (double)F0[tf] : -(double)F0[tf]) * len;
+}
+
 /* One unit: rows of tile row ty, interior columns i0 .. i1-1 (1-based).  Writes R of
  * its cells (0 on non-active ones), returns max 1/r = max(a_x / dx, a_y / dy) over its
  * active cells (the bound is cfl over the max: one division in all), adds to *chk
@@ -260,6 +293,14 @@ KP_CLONES static T FN(unit)(const struct kp_fast *f, const FN(arrays) *a, int st
     FN(recon)(f, a, Qw, Qv, Qu, a->BN, a->BS, KP_IDX(f, i0, j0), W, st, rb->yN[0], rb->yS[0]);
     FN(flux)(f, rb->yN[1], rb->yS[0], cd + KP_IDX(f, i0, j0 - 1), cd + KP_IDX(f, i0, j0), W,
              rb->fy[0][0], rb->fy[0][1], rb->fy[0][2], rb->fy[0][3]);
+    const int bfix = f->bfix, M = f->clk ? f->clk->M : 0;
+    if (bfix && j0 == 1)   /* the south ring's faces */
+        for (int t = 0; t < W; t++) {
+            const size_t ka = KP_IDX(f, i0 + t, 1);
+            if (cd[ka] == (T)CELL_ACTIVE && cd[ka - st] != (T)CELL_ACTIVE)
+                FN(bface)(f, cd[ka - st], SWE_RING(2, i0 + t - 1, M), a->BS[ka], rb->yS[0], t, 1, f->dx,
+                          rb->fy[0][0], rb->fy[0][1], rb->fy[0][2], rb->fy[0][3], t);
+        }
     int south = 0;
     for (int j = j0; j < j1; j++) {
         const int nxt = 1 - cur, north = 1 - south;
@@ -268,12 +309,26 @@ KP_CLONES static T FN(unit)(const struct kp_fast *f, const FN(arrays) *a, int st
         FN(recon)(f, a, Qw, Qv, Qu, a->BN, a->BS, KP_IDX(f, i0, j + 1), W, st, rb->yN[nxt], rb->yS[nxt]);
         FN(flux)(f, rb->yN[cur], rb->yS[nxt], cd + k0, cd + k0 + st, W, rb->fy[north][0],
                  rb->fy[north][1], rb->fy[north][2], rb->fy[north][3]);
+        if (bfix && j == f->ny)   /* the north ring's faces */
+            for (int t = 0; t < W; t++) {
+                const size_t ka = k0 + (size_t)t;
+                if (cd[ka] == (T)CELL_ACTIVE && cd[ka + st] != (T)CELL_ACTIVE)
+                    FN(bface)(f, cd[ka + st], SWE_RING(3, i0 + t - 1, M), a->BN[ka], rb->yN[cur], t, 0, f->dx,
+                              rb->fy[north][0], rb->fy[north][1], rb->fy[north][2], rb->fy[north][3], t);
+            }
         /* x: reconstruction of cells i0-1 .. i1, faces i0-1 .. i1-1 */
         FN(recon)(f, a, Qw, Qu, Qv, a->BE, a->BW, k0 - 1, W + 2, 1, rb->xE, rb->xW);
         {
             FN(pts) Lx = rb->xE, Rx = rb->xW;
             Rx.h++, Rx.qn++, Rx.qt++, Rx.un++, Rx.ut++;
             FN(flux)(f, Lx, Rx, cd + k0 - 1, cd + k0, W + 1, rb->fx[0], rb->fx[1], rb->fx[2], rb->fx[3]);
+            /* the west and east ring's faces: face 0 (ghost i = 0), face W (ghost nx + 1) */
+            if (bfix && i0 == 1 && cd[k0] == (T)CELL_ACTIVE && cd[k0 - 1] != (T)CELL_ACTIVE)
+                FN(bface)(f, cd[k0 - 1], SWE_RING(0, j - 1, M), a->BW[k0], Rx, 0, 1, f->dy, rb->fx[0], rb->fx[1],
+                          rb->fx[2], rb->fx[3], 0);
+            if (bfix && i1 == f->nx + 1 && cd[k0 + W - 1] == (T)CELL_ACTIVE && cd[k0 + W] != (T)CELL_ACTIVE)
+                FN(bface)(f, cd[k0 + W], SWE_RING(1, j - 1, M), a->BE[k0 + W - 1], Lx, W, 0, f->dy, rb->fx[0],
+                          rb->fx[1], rb->fx[2], rb->fx[3], W);
         }
         /* 8.-10. per cell */
         const T *fx0 = rb->fx[0], *fxn = rb->fx[1], *fxt = rb->fx[2], *ax = rb->fx[3];
@@ -330,11 +385,13 @@ static double FN(rates)(struct kp_fast *f, int stage)
  * Q* (RK2) or Q^{n+1} (Euler, in place) into d from s0 = Q^n; stage 1 writes Q^{n+1} into
  * d = Q^n from s0 = Q^n and s1 = Q*.  R may point to zeros (a tile whose rates were
  * skipped).  wb[t]: 1 where the new state is a wet active cell.  Adds the clip to *clip
- * and non-finite values to *bad.  stage and fric are constants at each call (inlined). */
-KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int fric, T dt,
+ * and non-finite values to *bad.  fo (forcing): adds rdt rn[t] to w before the clip (the
+ * rain) and leaves the dry and thin-film rules to the sources' pass where ns[t] != 0.
+ * stage, fric and fo are constants at each call (inlined). */
+KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int fric, const int fo, T dt,
                             const T *c, const T *Bij, const T *gn2, const T *const s0[3],
                             const T *const s1[3], T *const d[3], const T *Rw, const T *Ru,
-                            const T *Rv, int n, T *wb, T *clip, T *bad)
+                            const T *Rv, const T *rn, const T *ns, T rdt, int n, T *wb, T *clip, T *bad)
 {
     const T z = (T)0, one = (T)1, half = (T)0.5, eps = (T)f->eps, kap = (T)f->kappa, rk = (T)f->rkappa;
     const T k4 = (T)f->kappa4;
@@ -371,6 +428,7 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
             qu = qu / den;
             qv = qv / den;
         }
+        if (fo) w = w + rdt * rn[t];   /* rain, before the clip (kp_scalar.c) */
         const T h0 = w - b;
         const int neg = h0 < z;
         cl += act && neg ? -h0 : z;
@@ -380,8 +438,9 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
         /* as kp_scalar.c: a shoal cell's momentum from its desingularized velocity (6) */
         const T sc = h * FN(dfac)(h, kap, rk, k4);
         const T su = qu * sc, sv = qv * sc;
-        qu = dry ? z : (shoal ? su : qu);
-        qv = dry ? z : (shoal ? sv : qv);
+        const int keep = fo && ns[t] != z;   /* a source's cell: its rules come after it */
+        qu = keep ? qu : (dry ? z : (shoal ? su : qu));
+        qv = keep ? qv : (dry ? z : (shoal ? sv : qv));
         bd += act ? (w - w) + (qu - qu) + (qv - qv) : z;
         wb[t] = act && !dry ? one : z;
         /* non-active cells keep Q^n's values (in Q* too: no read of the destination) */
@@ -395,12 +454,52 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
 
 KP_CLONES static void FN(update)(const struct kp_fast *f, int stage, T dt, const T *c, const T *Bij,
                        const T *gn2, const T *const s0[3], const T *const s1[3], T *const d[3],
-                       const T *Rw, const T *Ru, const T *Rv, int n, T *wb, T *clip, T *bad)
+                       const T *Rw, const T *Ru, const T *Rv, const T *rn, const T *ns, T rdt, int n,
+                       T *wb, T *clip, T *bad)
 {
-    if (stage == 0 && !gn2) FN(update_k)(f, 0, 0, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, n, wb, clip, bad);
-    else if (stage == 0) FN(update_k)(f, 0, 1, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, n, wb, clip, bad);
-    else if (!gn2) FN(update_k)(f, 1, 0, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, n, wb, clip, bad);
-    else FN(update_k)(f, 1, 1, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, n, wb, clip, bad);
+#define KP_UPD(st_, fr_, fo_) \
+    FN(update_k)(f, st_, fr_, fo_, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, wb, clip, bad)
+    if (!rn) {
+        if (stage == 0 && !gn2) KP_UPD(0, 0, 0);
+        else if (stage == 0) KP_UPD(0, 1, 0);
+        else if (!gn2) KP_UPD(1, 0, 0);
+        else KP_UPD(1, 1, 0);
+    } else {
+        if (stage == 0 && !gn2) KP_UPD(0, 0, 1);
+        else if (stage == 0) KP_UPD(0, 1, 1);
+        else if (!gn2) KP_UPD(1, 0, 1);
+        else KP_UPD(1, 1, 1);
+    }
+#undef KP_UPD
+}
+
+/* The point sources of apply (kp_scalar.c's order: after the update and its clip),
+ * serially: swe_source_take on the destination surface d[0], with the accounts, then the
+ * dry and thin-film rules of the update on the source cells, once each (their mask ns
+ * is 1; 2 marks a cell done). */
+static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, double dt, T *const d[3])
+{
+    const swe_forcing *fo = f->clk->f;
+    const double area = f->dx * f->dy, cw = stage == 1 ? 0.5 : 1.0, wsrc = f->rk2 && stage == 0 ? 0.5 : 1.0;
+    const T z = (T)0, eps = (T)f->eps, kap = (T)f->kappa, rk = (T)f->rkappa, k4 = (T)f->kappa4;
+    T *ns = (T *)f->fsrc;
+    for (int q = 0; q < fo->n_src; q++) {
+        const size_t k = f->src_kf[q];
+        const double before = (double)d[0][k];
+        d[0][k] = (T)swe_source_take(before, (double)a->Bij[k], cw * dt * f->clk->src_q[q] / area);
+        f->clk->acc.src[q] += wsrc * ((double)d[0][k] - before) * area;
+    }
+    for (int q = 0; q < fo->n_src; q++) {
+        const size_t k = f->src_kf[q];
+        if (ns[k] != (T)1) continue;
+        ns[k] = (T)2;
+        const T h = d[0][k] - a->Bij[k];
+        const int dry = h <= eps, shoal = h < kap;
+        const T sc = h * FN(dfac)(h, kap, rk, k4);
+        d[1][k] = dry ? z : (shoal ? d[1][k] * sc : d[1][k]);
+        d[2][k] = dry ? z : (shoal ? d[2][k] * sc : d[2][k]);
+    }
+    for (int q = 0; q < fo->n_src; q++) ns[f->src_kf[q]] = (T)1;
 }
 
 static int FN(apply)(struct kp_fast *f, int stage, double dt)
@@ -413,6 +512,9 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
     const size_t cw = f->cw;
     double clip = 0.0;
     T bad = (T)0;
+    /* rain: cw dt factor per unit of rain[] (kp_scalar.c); frain NULL: no rain nor source */
+    const T *frain = (const T *)f->frain, *fsrc = (const T *)f->fsrc;
+    const T rdt = frain ? (T)((stage == 1 ? 0.5 : 1.0) * dt * f->clk->rain_factor) : (T)0;
 #pragma omp parallel num_threads(f->nthreads) reduction(+ : clip, bad)
     {
         T *wb = (T *)f->tbuf + (size_t)omp_get_thread_num() * f->tsize;   /* one row */
@@ -448,7 +550,8 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                         const T *Rw = act ? zero : a.R[0] + k, *Ru = act ? zero : a.R[1] + k,
                                 *Rv = act ? zero : a.R[2] + k;
                         FN(update)(f, stage, dtT, a.cd + k, a.Bij + k, a.gn2 ? a.gn2 + k : NULL, s0, s1, d,
-                                   Rw, Ru, Rv, n, wb, &cl, &bd);
+                                   Rw, Ru, Rv, frain ? frain + k : NULL, frain ? fsrc + k : NULL, rdt, n, wb,
+                                   &cl, &bd);
                         if (map)
                             for (int x = tx; x < tx1; x++) {
                                 const int e0 = (x - tx) * KP_TILE, e1 = e0 + KP_TILE < n ? e0 + KP_TILE : n;
@@ -472,6 +575,11 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
         }
     }
     f->clip_vol = clip * f->dx * f->dy;
+    if (frain && f->clk->f->n_src > 0) {
+        T *d[3];
+        for (int m = 0; m < 3; m++) d[m] = stage == 0 && rk2 ? a.Q[1][m] : a.Q[0][m];
+        FN(sources)(f, &a, stage, dt, d);
+    }
     return bad != (T)0 ? -1 : 0;
 }
 
@@ -545,7 +653,11 @@ static void FN(fill)(struct kp_fast *f, const kp_problem *p)
             a.Q[0][0][kf] = (T)bij;
             if (a.Q[1][0]) a.Q[1][0][kf] = (T)bij;
             if (a.gn2) a.gn2[kf] = p->sw.code[k] == CELL_ACTIVE ? (T)(p->sw.g * p->manning[k] * p->manning[k]) : (T)0;
+            if (f->frain)   /* rain[] on the active cells, 0 elsewhere or without rain */
+                ((T *)f->frain)[kf] =
+                    p->sw.forcing->rain && p->sw.code[k] == CELL_ACTIVE ? (T)p->sw.forcing->rain[k] : (T)0;
         }
+    for (int q = 0; f->fsrc && q < p->sw.forcing->n_src; q++) ((T *)f->fsrc)[f->src_kf[q]] = (T)1;
 }
 
 #undef T

@@ -241,16 +241,44 @@ static inline double slope(double lo, double v, double hi, double theta)
     return minmod3(theta * (hi - v), (hi - lo) * 0.5, theta * (v - lo));
 }
 
-/* item 1: the value neighbour m shows cell k for the slopes, along axis (0: x, 1: y) */
+/* The segment value of the ring ghost (i, j) (-1 for none) and its ring index. */
+static int ring_of(const kp_cpu *s, int i, int j, size_t *r)
+{
+    int nx = s->p.sw.nx, ny = s->p.sw.ny, M = s->clk.M;
+    if (!s->clk.f || !s->clk.f->n_seg) return -1;
+    if (i == 0 && j >= 1 && j <= ny) *r = SWE_RING(0, j - 1, M);
+    else if (i == nx + 1 && j >= 1 && j <= ny) *r = SWE_RING(1, j - 1, M);
+    else if (j == 0 && i >= 1 && i <= nx) *r = SWE_RING(2, i - 1, M);
+    else if (j == ny + 1 && i >= 1 && i <= nx) *r = SWE_RING(3, i - 1, M);
+    else return -1;
+    return s->clk.f->seg_of[*r];
+}
+
+/* item 1: the value neighbour m shows cell k for the slopes, along axis (0: x, 1: y);
+ * BF the bed of the face between them.  A wall (or off) mirrors k and copies its surface
+ * (a lake at rest stays at rest against it), as does a discharge ghost (whose face
+ * carries an imposed flux); a free or depth ghost copies k's momenta and extends its
+ * depth, the surface following the bed across the face (w_k + 2 (BF - B_ij)): a zero
+ * gradient of the depth, so that an outlet on a slope passes uniform flow; a level ghost
+ * shows its level where that is above the face, else extends the depth likewise. */
 static void neighbour(const kp_cpu *s, const double *w, const double *hu, const double *hv, size_t k, size_t m,
-                      int axis, double q[3])
+                      int axis, double BF, double q[3])
 {
     if (s->code[m] == CELL_ACTIVE) {
         q[0] = w[m], q[1] = hu[m], q[2] = hv[m];
         return;
     }
+    unsigned char c = s->code[m];
     q[0] = w[k], q[1] = hu[k], q[2] = hv[k];
-    q[1 + axis] *= GRID_BC_SIGN(s->code[m]);   /* wall (and off): mirror; free: copy */
+    q[1 + axis] *= GRID_BC_SIGN(c);   /* wall (and off): mirror; others: copy */
+    double ext = w[k] + 2.0 * (BF - s->bed[4][k]);
+    if (c == CELL_FREE || c == CELL_DEPTH) q[0] = ext;
+    else if (c == CELL_LEVEL) {
+        size_t r = 0;
+        int W = grid_stride(s->p.sw.nx), seg = ring_of(s, (int)(m % (size_t)W), (int)(m / (size_t)W), &r);
+        double v = seg >= 0 ? s->clk.seg_val[seg] : -INFINITY;
+        q[0] = v > BF ? v : ext;
+    }
 }
 
 /* items 4-6 along one axis: from the cell's (w, q1, q2), the slopes (dw, d1, d2), the
@@ -330,22 +358,14 @@ static double boundary_face(unsigned char c, double v, double vmax, double Bf, c
  * arithmetic and with separate roundings, written as 0 so that a fused multiply-add
  * (which a compiler may form from ap qm - am qp) cannot leave a residue. */
 
-/* The segment value of the ring ghost (i, j) (-1 for none) and its ring index. */
-static int ring_of(const kp_cpu *s, int i, int j, size_t *r)
-{
-    int nx = s->p.sw.nx, ny = s->p.sw.ny, M = s->clk.M;
-    if (!s->clk.f || !s->clk.f->n_seg) return -1;
-    if (i == 0 && j >= 1 && j <= ny) *r = SWE_RING(0, j - 1, M);
-    else if (i == nx + 1 && j >= 1 && j <= ny) *r = SWE_RING(1, j - 1, M);
-    else if (j == 0 && i >= 1 && i <= nx) *r = SWE_RING(2, i - 1, M);
-    else if (j == ny + 1 && i >= 1 && i <= nx) *r = SWE_RING(3, i - 1, M);
-    else return -1;
-    return s->clk.f->seg_of[*r];
-}
 
 double kp_cpu_rates(kp_cpu *s, int stage)
 {
-    if (s->fast) return kp_fast_rates(s->fast, stage);
+    if (s->fast) {
+        double b = kp_fast_rates(s->fast, stage);
+        return isnan(b) ? b : fmin(b, s->clk.dt_cap);   /* swe.h dt_cap; a NaN stays */
+    }
+    swe_clock_stage(&s->clk, stage);   /* the boundary values, rain and sources of the stage */
     int nx = s->p.sw.nx, ny = s->p.sw.ny, W = grid_stride(nx);
     int idx = stage == 0 ? s->qn : 1 - s->qn;
     s->stage_state = idx;
@@ -365,15 +385,15 @@ double kp_cpu_rates(kp_cpu *s, int stage)
                 continue;
             }
             double e[3], o[3];
-            neighbour(s, w, hu, hv, k, k - 1, 0, o);
-            neighbour(s, w, hu, hv, k, k + 1, 0, e);
+            neighbour(s, w, hu, hv, k, k - 1, 0, BW[k], o);
+            neighbour(s, w, hu, hv, k, k + 1, 0, BE[k], e);
             double dw = slope(o[0], w[k], e[0], th), d1 = slope(o[1], hu[k], e[1], th),
                    d2 = slope(o[2], hv[k], e[2], th);
             points(w[k], hu[k], hv[k], dw, d1, d2, BE[k], BW[k], eps, kappa, hi, lo);
             s->ph[PE][k] = hi[0], s->pu[PE][k] = hi[1], s->pv[PE][k] = hi[2];
             s->ph[PW][k] = lo[0], s->pu[PW][k] = lo[1], s->pv[PW][k] = lo[2];
-            neighbour(s, w, hu, hv, k, k - W, 1, o);
-            neighbour(s, w, hu, hv, k, k + W, 1, e);
+            neighbour(s, w, hu, hv, k, k - W, 1, BS[k], o);
+            neighbour(s, w, hu, hv, k, k + W, 1, BN[k], e);
             dw = slope(o[0], w[k], e[0], th), d1 = slope(o[1], hu[k], e[1], th), d2 = slope(o[2], hv[k], e[2], th);
             points(w[k], hu[k], hv[k], dw, d1, d2, BN[k], BS[k], eps, kappa, hi, lo);
             s->ph[PN][k] = hi[0], s->pu[PN][k] = hi[1], s->pv[PN][k] = hi[2];
@@ -382,7 +402,6 @@ double kp_cpu_rates(kp_cpu *s, int stage)
 
     /* 2. faces, stored by their low (west / south) cell; a boundary face's volume rate
      * into the domain goes to the ring's account (swe_clock) */
-    swe_clock_stage(&s->clk, stage);
     double *ring = s->clk.ring_rate;
     for (int j = 0; j <= ny + 1; j++)
         for (int i = 0; i <= nx + 1; i++) {
@@ -452,7 +471,7 @@ double kp_cpu_rates(kp_cpu *s, int stage)
                 nan = 1;   /* a state that is not a number, or infinite: a blow-up */
         }
     if (nan) return NAN;
-    return isinf(rmin) ? INFINITY : s->p.sw.cfl * rmin;
+    return fmin(isinf(rmin) ? INFINITY : s->p.sw.cfl * rmin, s->clk.dt_cap);   /* swe.h dt_cap */
 }
 
 /* H~f of (9): g n^2 |u| / h^(4/3) with the desingularized cell velocity (item 6) */

@@ -42,6 +42,37 @@ void roe_cpu_get_state(const roe_cpu *s, double *h, double *qx, double *qy);
  * a NaN is in the state or appeared. */
 double roe_cpu_step(roe_cpu *s, double dt_max);
 
+/* Boundary data, rain and point sources (swe.h "Boundary data"; p->forcing, NULL: none).
+ * The solver keeps a swe_clock: rates evaluates the segment values, the rain factor and
+ * the sources' Q at the step's time t (roe_cpu_set_time, else the previous step's t + dt),
+ * apply moves t by dt.  An edge between an active cell a (state (h_a, q_a), depth function
+ * H_a) and a ghost of the ring with code c and value v (its segment's) is computed with
+ * the ghost's bed equal to a's (B_f = -H_a), normal n_out out of the domain:
+ *   wall, free        the mirror / copy of a (as without forcing; a ghost that is not on
+ *                     the ring, inside a mask, is a wall);
+ *   level, depth      the Roe edge with the exterior (h_b, h_b u_a), h_b =
+ *                     swe_exterior_depth(c, v, -H_a, h_a) (level: max(v + H_a, 0); depth:
+ *                     v), u_a = q_a / h_a (0 where a or the exterior is dry);
+ *   discharge         the imposed flux, no Riemann problem: out of a it carries mass -v
+ *                     (v = Q / L >= 0 into the domain) and momentum M n_out (M of
+ *                     swe_discharge_flux(v, h_a): the normal momentum flux h un^2 + g h^2/2
+ *                     of the inflow, un = -v / h_b), written as the fluctuation
+ *                         F-_a = (-v, M n_out) - F(W_a).n_out,
+ *                         F(W_a).n = (qn_a, q_a un_a + g h_a^2/2 n),
+ *                     so that Phi (M1) out of a = qn_a + F-_a[0] = -v (set exactly) and the
+ *                     momentum update (4) adds -dt/|V| |Gamma| M n_out (the F(W_a) terms of
+ *                     a cell's four edges cancel); v = 0 gives M = g h_a^2/2: the wall of
+ *                     roe_flux.c's case B, so a lake at rest stays at rest.
+ * rates returns at most the clock's dt_cap (swe.h: the step that rain and sources allow
+ * on a dry bed).  The speed of such an edge in (8) is at least swe_boundary_speed(c, vmax, -H_a, g) (the
+ * segment's largest value), and on a discharge edge max(v / h_b + sqrt(g h_b),
+ * |un_a| + sqrt(g h_a)).  The volume through the edge is what (M4) moved: theta_a P_ae on
+ * an outflow (the draining limiter scales it), P_ae on an inflow (the ghost's theta is 1),
+ * so the accounts (ring_rate, by SWE_RING) are filled in apply.  Rain: h += dt rate on
+ * every active cell, with the flux update, before the rounding clip; sources: after it,
+ * h <- swe_source_take(h, 0, dt Q / |V|) (no more than the cell holds), the change times
+ * |V| to the source's account; then the dry rule and (M5) (once, on the final h). */
+
 /* A step in two calls (the time loop may take the min of dt over several solvers, or
  * shorten dt to land on an output time, between them).  The scheme (the same for both
  * kinds; roe_scalar.c and roe_fast.c write it beside the code):
@@ -90,7 +121,7 @@ double roe_cpu_step(roe_cpu *s, double dt_max);
  * form of Lastra et al. (2009): where no cell drains (theta = 1 everywhere), (M4) is
  * (4) in exact arithmetic (sum_e |Gamma_e| n_e = 0 on a rectangle).
  * Returns 0, or -1 if a NaN appeared (or dt is NaN, negative, or infinite while
- * waves move). */
+ * waves move or the problem has boundary data, rain or sources). */
 double roe_cpu_rates(roe_cpu *s);
 int roe_cpu_apply(roe_cpu *s, double dt);
 
@@ -126,6 +157,13 @@ int roe_cpu_apply(roe_cpu *s, double dt);
  *    of the volume over 3.2 m^2 (mean 0.68 h_dry), <= h_dry x the area that dried
  *    (3.5 m^2) <= h_dry x the bared beach (5 pi a^2 / 4 = 3.9 m^2).  It is conserved
  *    (part of the volume, not lost) and scales with h_dry. */
+
+/* The time of the next step (s; apply also moves it by dt): the boundary data, rain and
+ * sources are evaluated at it. */
+void roe_cpu_set_time(roe_cpu *s, double t);
+/* The volumes that came in and went out since the creation (swe.h swe_account, of the
+ * problem's forcing shape: swe_account_init with p->forcing), the clip included. */
+void roe_cpu_account(const roe_cpu *s, swe_account *out);
 
 /* What the rounding clip h < 0 -> 0 of the last roe_cpu_apply added: the volume
  * sum (-h) |V| over the clipped cells (m^3), and the largest -h / scale_i with

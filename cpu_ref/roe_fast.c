@@ -10,7 +10,14 @@
  *   entropy fix       fix_k = lambda^L_k < 0 & lambda^R_k > 0, per lane
  *   emerging bottom   case A = dry_i & h_j <= H_j - H_i, case B = dry_j & h_i <= H_i - H_j
  *   boundary edges    a lane whose one side is a ghost gets that side rebuilt from the
- *                     active side (wall: q_n -> -q_n, free: copy; H_ext = H_int)
+ *                     active side (wall: q_n -> -q_n, free: copy; H_ext = H_int); the
+ *                     ring's ghosts with a value (level, depth, discharge) are then
+ *                     recomputed one edge at a time, in double, by the scalar solver's
+ *                     roe_boundary_edge (roe_cpu.h "Boundary data") over the lanes' result
+ *   forcing           rain with the flux update (h += dt rate, before the clip); after the
+ *                     update, serially: the boundary edges' volumes (-theta P, the products
+ *                     the update used) into the owner's swe_clock, the point sources and
+ *                     the dry rule and (M5) on their cells (skipped there by the lanes)
  *   mass flux (M1)    G = |Gamma| (qn_L + F-_LR[0]), and 0 on wall lanes
  *                     (ghost side not free) and lanes with no active side
  *   drain time (M2)   O = (max(P_E,0) + max(P_W,0)) + (max(P_N,0) + max(P_S,0)),
@@ -63,7 +70,21 @@ struct roe_fast {
     size_t tsize;
     int moving;                 /* rates saw a wave */
     double clip_vol, clip_rel;  /* last apply's clip */
+    /* boundary data, rain, sources (roe_cpu.h "Boundary data") */
+    swe_clock *clk;             /* the owner's (roe_scalar.c): the step's values and the accounts */
+    unsigned char *code;        /* the problem's codes (grid_at layout): the ring's ghosts */
+    int ring_fix;               /* a ghost of the ring has a value (level, depth, discharge) */
+    void *rain;                 /* T per cell (m/s, active cells), NULL without rain */
+    void *srcm;                 /* MT per cell: -1 on a source's cell, NULL without sources */
+    size_t *src_kf;             /* per source: its cell in the padded layout */
+    unsigned char *src_first;   /* per source: the first of its cell (the dry rule once) */
 };
+
+/* a ghost that shows a state of its own at a boundary edge (the ring's value codes) */
+static inline int value_code(unsigned char c)
+{
+    return c == CELL_LEVEL || c == CELL_DEPTH || c == CELL_DISCHARGE;
+}
 
 /* ---- the kernels, float x4 (SSE) ---- */
 #define T float
@@ -155,14 +176,20 @@ void roe_fast_destroy(struct roe_fast *f)
     free(f->act);
     free(f->fre);
     free(f->tbuf);
+    free(f->code);
+    free(f->rain);
+    free(f->srcm);
+    free(f->src_kf);
+    free(f->src_first);
     free(f);
 }
 
-struct roe_fast *roe_fast_create(const swe_problem *p, int use_double)
+struct roe_fast *roe_fast_create(const swe_problem *p, int use_double, swe_clock *clk)
 {
     if (swe_problem_check(p) != SWGL_OK) return NULL;
     struct roe_fast *f = calloc(1, sizeof *f);
     if (!f) goto fail;
+    f->clk = clk;
     f->dbl = use_double != 0;
     f->nx = p->nx;
     f->ny = p->ny;
@@ -192,6 +219,29 @@ struct roe_fast *roe_fast_create(const swe_problem *p, int use_double)
     if (!f->H || !f->h || !f->qx || !f->qy || !f->mom[0] || !f->mom[1] || !f->phiE ||
         !f->phiN || !f->tau || !f->act || !f->fre || !f->tbuf)
         goto fail;
+    const swe_forcing *fo = clk->f;
+    size_t ng = grid_size(p->nx, p->ny), w = (size_t)grid_stride(p->nx);
+    f->code = malloc(ng);
+    if (!f->code) goto fail;
+    memcpy(f->code, p->code, ng);
+    for (size_t k = 0; k < ng; k++) {
+        int i = (int)(k % w), j = (int)(k / w);
+        if ((i == 0 || i == p->nx + 1 || j == 0 || j == p->ny + 1) && value_code(p->code[k])) f->ring_fix = 1;
+    }
+    if (fo && fo->rain && !(f->rain = alloc16(fb))) goto fail;
+    if (fo && fo->n_src > 0) {
+        f->srcm = alloc16(fb);
+        f->src_kf = calloc((size_t)fo->n_src, sizeof *f->src_kf);
+        f->src_first = calloc((size_t)fo->n_src, 1);
+        if (!f->srcm || !f->src_kf || !f->src_first) goto fail;
+        for (int q = 0; q < fo->n_src; q++) {   /* a grid_at index of an active cell (roe_scalar.c checks) */
+            size_t k = fo->src_cell[q];
+            f->src_kf[q] = (k / w) * f->st + k % w;
+            f->src_first[q] = 1;
+            for (int o = 0; o < q; o++)
+                if (f->src_kf[o] == f->src_kf[q]) f->src_first[q] = 0;
+        }
+    }
     if (f->dbl) init_d(f, p);
     else init_f(f, p);
     return f;
@@ -242,10 +292,16 @@ double roe_fast_rates(struct roe_fast *f)
 int roe_fast_apply(struct roe_fast *f, double dt)
 {
     f->clip_vol = f->clip_rel = 0.0;
-    if (isnan(dt) || dt < 0.0 || (f->moving && !(dt < INFINITY))) return -1;
-    /* nothing moves, or dt = 0: only the dry clean-up (and theta is never 0/0) */
+    /* an infinite dt: only when nothing moves and nothing comes in (roe_scalar.c) */
+    if (isnan(dt) || dt < 0.0 || ((f->moving || swe_forcing_any(f->clk->f)) && !(dt < INFINITY))) return -1;
+    /* nothing moves, or dt = 0: only the rain, the sources and the dry clean-up (and
+     * theta is never 0/0) */
     const int move = f->moving && dt > 0.0;
-    return f->dbl ? apply_d(f, dt, move) : apply_f(f, dt, move);
+    int bad = f->dbl ? apply_d(f, dt, move) : apply_f(f, dt, move);
+    if (swe_forcing_any(f->clk->f) && (f->dbl ? forcing_d(f, dt, move) : forcing_f(f, dt, move))) bad = -1;
+    f->clk->acc.clip += f->clip_vol;
+    swe_clock_applied(f->clk, 0, 1, dt);
+    return bad;
 }
 
 void roe_fast_clip_stats(const struct roe_fast *f, double *volume, double *rel)

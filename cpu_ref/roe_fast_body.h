@@ -41,7 +41,9 @@ static void FN(init)(struct roe_fast *f, const swe_problem *p)
             a.H[kf] = (T)p->H[k];
             act[kf] = p->code[k] == CELL_ACTIVE ? -1 : 0;
             fre[kf] = p->code[k] != CELL_ACTIVE && GRID_BC_SIGN(p->code[k]) > 0 ? -1 : 0;   /* swgl_grid.h */
+            if (f->rain) ((T *)f->rain)[kf] = p->code[k] == CELL_ACTIVE ? (T)p->forcing->rain[k] : (T)0;
         }
+    for (int q = 0; f->srcm && q < p->forcing->n_src; q++) ((MT *)f->srcm)[f->src_kf[q]] = -1;
 }
 
 static void FN(set_state)(struct roe_fast *f, const double *h, const double *qx, const double *qy)
@@ -239,6 +241,32 @@ static inline void FN(edges4)(const struct roe_fast *f, const FN(arrays) *A, siz
     v_store(r->phi + e, v_andnot(v_or(none, wall), G));
 }
 
+/* A boundary edge of the ring whose ghost (gi, gj) has a value (level, depth, discharge),
+ * active cell (ai, aj) (grid_at coordinates): recomputed in double by roe_boundary_edge
+ * (the scalar solver's function) over the lanes' result at index e of the edge row r;
+ * nothing when the ghost has no value or the cell is not active. */
+static void FN(fix_edge)(const struct roe_fast *f, const FN(arrays) *A, int gi, int gj, int ai, int aj,
+                         double ex, double ey, T gam, FN(edge_row) *r, size_t e)
+{
+    const unsigned char c = f->code[grid_at(f->nx, gi, gj)];
+    const size_t ka = (size_t)aj * f->st + (size_t)ai;
+    if (!value_code(c) || !A->act[ka]) return;
+    size_t rr = 0;
+    const swe_clock *clk = f->clk;
+    const int seg = roe_ring_of(clk->f, f->nx, f->ny, clk->M, gi, gj, &rr);
+    const double wa[3] = {A->h[ka], A->qx[ka], A->qy[ka]};
+    double fL[3], fR[3], phi;
+    double sp = roe_boundary_edge(c, seg >= 0 ? clk->seg_val[seg] : 0.0, seg >= 0 ? clk->f->seg[seg].vmax : 0.0,
+                                  wa, (double)A->H[ka], ex, ey, gi < ai || gj < aj, (double)(T)f->g,
+                                  (double)(T)f->h_dry, fL, fR, &phi);
+    for (int m = 0; m < 2; m++) {
+        r->fi[m][e] = (T)fL[1 + m];
+        r->fj[m][e] = (T)fR[1 + m];
+    }
+    r->s[e] = (T)sp;
+    r->phi[e] = gam * (T)phi;
+}
+
 static void FN(north_edges4)(const struct roe_fast *f, const FN(arrays) *A, int j, FN(edge_row) *r)
 {
     const size_t row = (size_t)j * f->st;
@@ -273,6 +301,10 @@ static T FN(sweep_rows)(struct roe_fast *f, int j0, int j1, T *buf, int *nan)
      * (this one keeps its copy in buf), or the ghost row 0 (this thread writes it) */
     se.phi = j0 == 1 ? a.phiN : buf + 15 * st;
     FN(north_edges4)(f, A, j0 - 1, &se);
+    const int nx = f->nx, ny = f->ny;
+    const T dxs = (T)f->dx, dys = (T)f->dy;
+    if (f->ring_fix && j0 == 1)   /* the south ring */
+        for (int i = 1; i <= nx; i++) FN(fix_edge)(f, A, i, 0, i, 1, 0.0, 1.0, dxs, &se, (size_t)i);
     for (int j = j0; j < j1; j++) {
         const size_t row = (size_t)j * st;
         xe.phi = a.phiE + row;
@@ -280,6 +312,12 @@ static T FN(sweep_rows)(struct roe_fast *f, int j0, int j1, T *buf, int *nan)
         for (size_t e = 0; e <= (size_t)f->nx; e += LANES)
             FN(edges4)(f, A, row + e, row + e + 1, 0, dy, &xe, e);
         FN(north_edges4)(f, A, j, &ne);
+        if (f->ring_fix) {   /* the west and east ring, the north ring */
+            FN(fix_edge)(f, A, 0, j, 1, j, 1.0, 0.0, dys, &xe, 0);
+            FN(fix_edge)(f, A, nx + 1, j, nx, j, 1.0, 0.0, dys, &xe, (size_t)nx);
+            if (j == ny)
+                for (int i = 1; i <= nx; i++) FN(fix_edge)(f, A, i, ny + 1, i, ny, 0.0, 1.0, dxs, &ne, (size_t)i);
+        }
         for (size_t i = 1; i <= (size_t)f->nx; i += LANES) {
             const size_t k = row + i;
             V mom[2];
@@ -360,6 +398,9 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
     const T kappa = (T)f->kappa;
     const V kap = v_set1(kappa), sqrt2 = v_set1(RF_SQRT2), one = v_set1((T)1);
     const V rkap = v_set1(kappa > (T)0 ? (T)1 / kappa : (T)0);
+    const T *rain = (const T *)f->rain;
+    const MT *srcm = (const MT *)f->srcm;
+    const V rdt = v_set1(rain ? (T)(dt * f->clk->rain_factor) : (T)0);
     int bad = 0;
     double cvol = 0.0, crel = 0.0;
 
@@ -386,6 +427,7 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
             V h = v_sub(h0, v_mul(k, dh));
             V qx = v_sub(qx0, v_mul(k, v_load(a.mom[0] + c)));
             V qy = v_sub(qy0, v_mul(k, v_load(a.mom[1] + c)));
+            if (rain) h = v_add(h, v_mul(rdt, v_load(rain + c)));
             nan = v_or(nan, v_and(act, v_or(v_unord(h, qx), v_unord(qy, qy))));
             V neg = v_and(act, v_lt(h, z));
             if (v_movemask(neg)) {                 /* rounding clip: record it */
@@ -402,6 +444,7 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
                     }
             }
             h = v_max(h, z);                       /* h < 0 -> 0 (rounding) */
+            const V qxr = qx, qyr = qy;            /* a source's cell: the rules after it */
             V dry = v_le(h, hdry);                 /* h <= h_dry -> q = 0 */
             qx = v_andnot(dry, qx);
             qy = v_andnot(dry, qy);
@@ -412,6 +455,11 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
             fd = FN(sel)(v_lt(h, kap), fd, one);
             qx = v_mul(qx, fd);
             qy = v_mul(qy, fd);
+            if (srcm) {
+                V keep = v_loadm(srcm + c);
+                qx = FN(sel)(keep, qxr, qx);
+                qy = FN(sel)(keep, qyr, qy);
+            }
             v_store(a.h + c, FN(sel)(act, h, h0));
             v_store(a.qx + c, FN(sel)(act, qx, qx0));
             v_store(a.qy + c, FN(sel)(act, qy, qy0));
@@ -420,5 +468,64 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
     }
     f->clip_vol = cvol;
     f->clip_rel = crel;
+    return bad ? -1 : 0;
+}
+
+/* theta = min(1, tau / dt) of one cell, as theta4 computes it (min(1, x) = 1 < x ? 1 : x) */
+static inline T FN(theta1)(T tau, T dt)
+{
+    T x = tau / dt;
+    return (T)1 < x ? (T)1 : x;
+}
+
+/* After apply (the same dt, move): what the update moved through each boundary edge of a
+ * segment (clk->ring_rate: -t P, the product (M4) used, 0 when nothing moved), the point
+ * sources (swe_source_take on h, to their accounts) and the dry rule and (M5) on their
+ * cells, as roe_scalar.c does it.  Returns 0 or -1 (a NaN). */
+static int FN(forcing)(struct roe_fast *f, double dt, int move)
+{
+    const FN(arrays) a = FN(arr)(f);
+    swe_clock *clk = f->clk;
+    const swe_forcing *fo = clk->f;
+    const int nx = f->nx, ny = f->ny, M = clk->M;
+    const size_t st = f->st;
+    const T dtv = move ? (T)dt : (T)1;
+    for (int side = 0; fo->n_seg > 0 && side < 4; side++) {
+        const int len = side < 2 ? ny : nx;
+        for (int m = 0; m < len; m++) {
+            size_t r = SWE_RING(side, m, M), kg, ka;
+            if (fo->seg_of[r] < 0) continue;
+            T P;
+            switch (side) {
+            case 0: kg = (size_t)(m + 1) * st, ka = kg + 1, P = -a.phiE[kg]; break;
+            case 1: kg = (size_t)(m + 1) * st + (size_t)nx + 1, ka = kg - 1, P = a.phiE[ka]; break;
+            case 2: kg = (size_t)(m + 1), ka = kg + st, P = -a.phiN[kg]; break;
+            default: kg = (size_t)(ny + 1) * st + (size_t)(m + 1), ka = kg - st, P = a.phiN[ka]; break;
+            }
+            T t = P > (T)0 ? FN(theta1)(a.tau[ka], dtv) : FN(theta1)(a.tau[kg], dtv);
+            clk->ring_rate[r] = move && a.act[ka] ? -(double)(t * P) : 0.0;
+        }
+    }
+    const double Vd = f->dx * f->dy;
+    int bad = 0;
+    for (int q = 0; q < fo->n_src; q++) {
+        T *h = a.h + f->src_kf[q];
+        double before = (double)*h;
+        *h = (T)swe_source_take(before, 0.0, dt * clk->src_q[q] / Vd);
+        clk->acc.src[q] += ((double)*h - before) * Vd;
+    }
+    const T hdry = (T)f->h_dry, kappa = (T)f->kappa, rkap = kappa > (T)0 ? (T)1 / kappa : (T)0;
+    for (int q = 0; q < fo->n_src; q++) {
+        if (!f->src_first[q]) continue;
+        const size_t c = f->src_kf[q];
+        T h = a.h[c], qx = a.qx[c], qy = a.qy[c];
+        if (h <= hdry) qx = qy = (T)0;
+        T r = h * rkap, r2 = r * r;                /* (M5), as apply's lanes */
+        T fd = RF_SQRT2 * r2 / (T)sqrt((double)(r2 * r2 + (T)1));
+        if (!(h < kappa)) fd = (T)1;
+        a.qx[c] = qx * fd;
+        a.qy[c] = qy * fd;
+        if (isnan(h) || isnan(a.qx[c]) || isnan(a.qy[c])) bad = 1;
+    }
     return bad ? -1 : 0;
 }

@@ -13,8 +13,10 @@
  *     the south edges of row j are the north edges of row j-1, kept from the previous
  *     row.  A boundary edge (one side ACTIVE, the other a ghost) gets its exterior state
  *     from the interior one: wall -> (h, q - 2 (q.n) n), free -> copy, and H_ext =
- *     H_int; CELL_OFF next to an active cell is treated as a wall.  Edges with no active
- *     side are skipped.  Per edge e = (L | R), L west/south:
+ *     H_int; CELL_OFF next to an active cell is treated as a wall; a ghost of the ring
+ *     with a value (level, depth, discharge) as roe_cpu.h "Boundary data" says
+ *     (roe_boundary_edge, shared with the fast solver).  Edges with no active side are
+ *     skipped.  Per edge e = (L | R), L west/south:
  *       G_e = |Gamma_e| (qn_L + F-_LR[0])                                        (M1)
  *     with qn_L = q_L . n of the (rebuilt) L state; G_e = 0 on a wall edge and on an
  *     edge with no active side.  Stored per owning cell L: phiE[L] (x-edges),
@@ -35,8 +37,11 @@
  *       t_X = theta_k when P_X > 0, else theta of the neighbour across X
  *       h_k  <- h_k - dt/|V| ((t_E P_E + t_W P_W) + (t_N P_N + t_S P_S))         (M4)
  *       q_k  <- q_k - dt/|V| M_k                                                  (4)
- *     then h < 0 -> h = 0 (rounding only: roe_cpu_clip_stats reports it) and
- *     h <= h_dry -> q = 0.  Ghost and inactive cells are not updated (kept at 0).
+ *     h += dt rain (when the problem has rain), then h < 0 -> h = 0 (rounding only:
+ *     roe_cpu_clip_stats reports it) and h <= h_dry -> q = 0, (M5).  Ghost and inactive
+ *     cells are not updated (kept at 0).  Then the boundary edges' volumes (-t_X P_X of
+ *     the active cell, what (M4) moved) to the clock's ring_rate, the point sources (and
+ *     the dry rule and (M5) on their cells, once, after them), and the accounts.
  *     (M4) keeps h >= 0: the outflows of k sum to O_k and are scaled by theta_k <=
  *     tau_k/dt, so they remove at most dt/|V| tau_k O_k = h_k; inflows only add.  The
  *     two cells of an edge add +-t G_e with the same t, so the volume telescopes.
@@ -80,12 +85,18 @@ struct roe_cpu {
     double *rowbuf;
     int moving;                 /* rates saw a wave (max S_i > 0) */
     double clip_vol, clip_rel;  /* last apply's clip */
+    unsigned char *srcm;        /* 1 on the cells of a point source; NULL without sources */
+    unsigned char *src_first;   /* per source: the first of its cell (the dry rule once) */
+    swe_clock clk;              /* boundary data, rain, sources and their accounts (both kinds) */
 };
 
 void roe_cpu_destroy(roe_cpu *s)
 {
     if (!s) return;
     roe_fast_destroy(s->fast);
+    swe_clock_free(&s->clk);
+    free(s->srcm);
+    free(s->src_first);
     free(s->H);
     free(s->code);
     free(s->h);
@@ -113,9 +124,16 @@ roe_cpu *roe_cpu_create(const swe_problem *p, enum roe_cpu_kind kind)
     }
     s->kind = kind;
     s->p = *p;
+    if (swe_clock_init(&s->clk, p) != SWGL_OK) goto fail_quiet;
+    const swe_forcing *fo = p->forcing;
+    for (int q = 0; fo && q < fo->n_src; q++)
+        if (fo->src_cell[q] >= grid_size(p->nx, p->ny) || p->code[fo->src_cell[q]] != CELL_ACTIVE) {
+            swgl_fail(SWGL_ERR_ARG, "swe: point source %d is not in an active cell", q + 1);
+            goto fail_quiet;
+        }
     if (kind != ROE_CPU_SCALAR) {
         int dbl = kind == ROE_CPU_FAST_DOUBLE;
-        s->fast = roe_fast_create(p, dbl);
+        s->fast = roe_fast_create(p, dbl, &s->clk);
         if (!s->fast) goto fail_quiet;
         snprintf(s->name, sizeof s->name, "cpu (%s, %d threads)", dbl ? "double, SSE2 x2" : "float, SSE x4",
                  roe_fast_threads(s->fast));
@@ -143,6 +161,15 @@ roe_cpu *roe_cpu_create(const swe_problem *p, enum roe_cpu_kind kind)
     s->p.H = s->H;
     s->p.code = s->code;
     for (size_t k = 0; k < n; k++) s->tau[k] = INFINITY;
+    if (fo && fo->n_src > 0) {
+        s->srcm = calloc(n, 1);
+        s->src_first = calloc((size_t)fo->n_src, 1);
+        if (!s->srcm || !s->src_first) goto fail;
+        for (int q = 0; q < fo->n_src; q++) {
+            s->src_first[q] = !s->srcm[fo->src_cell[q]];
+            s->srcm[fo->src_cell[q]] = 1;
+        }
+    }
     edge_row *rows[3] = {&s->xe, &s->ne, &s->se};
     for (int r = 0; r < 3; r++) {
         double *b = s->rowbuf + (size_t)r * 5 * w;
@@ -206,10 +233,60 @@ static inline double pos(double x) { return x > 0.0 ? x : 0.0; }
  * monotone), so the division is only done where the cell limits */
 static inline double theta(double tau, double dt) { return tau < dt ? tau / dt : 1.0; }
 
+double roe_boundary_edge(unsigned char c, double v, double vmax, const double wa[3], double Ha, double ex,
+                         double ey, int ghost_low, double g, double h_dry, double fL[3], double fR[3],
+                         double *phi)
+{
+    const double floor_speed = swe_boundary_speed(c, vmax, -Ha, g);
+    if (c == CELL_DISCHARGE) {
+        /* the imposed flux, outward from the active cell a (n_out): mass -v, momentum
+         * M n_out (the inflow's h un^2 + g h^2/2 with un = -v/h_b), less F(W_a).n_out, so
+         * that the update (4) adds -dt/|V| |Gamma| (F_imposed - F(W_a).n_out) (the F(W_a)
+         * terms of a cell's edges cancel on a rectangle); v = 0: M = g h_a^2/2, the
+         * emerging-bottom wall of roe_flux.c (case B), and a lake at rest stays at rest */
+        const double nx = ghost_low ? -ex : ex, ny = ghost_low ? -ey : ey;
+        const double h = wa[0] > 0.0 ? wa[0] : 0.0;
+        const int wet = h > h_dry;
+        const double qn = wa[1] * nx + wa[2] * ny, un = wet ? qn / h : 0.0;
+        double M, sp = swe_discharge_flux(v, h, g, &M);
+        const double dp = M - 0.5 * g * h * h;
+        double *fa = ghost_low ? fR : fL, *fg = ghost_low ? fL : fR;
+        fa[0] = -v - qn;
+        fa[1] = dp * nx - wa[1] * un;
+        fa[2] = dp * ny - wa[2] * un;
+        fg[0] = fg[1] = fg[2] = 0.0;
+        *phi = ghost_low ? v : -v;                 /* L to R: into the domain when L is the ghost */
+        const double sa = wet ? fabs(un) + sqrt(g * h) : 0.0;
+        if (sa > sp) sp = sa;
+        return floor_speed > sp ? floor_speed : sp;
+    }
+    double wA[3] = {wa[0], wa[1], wa[2]}, wg[3];
+    if (c == CELL_LEVEL || c == CELL_DEPTH) {
+        /* the exterior depth with the active cell's velocity (none where it is dry) */
+        double hb = swe_exterior_depth(c, v, -Ha, wa[0]);
+        if (!(hb > 0.0)) hb = 0.0;
+        const int wet_a = wa[0] > h_dry, wet_b = hb > h_dry;
+        wg[0] = hb;
+        wg[1] = wet_a && wet_b ? hb * (wa[1] / wa[0]) : 0.0;
+        wg[2] = wet_a && wet_b ? hb * (wa[2] / wa[0]) : 0.0;
+    } else {
+        /* free -> copy, wall (or off) -> mirror q (swgl_grid.h) */
+        const double qn = wa[1] * ex + wa[2] * ey;
+        wg[0] = wa[0];
+        wg[1] = GRID_BC_SIGN(c) > 0 ? wa[1] : wa[1] - 2.0 * qn * ex;
+        wg[2] = GRID_BC_SIGN(c) > 0 ? wa[2] : wa[2] - 2.0 * qn * ey;
+    }
+    const double *wL = ghost_low ? wg : wA, *wR = ghost_low ? wA : wg;
+    double sp = roe_edge(wL, wR, Ha, Ha, ex, ey, g, h_dry, fL, fR);
+    *phi = GRID_BC_SIGN(c) < 0 ? 0.0 : wL[1] * ex + wL[2] * ey + fL[0];   /* (M1); a wall: 0 */
+    return floor_speed > sp ? floor_speed : sp;   /* (a NaN speed stays NaN) */
+}
+
 /* One edge between cells kL (west/south) and kR (east/north), normal (ex, ey) from L to
- * R.  Boundary edges get the exterior state from the active side.  Writes F-_LR, F-_RL
- * and *phi = Phi (M1) = qn_L + F-_LR[0] (0 on a wall edge and when no side is active);
- * returns ||D||_inf (0 when no side is active). */
+ * R.  Boundary edges: roe_boundary_edge, with the ghost's segment value of the step.
+ * Writes F-_LR, F-_RL and *phi = Phi (M1) = qn_L + F-_LR[0] (0 on a wall edge and when
+ * no side is active; the imposed mass flux on a discharge edge); returns ||D||_inf (0 when
+ * no side is active). */
 static double edge(const roe_cpu *s, size_t kL, size_t kR, double ex, double ey,
                    double fL[3], double fR[3], double *phi)
 {
@@ -219,25 +296,20 @@ static double edge(const roe_cpu *s, size_t kL, size_t kR, double ex, double ey,
         for (int m = 0; m < 3; m++) fL[m] = fR[m] = 0.0;
         return 0.0;
     }
-    double wL[3] = {s->h[kL], s->qx[kL], s->qy[kL]};
-    double wR[3] = {s->h[kR], s->qx[kR], s->qy[kR]};
-    double HL = s->H[kL], HR = s->H[kR];
-    int wall = 0;
-    if (!aR || !aL) {
-        /* exterior from interior: free -> copy, wall (or off) -> mirror q */
-        const double *wa = aL ? wL : wR;
-        double *wg = aL ? wR : wL;
-        unsigned char cg = aL ? s->code[kR] : s->code[kL];
-        double qn = wa[1] * ex + wa[2] * ey;
-        wg[0] = wa[0];
-        wg[1] = GRID_BC_SIGN(cg) > 0 ? wa[1] : wa[1] - 2.0 * qn * ex;   /* swgl_grid.h */
-        wg[2] = GRID_BC_SIGN(cg) > 0 ? wa[2] : wa[2] - 2.0 * qn * ey;
-        if (aL) HR = HL; else HL = HR;
-        wall = GRID_BC_SIGN(cg) < 0;
+    if (aL && aR) {
+        double wL[3] = {s->h[kL], s->qx[kL], s->qy[kL]};
+        double wR[3] = {s->h[kR], s->qx[kR], s->qy[kR]};
+        double sp = roe_edge(wL, wR, s->H[kL], s->H[kR], ex, ey, s->p.g, s->p.h_dry, fL, fR);
+        *phi = wL[1] * ex + wL[2] * ey + fL[0];        /* (M1) */
+        return sp;
     }
-    double sp = roe_edge(wL, wR, HL, HR, ex, ey, s->p.g, s->p.h_dry, fL, fR);
-    if (!wall) *phi = wL[1] * ex + wL[2] * ey + fL[0];        /* (M1) */
-    return sp;
+    const size_t w = (size_t)grid_stride(s->p.nx), kg = aL ? kR : kL, ka = aL ? kL : kR;
+    size_t r = 0;
+    int seg = roe_ring_of(s->clk.f, s->p.nx, s->p.ny, s->clk.M, (int)(kg % w), (int)(kg / w), &r);
+    double wa[3] = {s->h[ka], s->qx[ka], s->qy[ka]};
+    return roe_boundary_edge(s->code[kg], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
+                             seg >= 0 ? s->clk.f->seg[seg].vmax : 0.0, wa, s->H[ka], ex, ey, !aL, s->p.g,
+                             s->p.h_dry, fL, fR, phi);
 }
 
 static void edge_store(edge_row *r, int i, const double fL[3], const double fR[3], double sp,
@@ -266,7 +338,11 @@ static void north_edges(roe_cpu *s, int j, edge_row *r)
 
 double roe_cpu_rates(roe_cpu *s)
 {
-    if (s->fast) return roe_fast_rates(s->fast);
+    swe_clock_stage(&s->clk, 0);   /* the segment values, rain and sources at the step's t */
+    if (s->fast) {
+        double b = roe_fast_rates(s->fast);
+        return isnan(b) ? b : fmin(b, s->clk.dt_cap);   /* swe.h dt_cap; a NaN stays */
+    }
 
     const int nx = s->p.nx, ny = s->p.ny;
     const size_t w = (size_t)grid_stride(nx);
@@ -307,7 +383,45 @@ double roe_cpu_rates(roe_cpu *s)
     }
     s->moving = smax > 0.0;
     if (bad) return NAN;
-    return smax > 0.0 ? 2.0 * s->p.cfl * V / smax : INFINITY;
+    return fmin(smax > 0.0 ? 2.0 * s->p.cfl * V / smax : INFINITY, s->clk.dt_cap);   /* swe.h dt_cap */
+}
+
+/* h <= h_dry -> q = 0, and (M5) */
+static inline void dry_rule(double h, double *qx, double *qy, double h_dry, double kappa)
+{
+    if (h <= h_dry) *qx = *qy = 0.0;
+    else if (h < kappa) {
+        double r = h / kappa, r2 = r * r, f = 1.4142135623730951 * r2 / sqrt(r2 * r2 + 1.0);
+        *qx *= f;
+        *qy *= f;
+    }
+}
+
+/* What the update moved through each boundary edge of a segment (clk.ring_rate, m^3/s
+ * into the domain): -t P with P the edge's flux out of the active cell and t the donor's
+ * theta, the product the update (M4) used; 0 when nothing moved. */
+static void ring_rates(roe_cpu *s, double dtt, int move)
+{
+    const swe_forcing *fo = s->clk.f;
+    if (!fo || !fo->n_seg) return;
+    const int nx = s->p.nx, ny = s->p.ny, M = s->clk.M;
+    const size_t w = (size_t)grid_stride(nx);
+    for (int side = 0; side < 4; side++) {
+        const int len = side < 2 ? ny : nx;
+        for (int m = 0; m < len; m++) {
+            size_t r = SWE_RING(side, m, M), kg, ka;
+            if (fo->seg_of[r] < 0) continue;
+            double P;
+            switch (side) {
+            case 0: kg = grid_at(nx, 0, m + 1), ka = kg + 1, P = -s->phiE[kg]; break;
+            case 1: kg = grid_at(nx, nx + 1, m + 1), ka = kg - 1, P = s->phiE[ka]; break;
+            case 2: kg = grid_at(nx, m + 1, 0), ka = kg + w, P = -s->phiN[kg]; break;
+            default: kg = grid_at(nx, m + 1, ny + 1), ka = kg - w, P = s->phiN[ka]; break;
+            }
+            double t = P > 0.0 ? theta(s->tau[ka], dtt) : theta(s->tau[kg], dtt);
+            s->clk.ring_rate[r] = move && s->code[ka] == CELL_ACTIVE ? -(t * P) : 0.0;
+        }
+    }
 }
 
 int roe_cpu_apply(roe_cpu *s, double dt)
@@ -316,13 +430,19 @@ int roe_cpu_apply(roe_cpu *s, double dt)
 
     const int nx = s->p.nx, ny = s->p.ny;
     const size_t w = (size_t)grid_stride(nx);
+    const swe_forcing *fo = s->clk.f;
+    const double *rain = fo ? fo->rain : NULL;
+    const int n_src = fo ? fo->n_src : 0;
     s->clip_vol = s->clip_rel = 0.0;
-    if (isnan(dt) || dt < 0.0 || (s->moving && !(dt < INFINITY))) return -1;
-    /* nothing moves, or dt = 0: only the dry clean-up (and theta is never 0/0) */
+    /* an infinite dt: only when nothing moves and nothing comes in (the clock cannot move) */
+    if (isnan(dt) || dt < 0.0 || ((s->moving || swe_forcing_any(fo)) && !(dt < INFINITY))) return -1;
+    /* nothing moves, or dt = 0: only the rain, the sources and the dry clean-up (and
+     * theta is never 0/0) */
     const int move = s->moving && dt > 0.0;
     const double dtt = move ? dt : 1.0;
     const double V = s->p.dx * s->p.dy, k_dt = move ? dt / V : 0.0;
     const double h_dry = s->p.h_dry, kappa = s->p.kappa;
+    const double rain_dt = dt * s->clk.rain_factor;
     const double *tau = s->tau;
     int bad = 0;
     for (int j = 1; j <= ny; j++) {
@@ -341,6 +461,7 @@ int roe_cpu_apply(roe_cpu *s, double dt)
             h -= k_dt * ((tE * pE + tW * pW) + (tN * pN + tS * pS));
             qx -= k_dt * s->mom[0][k];
             qy -= k_dt * s->mom[1][k];
+            if (rain) h += rain_dt * rain[k];
             if (h < 0.0) {
                 double scale = h0 + k_dt * ((fabs(tE * pE) + fabs(tW * pW)) +
                                             (fabs(tN * pN) + fabs(tS * pS)));
@@ -348,18 +469,30 @@ int roe_cpu_apply(roe_cpu *s, double dt)
                 if (-h / scale > s->clip_rel) s->clip_rel = -h / scale;
                 h = 0.0;
             }
-            if (h <= h_dry) qx = qy = 0.0;
-            else if (h < kappa) {                       /* (M5) */
-                double r = h / kappa, r2 = r * r, f = 1.4142135623730951 * r2 / sqrt(r2 * r2 + 1.0);
-                qx *= f;
-                qy *= f;
-            }
+            if (!s->srcm || !s->srcm[k]) dry_rule(h, &qx, &qy, h_dry, kappa);   /* sources: below */
             if (isnan(h) || isnan(qx) || isnan(qy)) bad = 1;
             s->h[k] = h;
             s->qx[k] = qx;
             s->qy[k] = qy;
         }
     }
+    ring_rates(s, dtt, move);
+    /* point sources: Q dt / |V| on the depth, taking no more than the cell holds; then the
+     * dry rule and (M5) once on each source's cell */
+    for (int q = 0; q < n_src; q++) {
+        size_t k = fo->src_cell[q];
+        double before = s->h[k];
+        s->h[k] = swe_source_take(before, 0.0, dt * s->clk.src_q[q] / V);
+        s->clk.acc.src[q] += (s->h[k] - before) * V;
+    }
+    for (int q = 0; q < n_src; q++) {
+        size_t k = fo->src_cell[q];
+        if (!s->src_first[q]) continue;
+        dry_rule(s->h[k], &s->qx[k], &s->qy[k], h_dry, kappa);
+        if (isnan(s->h[k])) bad = 1;
+    }
+    s->clk.acc.clip += s->clip_vol;
+    swe_clock_applied(&s->clk, 0, 1, dt);
     return bad ? -1 : 0;
 }
 
@@ -370,6 +503,10 @@ double roe_cpu_step(roe_cpu *s, double dt_max)
     double dt = d < dt_max ? d : dt_max;
     return roe_cpu_apply(s, dt) == 0 ? dt : -1.0;
 }
+
+void roe_cpu_set_time(roe_cpu *s, double t) { swe_clock_set_time(&s->clk, t); }
+
+void roe_cpu_account(const roe_cpu *s, swe_account *out) { swe_account_copy(&s->clk.acc, out); }
 
 void roe_cpu_clip_stats(const roe_cpu *s, double *volume, double *rel)
 {

@@ -123,6 +123,20 @@ swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
                 size_t k = grid_at(p->nx, i, j);
                 if (p->code[k] == CELL_ACTIVE) c->rain_area += f->rain[k] * p->dx * p->dy;
             }
+    double r = 0.0;
+    for (int k = 0; f && f->rain && k < (int)grid_size(p->nx, p->ny); k++) {
+        double m = f->rain[k];
+        if (f->rain_series >= 0) {
+            double smax = 0.0;
+            for (int q = 0; q < f->series[f->rain_series].n; q++) smax = fmax(smax, f->series[f->rain_series].v[q]);
+            m *= smax;
+        }
+        r = fmax(r, p->code[k] == CELL_ACTIVE ? m : 0.0);
+    }
+    for (int s = 0; f && s < f->n_src; s++)
+        for (int q = 0; q < f->series[f->src_series[s]].n; q++)
+            r = fmax(r, f->series[f->src_series[s]].v[q] / (p->dx * p->dy));
+    c->dt_cap = r > 0.0 ? pow(p->cfl * fmin(p->dx, p->dy) / sqrt(p->g * r), 2.0 / 3.0) : INFINITY;
     swe_clock_stage(c, 0);
     return SWGL_OK;
 }

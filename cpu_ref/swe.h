@@ -183,10 +183,16 @@ typedef struct swe_clock {
     double *seg_val, rain_factor, *src_q;
     double *ring_rate;          /* 4 M: m^3/s into the domain, by SWE_RING */
     double rain_area;           /* sum over active cells of rain[k] dx dy (m^3/s per unit factor) */
+    double dt_cap;              /* s: the largest step rain and sources allow (+inf: none) */
     swe_account acc;
 } swe_clock;
 
-swgl_status swe_clock_init(swe_clock *c, const swe_problem *p);   /* f = p->forcing (may be NULL) */
+/* f = p->forcing (may be NULL).  dt_cap: water that rain or a source puts on a dry bed
+ * moves at the gravity-wave speed of the depth it adds in a step, r dt (r the largest
+ * rate, m/s: rain, or Q / (dx dy) of a source), so the CFL condition dt sqrt(g r dt) <=
+ * cfl min(dx, dy) caps the step at (cfl min(dx, dy) / sqrt(g r))^(2/3) even where the
+ * state allows any step (a dry domain). */
+swgl_status swe_clock_init(swe_clock *c, const swe_problem *p);
 void swe_clock_free(swe_clock *c);
 void swe_clock_set_time(swe_clock *c, double t);
 void swe_clock_stage(swe_clock *c, int stage);

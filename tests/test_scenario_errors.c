@@ -229,11 +229,67 @@ static void test_numbers(void)
 
 static void test_boundary(void)
 {
-    EXPECT_ERROR(GOOD "[boundary]\nwest = open\n", "case.ini:12: [boundary] west = open: expected wall or free");
-    EXPECT_ERROR(GOOD "[boundary]\nwest = wall, free 2:1\n", "case.ini:12: [boundary] west = wall, free 2:1: expected wall or free");
+    EXPECT_ERROR(GOOD "[boundary]\nwest = open\n", "case.ini:12: [boundary] west = open: expected wall, free, level=V");
+    EXPECT_ERROR(GOOD "[boundary]\nwest = wall, free 2:1\n", "case.ini:12: [boundary] west = wall, free 2:1: expected wall, free, level=V");
     EXPECT_ERROR(GOOD "[boundary]\nwest = wall, free 1-2\n", "cannot read 'free 1-2'");
     EXPECT_ERROR(GOOD "[boundary]\nsouth = wall,\n", "cannot read ''");
     EXPECT_ERROR(GOOD "[boundary]\nnorth = free 7:8\n", "case.ini:12: [boundary] north = free 7:8: 'free 7:8' covers no boundary cell");
+}
+
+/* A file in the temporary folder (beside case.ini). */
+static void put_file(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmp_dir, name);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Issue 10: boundary values, hydrograph files, sources: every malformed one names the
+ * file (and line) and what was expected. */
+static void test_boundary_values(void)
+{
+    const char *kp = "[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n[initial]\neta = 1\n"
+                     "[run]\nscheme = kp\nt_end = 1\n";
+    char text[1024];
+#define KP_WITH(extra) (snprintf(text, sizeof text, "%s%s", kp, extra), text)
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = level\n"), "case.ini:13: [boundary] west = level: 'level' needs a value");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = free=2\n"), "'free=2': free takes no value");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=-1\n"), "-1: expected a discharge >= 0");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = depth=-0.5 1:2\n"), "-0.5: expected a depth >= 0");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=q.csv\n"), "q.csv: cannot open");
+    put_file("nohead.csv", "0,1\n10,2\n");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=nohead.csv\n"), "nohead.csv:1: '0,1': expected a header line");
+    put_file("down.csv", "time_s,q_m3s\n0,1\n10,2\n5,3\n");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=down.csv\n"), "down.csv:4: time 5 is not after the time before it");
+    put_file("same.csv", "time_s,q_m3s\n0,1\n0,2\n");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=same.csv\n"), "same.csv:3: time 0 is not after");
+    put_file("text.csv", "time_s,q_m3s\n0,1\n10,lots\n");
+    EXPECT_ERROR(KP_WITH("[boundary]\neast = level=text.csv\n"), "text.csv:3: '10,lots': expected two numbers");
+    put_file("one.csv", "time_s,q_m3s\n0,1\n");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=one.csv\n"), "one.csv: 1 row: expected at least two rows");
+    put_file("empty.csv", "");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=empty.csv\n"), "empty.csv: empty");
+    put_file("neg.csv", "time_s,q_m3s\n0,1\n10,-2\n");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=neg.csv\n"), "neg.csv:3: value -2: expected a discharge >= 0");
+    put_file("nan.csv", "time_s,q_m3s\n0,1\n10,nan\n");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=nan.csv\n"), "nan.csv:3: '10,nan': expected two numbers");
+    put_file("three.csv", "time_s,q_m3s\n0,1,2\n10,2\n");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=three.csv\n"), "three.csv:2: '0,1,2': expected two numbers");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=0:1;0:2\n"), "inline series '0:1;0:2', pair 2: times must increase");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=0:1;\n"), "inline series '0:1;', pair 2: expected T:V pairs");
+    EXPECT_ERROR(KP_WITH("[sources]\nrain = -3\n"), "[sources] rain = -3: expected a rain rate >= 0 (mm/h)");
+    EXPECT_ERROR(KP_WITH("[sources]\nwell = 100 1 2\n"), "[sources] well = 100 1 2: (100, 1) is outside the grid");
+    EXPECT_ERROR(KP_WITH("[sources]\nwell = 1 1\n"), "[sources] well = 1 1: expected X Y Q");
+    EXPECT_ERROR(KP_WITH("[sources]\nwell = 1 1 much\n"), "much: cannot open");
+    /* the sediment scheme has its own inflow */
+    EXPECT_ERROR("[domain]\nnx = 8\nny = 8\ndx = 1\ndy = 1\n[initial]\nheight = 0\n[boundary]\nwest = level=1\n"
+                 "[run]\nscheme = sediment\nt_end = 1\n",
+                 "the sediment scheme takes wall or free only");
+#undef KP_WITH
 }
 
 static void test_expressions(void)
@@ -366,7 +422,7 @@ static void test_line_ends(void)
     snprintf(text, sizeof text, GOOD "[run ; %0300d\n", 0);
     EXPECT_ERROR(text, "case.ini:11: expected [section] or key = value");
     EXPECT_ERROR(GOOD "[roe]\n[physics]\n", "case.ini:12: unknown section [physics] (expected [domain], "
-                 "[initial], [boundary], [run], [roe], [kp], [friction] or [sediment])");
+                 "[initial], [boundary], [run], [roe], [kp], [friction], [sources] or [sediment])");
 }
 
 /* Too many cells: the message names the key at fault (nx, ny or level), the cap and
@@ -459,6 +515,7 @@ int main(void)
     test_initial();
     test_numbers();
     test_boundary();
+    test_boundary_values();
     test_expressions();
     test_output_times();
     test_sediment();

@@ -11,3 +11,16 @@ real kp_desing(real h, real q)
     real den = sqrt(h4 + max(h4, u_kappa4));
     return den > 0.0 ? KP_SQRT2 * h * q / den : q / h;
 }
+
+// h^(1/3) for h >= 0: float's pow, refined by two Newton steps in double (the friction of
+// kp_integrate.glsl, the critical depth of a discharge boundary)
+real kp_cbrt(real h)
+{
+    if (!(h > 0.0)) return real(0.0);
+    real y = real(pow(float(h), 1.0 / 3.0));
+#ifdef KP_DOUBLE
+    y -= (y * y * y - h) / (3.0 * y * y);
+    y -= (y * y * y - h) / (3.0 * y * y);
+#endif
+    return y;
+}

@@ -55,7 +55,7 @@ SWGL_MAIN
             real4 sEE = KP_LOAD(u_state, min(c + 2 * ex, last));
             kp_cell_points(sE, bE.z, sk, bk.w, sEE, kp_code_of(sEE), 0, bE.x, bk.x, unused, qE);
         }
-        fe = kp_face(pE, ak, bk.w, qE, aE, bE.w, 0);
+        fe = kp_face(pE, ak, bk.w, qE, aE, bE.w, 0, kp_bv(ak ? sE : sk), bk.x);
     }
     if (aN || (ak && hasN)) {
         real3 qN = real3(0.0);
@@ -63,7 +63,7 @@ SWGL_MAIN
             real4 sNN = KP_LOAD(u_state, min(c + 2 * ey, last));
             kp_cell_points(sN, bN.z, sk, bk.w, sNN, kp_code_of(sNN), 1, bN.y, bk.y, unused, qN);
         }
-        fn = kp_face(pN, ak, bk.w, qN, aN, bN.w, 1);
+        fn = kp_face(pN, ak, bk.w, qN, aN, bN.w, 1, kp_bv(ak ? sN : sk), bk.y);
     }
     if (ak) {
         real Sx = kp_source(bk.x, bW.x, pE.x, pW.x, u_dxy.x);

@@ -65,10 +65,10 @@ SWGL_MAIN
     }
 
     // the four faces, each from its low side to its high side
-    real4 FE = kp_face(pE, true, CELL_ACTIVE, qE, aE, bE.w, 0);
-    real4 FW = kp_face(qW, aW, bW.w, pW, true, CELL_ACTIVE, 0);
-    real4 GN = kp_face(pN, true, CELL_ACTIVE, qN, aN, bN.w, 1);
-    real4 GS = kp_face(qS, aS, bS.w, pS, true, CELL_ACTIVE, 1);
+    real4 FE = kp_face(pE, true, CELL_ACTIVE, qE, aE, bE.w, 0, aE ? real2(0.0) : kp_bv(sE), bk.x);
+    real4 FW = kp_face(qW, aW, bW.w, pW, true, CELL_ACTIVE, 0, aW ? real2(0.0) : kp_bv(sW), bW.x);
+    real4 GN = kp_face(pN, true, CELL_ACTIVE, qN, aN, bN.w, 1, aN ? real2(0.0) : kp_bv(sN), bk.y);
+    real4 GS = kp_face(qS, aS, bS.w, pS, true, CELL_ACTIVE, 1, aS ? real2(0.0) : kp_bv(sS), bS.y);
     real2 S = real2(kp_source(bk.x, bW.x, pE.x, pW.x, u_dxy.x), kp_source(bk.y, bS.y, pN.x, pS.x, u_dxy.y));
     bool bad = any(isnan(sk.xyz)) || any(isinf(sk.xyz));
     kp_out(kp_rates(FE, FW, GN, GS, S, bad, u_dxy, u_cfl));

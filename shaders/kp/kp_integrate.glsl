@@ -34,22 +34,19 @@ uniform real u_dt;
 #endif
 uniform real u_eps;
 uniform real u_kappa;
+#ifdef KP_RAIN
+KP_INPUT(u_rain);      // (rain rate m/s, 0, 0, 0)
+uniform real u_rain_dt;   // the stage's weight x dt x the rain series' factor
+#endif
+#ifdef KP_SOURCES
+uniform real u_src_add;   // a point source's Q dt / |V| (with the stage's weight): 0 but
+                          // in the one-texel draw at its cell (kp_gpu.c)
+#endif
 KP_OUTPUT(0, 0, 1, o_state);
 
 #include "kp_desing.glsl"
 
 #if KP_MANNING != 0
-// h^(1/3): float's pow, refined by two Newton steps in double
-real kp_cbrt(real h)
-{
-    real y = real(pow(float(h), 1.0 / 3.0));
-#ifdef KP_DOUBLE
-    y -= (y * y * y - h) / (3.0 * y * y);
-    y -= (y * y * y - h) / (3.0 * y * y);
-#endif
-    return y;
-}
-
 real kp_friction(real gn2, real h, real2 q)
 {
     if (!(gn2 > 0.0) || !(h > u_eps)) return real(0.0);
@@ -96,11 +93,21 @@ SWGL_MAIN
     real w = 0.5 * (s.x + (qs.x + dt * R.x));
     real2 q = 0.5 * (s.yz + (qs.yz + dt * R.yz)) / den;
 #endif
+#ifdef KP_RAIN
+    w += u_rain_dt * KP_LOAD(u_rain, c).x;
+#endif
     real h = w - b.z;
     if (h < 0.0) {
         w = b.z;
         h = 0.0;
     }
+#ifdef KP_SOURCES
+    if (u_src_add != 0.0) {   // cpu_ref/swe.h swe_source_take: no more than the cell holds
+        real v = w + u_src_add;
+        w = u_src_add >= 0.0 ? v : v > b.z ? v : b.z;
+        h = w - b.z;
+    }
+#endif
     if (h <= u_eps) q = real2(0.0);
     else if (h < u_kappa) q = h * real2(kp_desing(h, q.x), kp_desing(h, q.y));
     KP_STORE(o_state, real4(w, q, h));

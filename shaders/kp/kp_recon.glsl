@@ -55,6 +55,37 @@ void kp_points(real3 q, real3 d, real Bhi, real Blo, out real3 phi, out real3 pl
     plo = hlo <= u_eps ? real3(0.0) : real3(hlo, kp_desing(hlo, mlo.x), kp_desing(hlo, mlo.y));
 }
 
+// The value and the largest value of the segment of a ghost (its state texel holds the
+// segment in .y, -1 for none: kp_gpu.c), from u_bvals, one texel (value at the stage's
+// time, largest value, 0, 0) per segment; (0, 0) without boundary data (KP_NSEG undefined).
+#ifdef KP_NSEG
+KP_INPUT(u_bvals);
+real2 kp_bv(real4 ghost)
+{
+    int s = int(ghost.y);
+    return s >= 0 ? KP_LOAD(u_bvals, ivec2(s, 0)).xy : real2(0.0);
+}
+#else
+real2 kp_bv(real4 ghost) { return real2(0.0); }
+#endif
+
+// item 1: the value a ghost (state texel g, code, face bed BF) shows the cell s beside it
+// for the slopes (cpu_ref/kp_scalar.c neighbour()): a wall mirrors s and copies its
+// surface, as does a discharge; a free or depth ghost extends the depth (the surface
+// follows the bed across the face); a level ghost shows its level where that is above
+// the face, else extends the depth
+real3 kp_slope_ghost(real4 s, real Bij, real code, int n, real BF, real4 g)
+{
+    real3 q = kp_exterior(s.xyz, code, n);
+    real ext = s.x + 2.0 * (BF - Bij);
+    if (code == CELL_FREE || code == CELL_DEPTH) q.x = ext;
+    else if (code == CELL_LEVEL) {
+        real v = kp_bv(g).x;
+        q.x = v > BF ? v : ext;
+    }
+    return q;
+}
+
 // items 1-6: an active cell's two points along `axis` (0: x, 1: y) from its state s, its
 // B_ij, its neighbours' states and codes on the low (lo) and high (hi) side, and its face
 // beds; a dry cell's points are 0
@@ -64,8 +95,8 @@ void kp_cell_points(real4 s, real Bij, real4 lo, real code_lo, real4 hi, real co
     phi = real3(0.0);
     plo = real3(0.0);
     if (!(s.x - Bij > u_eps)) return;
-    real3 ql = code_lo == CELL_ACTIVE ? lo.xyz : kp_exterior(s.xyz, code_lo, 1 + axis);
-    real3 qh = code_hi == CELL_ACTIVE ? hi.xyz : kp_exterior(s.xyz, code_hi, 1 + axis);
+    real3 ql = code_lo == CELL_ACTIVE ? lo.xyz : kp_slope_ghost(s, Bij, code_lo, 1 + axis, Blo, lo);
+    real3 qh = code_hi == CELL_ACTIVE ? hi.xyz : kp_slope_ghost(s, Bij, code_hi, 1 + axis, Bhi, hi);
     kp_points(s.xyz, kp_slope(ql, s.xyz, qh), Bhi, Blo, phi, plo);
 }
 
@@ -86,19 +117,49 @@ real4 kp_flux(real3 m, real3 p)
                 (ap * (qm * m.z) - am * (qp * p.z) + c * (tp - tm)) / d, max(ap, -am));
 }
 
+// The smallest speed a face of a value code counts in the bound, from the segment's
+// largest value (cpu_ref/swe.h swe_boundary_speed)
+real kp_bspeed(real code, real vmax, real Bf)
+{
+    if (code == CELL_DISCHARGE) return vmax > 0.0 ? 2.0 * kp_cbrt(u_g * vmax) : real(0.0);
+    real h = code == CELL_LEVEL ? vmax - Bf : code == CELL_DEPTH ? vmax : real(0.0);
+    return h > 0.0 ? 2.0 * sqrt(u_g * h) : real(0.0);
+}
+
+// item 7 at a boundary face (cpu_ref/swe.h "Boundary data", cpu_ref/kp_scalar.c
+// boundary_face): the active side's point a = (h, un, ut) in the face frame, the ghost's
+// code, its segment's (value, largest value) bv, the face's bed, whether the ghost is on
+// the low side; (mass, normal, tangential, face speed).  Wall: mirror; free: copy; level,
+// depth: the exterior depth with a's velocities; discharge: the imposed flux.
+real4 kp_bflux(real3 a, real code, real2 bv, real Bf, bool ghost_low)
+{
+    real fs = kp_bspeed(code, bv.y, Bf);
+    if (code == CELL_DISCHARGE) {
+        real q = bv.x;
+        real hc = q > 0.0 ? kp_cbrt(q * q / u_g) : real(0.0), hb = max(a.x, hc);
+        if (!(hb > 0.0)) return real4(0.0, 0.0, 0.0, fs);
+        return real4(ghost_low ? q : -q, q * q / hb + 0.5 * u_g * hb * hb, 0.0, max(q / hb + sqrt(u_g * hb), fs));
+    }
+    real he = code == CELL_LEVEL ? (bv.x - Bf > 0.0 ? bv.x - Bf : real(0.0)) : code == CELL_DEPTH ? bv.x : a.x;
+    real3 x = real3(he, a.y * real(GRID_BC_SIGN(code)), a.z);
+    if (!(x.x > u_eps)) x = real3(0.0);   // item 5: a dry point
+    real4 F = ghost_low ? kp_flux(x, a) : kp_flux(a, x);
+    // a wall's mass flux is 0 in exact arithmetic and in IEEE float (a+ = -a-, the mirror
+    // momenta): written as 0 so that a driver's fused multiply-add cannot leak mass
+    if (kp_closed(code)) F.x = 0.0;
+    return real4(F.xyz, max(F.w, fs));
+}
+
 // item 7 at one face from the two sides' points in the xy frame (h, u, v): a non-active
-// side takes the exterior (kp_boundary.glsl) of the other; the result (mass, hu, hv, a)
-// in the xy frame.  Face with no active side: 0.
-real4 kp_face(real3 lo_pt, bool lo_active, real lo_code, real3 hi_pt, bool hi_active, real hi_code, int axis)
+// side is a boundary (kp_bflux, with the ghost's bv and the face's bed Bf); the result
+// (mass, hu, hv, a) in the xy frame.  Face with no active side: 0.
+real4 kp_face(real3 lo_pt, bool lo_active, real lo_code, real3 hi_pt, bool hi_active, real hi_code, int axis,
+              real2 bv, real Bf)
 {
     if (!lo_active && !hi_active) return real4(0.0);
     real3 m = axis == 0 ? lo_pt : lo_pt.xzy, p = axis == 0 ? hi_pt : hi_pt.xzy;
-    if (!lo_active) m = kp_exterior(p, lo_code, 1);
-    if (!hi_active) p = kp_exterior(m, hi_code, 1);
-    real4 F = kp_flux(m, p);
-    // a wall's mass flux is 0 in exact arithmetic and in IEEE float (a+ = -a-, the mirror
-    // momenta): written as 0 so that a driver's fused multiply-add cannot leak mass
-    if ((!lo_active && kp_closed(lo_code)) || (!hi_active && kp_closed(hi_code))) F.x = 0.0;
+    real4 F = !lo_active ? kp_bflux(p, lo_code, bv, Bf, true)
+            : !hi_active ? kp_bflux(m, hi_code, bv, Bf, false) : kp_flux(m, p);
     return axis == 0 ? F : F.xzyw;
 }
 

@@ -234,7 +234,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     json_num(w, "mass_final", m1);
     json_num(w, "mass_rel_change", m0 != 0 ? (m1 - m0) / fabs(m0) : 0);
     d->summary(&s, f.f, w);
-    if (has_acc) swe_balance_json(sc, &acc, &bal, r.precision, w);
+    if (has_acc) swe_balance_json(sc, &acc, &bal, r.precision, r.steps, active_cells(&s), w);
     if (have_other) {
         json_begin_object(w, "compare");
         json_str(w, "backend", backend_name(opt->compare));
@@ -262,7 +262,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
         printf("  wall %.3f s, %.2f M%s-updates/s\n", r.wall, cps / 1e6, d->cell_word[0] == 'c' ? "cell" : "point");
         printf("  %s volume %.12g -> %.12g m^3 (relative change %.2e)\n", sc->scheme == SCHEME_SEDIMENT ? "basin" : "water",
                m0, m1, m0 != 0 ? (m1 - m0) / fabs(m0) : 0);
-        if (has_acc) swe_balance_print(sc, &acc, &bal, r.precision);
+        if (has_acc) swe_balance_print(sc, &acc, &bal, r.precision, r.steps, active_cells(&s));
         d->print(&s, f.f);
         if (have_other) {
             printf("  vs %s: %.3f s (%.1fx), relative L1 difference", other, ro.wall, r.wall > 0 ? ro.wall / r.wall : 0);

@@ -635,7 +635,49 @@ static swgl_status add_series(build *b, const sc_entry *e, const char *value, si
     memcpy(tok, value, len);
     tok[len] = '\0';
     double v;
-    if (parse_number(tok, &v)) {
+    if (strchr(tok, ';')) {   /* an inline series "T:V;T:V;..." */
+        int n = 1;
+        for (const char *c = tok; *c; c++) n += *c == ';';
+        se->t = malloc((size_t)n * sizeof(double));
+        se->v = malloc((size_t)n * sizeof(double));
+        if (!se->t || !se->v) {
+            free(se->t);
+            free(se->v);
+            se->t = se->v = NULL;
+            return no_memory(b);
+        }
+        int k = 0;
+        const char *why = NULL;
+        for (char *c = tok; !why;) {
+            char *end = c + strcspn(c, ";"), *colon = memchr(c, ':', (size_t)(end - c)), sep = *end;
+            *end = '\0';
+            if (colon) *colon = '\0';
+            if (!colon || !parse_number(c, &se->t[k]) || !parse_number(colon + 1, &se->v[k]))
+                why = "expected T:V pairs separated by ';' (time in s)";
+            else if (k && !(se->t[k] > se->t[k - 1])) why = "times must increase";
+            else if (!(se->v[k] >= lo && se->v[k] <= hi)) why = what;
+            if (colon) *colon = ':';
+            *end = sep;
+            if (why) {
+                free(se->t);
+                free(se->v);
+                se->t = se->v = NULL;
+                return sc_entry_error(e, SWGL_ERR_INPUT, "inline series '%s', pair %d: %s%s", tok, k + 1,
+                                      why == what ? "expected " : "", why);
+            }
+            k++;
+            if (!sep) break;
+            c = end + 1;
+        }
+        if (k < 2) {
+            free(se->t);
+            free(se->v);
+            se->t = se->v = NULL;
+            return sc_entry_error(e, SWGL_ERR_INPUT, "inline series '%s': expected at least two T:V pairs", tok);
+        }
+        se->n = k;
+        snprintf(se->file, sizeof se->file, "%s", tok);
+    } else if (parse_number(tok, &v)) {
         if (!(v >= lo && v <= hi)) return sc_entry_error(e, SWGL_ERR_INPUT, "%s: expected %s", tok, what);
         se->t = malloc(sizeof(double));
         se->v = malloc(sizeof(double));
@@ -819,7 +861,7 @@ static swgl_status read_sources(build *b)
     if (e) {
         size_t n = strlen(e->value);
         swgl_status st;
-        if (n > 4 && strcasecmp(e->value + n - 4, ".csv") == 0) {
+        if ((n > 4 && strcasecmp(e->value + n - 4, ".csv") == 0) || strchr(e->value, ';')) {
             /* a hydrograph in mm/h, uniform in space */
             if ((st = add_series(b, e, e->value, n, 0, INFINITY, "a rain rate >= 0 (mm/h)", &sc->rain_series)))
                 return st;

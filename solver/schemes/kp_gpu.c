@@ -158,6 +158,17 @@ struct kp_gpu {
     double prof_sec[KP_PASS_COUNT];
     long prof_n[KP_PASS_COUNT];
     char renderer[128];
+    /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
+     * host clock runs the steps (stage and advance with the time known), the values go
+     * up per stage, the boundary faces' volume rates come back per stage (kp_ring.glsl) */
+    int forcing, M;
+    const swe_forcing *forc;
+    swe_clock fclk;
+    gpu_mrt *bvals, *rainf;      /* per segment (value, largest value); the rain field */
+    gpu_array2d *ring;
+    gpu_program *p_ring;
+    float *ringbuf;
+    double *bvbuf;
 };
 
 static const char *pass_names[KP_PASS_COUNT] = {"wet map", "flux", "gather", "reduction", "clock", "integration"};
@@ -203,6 +214,13 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_array2d_destroy(g->clock[1]);
     gpu_readback_destroy(g->rb);
     gpu_timer_destroy(g->timer);
+    gpu_mrt_destroy(g->bvals);
+    gpu_mrt_destroy(g->rainf);
+    gpu_array2d_destroy(g->ring);
+    gpu_program_destroy(g->p_ring);
+    swe_clock_free(&g->fclk);
+    free(g->ringbuf);
+    free(g->bvbuf);
     free(g->code);
     free(g->bij);
     free(g);
@@ -482,6 +500,45 @@ static swgl_status upload_constants(kp_gpu *g, const kp_problem *p)
     return st;
 }
 
+/* The boundary data's arrays and pass (g->forcing). */
+static swgl_status forcing_create(kp_gpu *g, const kp_problem *p)
+{
+    const swe_forcing *f = g->forc;
+    swgl_status st = swe_clock_init(&g->fclk, &p->sw);
+    if (st != SWGL_OK) return st;
+    int ns = f->n_seg > 0 ? f->n_seg : 1;
+    gpu_array2d_desc rd = {g->M, 4, GPU_RGBA32F, "kp boundary faces' rates"};
+    g->ringbuf = malloc(4 * 4 * (size_t)g->M * sizeof(float));
+    g->bvbuf = calloc(4 * (size_t)ns, sizeof(double));
+    if (!g->ringbuf || !g->bvbuf) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    if ((st = arr_create(g, ns, 1, 1, 0, "kp boundary values", &g->bvals)) != SWGL_OK ||
+        (st = gpu_array2d_create(&rd, &g->ring)) != SWGL_OK ||
+        (st = gpu_program_create("kp_ring", g->defs, &g->p_ring)) != SWGL_OK)
+        return st;
+    if (f->rain) {
+        size_t n = grid_size(g->nx, g->ny);
+        double *r = calloc(4 * n, sizeof(double));
+        if (!r) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        for (size_t k = 0; k < n; k++) r[4 * k] = g->code[k] == CELL_ACTIVE ? f->rain[k] : 0.0;
+        st = arr_create(g, g->tw, g->th, 1, 0, "kp rain", &g->rainf);
+        if (st == SWGL_OK) st = arr_upload(g, g->rainf, r);
+        free(r);
+    }
+    return st;
+}
+
+/* The segment of ring ghost k = (i, j), -1 for none (a ghost's state texel keeps it in .y). */
+static int ghost_segment(const kp_gpu *g, int i, int j)
+{
+    if (!g->forcing || !g->forc->n_seg) return -1;
+    int nx = g->nx, ny = g->ny, M = g->M;
+    if (i == 0 && j >= 1 && j <= ny) return g->forc->seg_of[SWE_RING(0, j - 1, M)];
+    if (i == nx + 1 && j >= 1 && j <= ny) return g->forc->seg_of[SWE_RING(1, j - 1, M)];
+    if (j == 0 && i >= 1 && i <= nx) return g->forc->seg_of[SWE_RING(2, i - 1, M)];
+    if (j == ny + 1 && i >= 1 && i <= nx) return g->forc->seg_of[SWE_RING(3, i - 1, M)];
+    return -1;
+}
+
 swgl_status kp_gpu_create(const kp_problem *p, kp_gpu **out) { return kp_gpu_create_prec(p, 0, out); }
 
 int kp_gpu_is_double(const kp_gpu *g) { return g->dbl; }
@@ -561,6 +618,15 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
              "#define KP_MANNING %d\n",
              g->dbl ? "#extension GL_ARB_gpu_shader_fp64 : require\n#define KP_DOUBLE 1\n" : "", CELL_CODE_GLSL,
              KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning);
+    g->forc = p->sw.forcing;
+    g->forcing = swe_forcing_any(g->forc);
+    g->M = g->nx > g->ny ? g->nx : g->ny;
+    if (g->forcing) {
+        size_t l = strlen(g->defs);
+        if (g->forc->n_seg) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_NSEG %d\n", g->forc->n_seg);
+        if (g->forc->rain) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_RAIN 1\n");
+        if (g->forc->n_src) snprintf(g->defs + l, sizeof g->defs - l, "#define KP_SOURCES 1\n");
+    }
     char di[4][1200];
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++)
@@ -589,13 +655,14 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (g->rk2 && (st = gpu_program_create("kp_integrate", di[2], &g->p_int[1][0]))) ||
         (g->rk2 && (st = gpu_program_create("kp_integrate", di[3], &g->p_int[1][1]))) ||
         (st = gpu_program_create("clock", "#define BOUND_CHANNEL 3\n", &g->p_clock)) ||
-        (st = upload_constants(g, p))) {
+        (st = upload_constants(g, p)) || (g->forcing && (st = forcing_create(g, p)))) {
         kp_gpu_destroy(g);
         return st;
     }
     if (gpu_timer_create(KP_TIMER_SLOTS, &g->timer) != SWGL_OK) g->timer = NULL;   /* auto then stays on */
     swgl_clear_error();
-    kp_gpu_set_early_exit(g, p->early_exit);
+    /* early exit would skip the dry tiles that rain, a source or an inflow wets */
+    kp_gpu_set_early_exit(g, g->forcing ? KP_EARLY_EXIT_OFF : p->early_exit);
     *out = g;
     return SWGL_OK;
 }
@@ -610,7 +677,8 @@ swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const
     for (size_t k = 0; k < n; k++) {
         if (g->code[k] != CELL_ACTIVE) {
             s[4 * k] = g->bij[k];
-            s[4 * k + 1] = s[4 * k + 2] = 0.0;
+            s[4 * k + 1] = g->forcing ? ghost_segment(g, (int)(k % (size_t)g->tw), (int)(k / (size_t)g->tw)) : 0.0;
+            s[4 * k + 2] = 0.0;
             s[4 * k + 3] = -1.0 - g->code[k];
             continue;
         }
@@ -756,6 +824,7 @@ static swgl_status flux_eval(kp_gpu *g, int k)
     gpu_pass_begin(&p, g->p_flux[g->flux][ee && !ee_depth(g)]);
     BIND(g, &p, "u_state", src, 0);
     BIND(g, &p, "u_bed", g->bed, 0);
+    if (g->forcing && g->forc->n_seg) BIND(g, &p, "u_bvals", g->bvals, 0);
     recon_uniforms(g, &p);
     if (!faces) set_real(g, &p, "u_cfl", g->cfl);
     if (st == SWGL_OK) st = draw_tiles(g, &p, ee, faces ? g->faces : g->R, faces ? g->dfaces : g->dR);
@@ -781,11 +850,45 @@ static swgl_status flux_eval(kp_gpu *g, int k)
     return SWGL_OK;
 }
 
+/* Stage k's boundary values at its time (the host clock's), up to the GPU. */
+static swgl_status forcing_values(kp_gpu *g, int k)
+{
+    swe_clock_stage(&g->fclk, k);
+    if (!g->forc->n_seg) return SWGL_OK;
+    for (int s = 0; s < g->forc->n_seg; s++) {
+        g->bvbuf[4 * s] = g->fclk.seg_val[s];
+        g->bvbuf[4 * s + 1] = g->forc->seg[s].vmax;
+    }
+    return arr_upload(g, g->bvals, g->bvbuf);
+}
+
+/* The boundary faces' volume rates of stage k's state (kp_ring.glsl) into the clock's
+ * ring_rate, each the sum of the two floats the pass writes. */
+static swgl_status ring_rates(kp_gpu *g, int k)
+{
+    gpu_pass p;
+    gpu_mrt *src = k == 0 || !g->rk2 ? g->state[g->cur] : g->qstar;
+    gpu_pass_begin(&p, g->p_ring);
+    BIND(g, &p, "u_state", src, 0);
+    BIND(g, &p, "u_bed", g->bed, 0);
+    BIND(g, &p, "u_bvals", g->bvals, 0);
+    recon_uniforms(g, &p);
+    gpu_pass_int(&p, "u_nx", g->nx);
+    gpu_pass_int(&p, "u_ny", g->ny);
+    swgl_status st = gpu_pass_draw(&p, g->ring, NULL);
+    if (st == SWGL_OK) st = gpu_array2d_download(g->ring, g->ringbuf);
+    for (size_t r = 0; st == SWGL_OK && r < 4 * (size_t)g->M; r++)
+        g->fclk.ring_rate[r] = (double)g->ringbuf[4 * r] + (double)g->ringbuf[4 * r + 1];
+    return st;
+}
+
 swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable)
 {
     *dt_stable = INFINITY;
     if (k < 0 || k >= kp_gpu_stages(g)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no stage %d", k);
-    swgl_status st = flux_eval(g, k);
+    swgl_status st = g->forcing ? forcing_values(g, k) : SWGL_OK;
+    if (st == SWGL_OK) st = flux_eval(g, k);
+    if (st == SWGL_OK && g->forcing && g->forc->n_seg) st = ring_rates(g, k);
     if (st != SWGL_OK || k > 0) return st;
     float mn[4];
     int sec = section_begin(g, KP_PASS_REDUCE, 0);
@@ -793,30 +896,74 @@ swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable)
     section_end(g, sec);
     if (st != SWGL_OK) return st;
     *dt_stable = isinf(mn[3]) && mn[3] > 0 ? INFINITY : (double)mn[3];
+    if (g->forcing && !isnan(*dt_stable)) *dt_stable = fmin(*dt_stable, g->fclk.dt_cap);   /* swe.h dt_cap */
     return SWGL_OK;
 }
 
-/* Stage k's integration pass; dt from the uniform, or from the clock texel when clock is
- * not NULL. */
+/* The integration pass's inputs for stage k; dt from the uniform, or from the clock
+ * texel when clock is not NULL; src_add a point source's rise (m) for its one-texel draw. */
+static void integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_array2d *clock, double src_add)
+{
+    gpu_pass_begin(p, g->p_int[k][clock != NULL]);
+    BIND(g, p, "u_state", g->state[g->cur], 0);
+    if (k == 1) BIND(g, p, "u_qstar", g->qstar, 0);
+    BIND(g, p, "u_R", g->R, 0);
+    BIND(g, p, "u_bed", g->bed, 0);
+    if (g->manning == MAN_TEXTURE) BIND(g, p, "u_manning", g->man, 0);
+    if (g->manning == MAN_UNIFORM) set_real(g, p, "u_gn2", g->gn2);
+    if (clock) gpu_pass_array(p, "u_clock", clock);
+    else set_real(g, p, "u_dt", dt);
+    set_real(g, p, "u_eps", g->eps);
+    set_real(g, p, "u_kappa", g->kappa);
+    set_real(g, p, "u_kappa4", kappa4(g));
+    if (g->forcing && g->forc->rain) {
+        BIND(g, p, "u_rain", g->rainf, 0);
+        set_real(g, p, "u_rain_dt", (k == 1 ? 0.5 : 1.0) * dt * g->fclk.rain_factor);
+    }
+    if (g->forcing && g->forc->n_src) set_real(g, p, "u_src_add", src_add);
+}
+
+/* w of cell k of an array (its first element), as the GPU holds it */
+static swgl_status read_w(kp_gpu *g, gpu_mrt *m, size_t k, double *w)
+{
+    int x = (int)(k % (size_t)g->tw), y = (int)(k / (size_t)g->tw);
+    if (g->dbl) {
+        double v[2];
+        swgl_status st = gpu_array2d_download_rect(gpu_mrt_member(m, 0), x, y, 1, 1, v);
+        *w = v[0];
+        return st;
+    }
+    float v[4];
+    swgl_status st = gpu_array2d_download_rect(gpu_mrt_member(m, 0), x, y, 1, 1, v);
+    *w = v[0];
+    return st;
+}
+
+/* Stage k's integration pass; then (host clock only) each point source's cell drawn
+ * again with its rise, what it added or took read back for the accounts. */
 static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clock)
 {
     gpu_pass p;
     int last = k == 1 || !g->rk2;
-    gpu_pass_begin(&p, g->p_int[k][clock != NULL]);
-    BIND(g, &p, "u_state", g->state[g->cur], 0);
-    if (k == 1) BIND(g, &p, "u_qstar", g->qstar, 0);
-    BIND(g, &p, "u_R", g->R, 0);
-    BIND(g, &p, "u_bed", g->bed, 0);
-    if (g->manning == MAN_TEXTURE) BIND(g, &p, "u_manning", g->man, 0);
-    if (g->manning == MAN_UNIFORM) set_real(g, &p, "u_gn2", g->gn2);
-    if (clock) gpu_pass_array(&p, "u_clock", clock);
-    else set_real(g, &p, "u_dt", dt);
-    set_real(g, &p, "u_eps", g->eps);
-    set_real(g, &p, "u_kappa", g->kappa);
-    set_real(g, &p, "u_kappa4", kappa4(g));
+    gpu_mrt *out = last ? g->state[1 - g->cur] : g->qstar;
+    integrate_pass(g, &p, k, dt, clock, 0.0);
     int sec = section_begin(g, KP_PASS_INTEGRATE, 0);
-    swgl_status st = gpu_pass_draw_mrt(&p, last ? g->state[1 - g->cur] : g->qstar, NULL);
+    swgl_status st = gpu_pass_draw_mrt(&p, out, NULL);
     section_end(g, sec);
+    const swe_forcing *f = g->forc;
+    const double area = g->dx * g->dy, cw = k == 1 ? 0.5 : 1.0, wsrc = g->rk2 && k == 0 ? 0.5 : 1.0;
+    for (int q = 0; st == SWGL_OK && !clock && g->forcing && q < f->n_src; q++) {
+        double add = cw * dt * g->fclk.src_q[q] / area, before = 0, after = 0;
+        if (add == 0.0) continue;
+        size_t c = f->src_cell[q];
+        gpu_rect r = {(int)(c % (size_t)g->tw), (int)(c / (size_t)g->tw), 1, 1};
+        if (add < 0 && (st = read_w(g, out, c, &before)) != SWGL_OK) break;
+        integrate_pass(g, &p, k, dt, NULL, add);
+        if ((st = gpu_pass_draw_mrt(&p, out, &r)) != SWGL_OK) break;
+        if (add < 0 && (st = read_w(g, out, c, &after)) != SWGL_OK) break;
+        g->fclk.acc.src[q] += wsrc * (add < 0 ? after - before : add) * area;
+    }
+    if (st == SWGL_OK && g->forcing && !clock) swe_clock_applied(&g->fclk, k, kp_gpu_stages(g), dt);
     if (st == SWGL_OK && last) g->cur = 1 - g->cur;
     return st;
 }
@@ -826,6 +973,18 @@ swgl_status kp_gpu_apply(kp_gpu *g, int k, double dt)
     if (k < 0 || k >= kp_gpu_stages(g)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no stage %d", k);
     if (!(dt >= 0) || isinf(dt)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: dt = %g", dt);
     return integrate(g, k, dt, NULL);
+}
+
+void kp_gpu_set_time(kp_gpu *g, double t)
+{
+    if (g->forcing) swe_clock_set_time(&g->fclk, t);
+}
+
+int kp_gpu_host_clock(const kp_gpu *g) { return g->forcing; }
+
+void kp_gpu_account(const kp_gpu *g, swe_account *a)
+{
+    if (g->forcing) swe_account_copy(&g->fclk.acc, a);
 }
 
 void kp_gpu_count_fragments(kp_gpu *g, int on)
@@ -917,8 +1076,6 @@ swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, doub
 static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const kp_setup_problem *sp = s->problem;
-    if (swe_forcing_any(sp->p.sw.forcing))   /* TODO(issue 10) */
-        return swgl_fail(SWGL_ERR_ARG, "this backend does not take open boundaries, rain or sources yet");
     int dbl = cfg && cfg->precision == PRECISION_DOUBLE;   /* kp's default is single */
     if (dbl && !cfg->has_fp64)
         return swgl_fail(SWGL_ERR_ARG,
@@ -961,6 +1118,14 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
     return kp_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
+static void be_set_time(void *self, double t) { kp_gpu_set_time(self, t); }
+static int be_host_clock(const void *self) { return kp_gpu_host_clock(self); }
+static swgl_status be_account(void *self, swe_account *a)
+{
+    kp_gpu_account(self, a);
+    return SWGL_OK;
+}
+
 const scheme_backend kp_backend_gpu = {BACKEND_GPU, be_create,  be_destroy,   be_set,       be_get,
                                        be_stage,    be_advance, be_stages,    be_describe,  be_precision,
-                                       be_finish,   be_run_to, NULL, NULL, NULL};
+                                       be_finish,   be_run_to,  be_set_time,  be_account,   be_host_clock};

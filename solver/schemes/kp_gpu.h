@@ -101,4 +101,11 @@ void kp_gpu_profile(kp_gpu *g, int on);
  * per pass; waits for the queries still in flight (call it after the run). */
 swgl_status kp_gpu_profile_read(kp_gpu *g, double seconds[KP_PASS_COUNT], long counts[KP_PASS_COUNT]);
 
+/* Boundary data, rain and sources (cpu_ref/swe.h): the time of the next step (the host
+ * clock's), whether the problem has any (then the time loop runs stage and advance, not
+ * run_to), and the accounts since the start. */
+void kp_gpu_set_time(kp_gpu *g, double t);
+int kp_gpu_host_clock(const kp_gpu *g);
+void kp_gpu_account(const kp_gpu *g, swe_account *a);
+
 #endif

@@ -3,7 +3,8 @@
  * --precision changes nothing there: it is the reference, so that --compare cpu-scalar
  * works with either precision; summary.json says "double"), both
  * cpu_ref/roe_cpu.h.  One stage (Euler, Lastra (4)): stage = the edge sweep and the
- * bound (8), advance = the update. */
+ * bound (8), advance = the update.  Boundary data, rain and sources: the solver's clock
+ * (set_time at each step) and its accounts (account). */
 #include <math.h>
 #include <stdio.h>
 
@@ -12,8 +13,6 @@
 static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
-    if (swe_forcing_any(rp->p.forcing))   /* TODO(issue 10) */
-        return swgl_fail(SWGL_ERR_ARG, "this backend does not take open boundaries, rain or sources yet");
     enum roe_cpu_kind kind = ROE_CPU_SCALAR;
     if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? ROE_CPU_FAST_DOUBLE : ROE_CPU_FAST;
     roe_cpu *c = roe_cpu_create(&rp->p, kind);
@@ -51,11 +50,20 @@ static swgl_status advance(void *self, int k, double dt)
     return SWGL_OK;
 }
 
+static void set_time(void *self, double t) { roe_cpu_set_time(self, t); }
+
+static swgl_status account(void *self, swe_account *a)
+{
+    roe_cpu_account(self, a);
+    return SWGL_OK;
+}
+
 static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", roe_cpu_name(self)); }
 
 static const char *precision(const void *self) { return roe_cpu_precision(self); }
 
 const scheme_backend roe_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
-                                        scheme_one_stage, describe, precision, NULL, NULL, NULL, NULL, NULL};
+                                        scheme_one_stage, describe, precision, NULL, NULL, set_time, account, NULL};
 const scheme_backend roe_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
-                                               advance, scheme_one_stage, describe, precision, NULL, NULL, NULL, NULL, NULL};
+                                               advance, scheme_one_stage, describe, precision, NULL, NULL, set_time,
+                                               account, NULL};

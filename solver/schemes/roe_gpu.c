@@ -465,8 +465,15 @@ swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, do
 static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
-    if (swe_forcing_any(rp->p.forcing))   /* TODO(issue 10) */
-        return swgl_fail(SWGL_ERR_ARG, "this backend does not take open boundaries, rain or sources yet");
+    /* the roe passes know walls and free outlets only (docs/boundaries.md): level, depth
+     * and discharge segments, rain and sources run on the CPU backends or with kp */
+    const swe_forcing *fo = rp->p.forcing;
+    int valued = 0;
+    for (int q = 0; fo && q < fo->n_seg; q++) valued |= fo->seg[q].code != CELL_FREE;
+    if (valued || (fo && (fo->rain || fo->n_src)))
+        return swgl_fail(SWGL_ERR_ARG, "roe on the gpu backend takes wall and free boundaries only: level, depth and "
+                         "discharge boundaries, rain and sources run with --backend cpu or cpu-scalar, or with "
+                         "scheme = kp on any backend");
     roe_gpu *r;
     int dbl = cfg && cfg->precision == PRECISION_DOUBLE;
     if (dbl && !cfg->has_fp64)

@@ -28,10 +28,12 @@ typedef struct swe_balance {
     double v0, v1, in, out, rain, src_in, src_out, clip, error, scale, rel;
 } swe_balance;
 void swe_balance_of(const swe_account *a, double v0, double v1, swe_balance *b);
-/* The bound the tests hold the relative error to, by precision ("single" / "double"). */
-double swe_balance_bound(const char *precision);
+/* The bound on the relative error the tests hold a run to: 64 eps sqrt(steps + cells)
+ * with eps the machine epsilon of the precision ("single" / "double"). */
+double swe_balance_bound(const char *precision, long steps, long cells);
 void swe_balance_json(const scenario *sc, const swe_account *a, const swe_balance *b, const char *precision,
-                      json_writer *w);
-void swe_balance_print(const scenario *sc, const swe_account *a, const swe_balance *b, const char *precision);
+                      long steps, long cells, json_writer *w);
+void swe_balance_print(const scenario *sc, const swe_account *a, const swe_balance *b, const char *precision,
+                       long steps, long cells);
 
 #endif

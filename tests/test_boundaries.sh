@@ -1,0 +1,187 @@
+#!/bin/sh
+# test_boundaries.sh — issue 10 through the program: boundaries with values, hydrographs,
+# rain, sources and the mass balance of summary.json (docs/boundaries.md), on kp's
+# cpu-scalar backend (the truth), the fast cpu backend, and the GPU backend where an EGL
+# device exists (llvmpipe in CI).
+swgl=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok    $2"; else fail=$((fail + 1)); echo "FAIL  $2"; fi; }
+# num FILE KEY: the first number of "KEY": in a summary
+num() { grep -m1 "\"$2\":" "$1" | sed 's/.*: *//; s/,$//'; }
+# lt A B: A < B as numbers
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+abs_rel() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; if (b < 0) b = -b; print (b > 0 ? d / b : d) }'; }
+# balanced DIR: |error_rel| <= error_bound_rel (64 eps sqrt(steps + cells), swe_forcing.c)
+balanced() {
+  be_=$(num "$1/summary.json" error_rel); bb_=$(num "$1/summary.json" error_bound_rel)
+  awk -v e="$be_" -v b="$bb_" 'BEGIN { if (e < 0) e = -e; exit !(e != "" && b != "" && e <= b) }'
+}
+
+# 1. uniform flow down a Manning channel: discharge in at the top, free at the bottom
+cat > "$tmp/channel.ini" <<'INI'
+[domain]
+nx = 200
+ny = 2
+dx = 10
+dy = 10
+bed = -0.001 * x
+[initial]
+depth = 0.9
+qx = 1.0
+[boundary]
+west = discharge=20
+east = free
+[friction]
+manning = 0.03
+[run]
+scheme = kp
+t_end = 6000
+INI
+"$swgl" run "$tmp/channel.ini" --backend cpu-scalar --out "$tmp/ch" --quiet
+ok $? "the Manning channel runs"
+# normal depth of Manning's formula for q = 1 m^2/s, n = 0.03, S = 0.001: (n q / sqrt(S))^(3/5)
+hn=$(awk 'BEGIN { print (0.03 * 1 / sqrt(0.001)) ^ 0.6 }')
+hmid=$(awk -F, '$1 == 1005 { print $3 }' "$tmp/ch/cut_y.csv")
+# 1e-3: the scheme holds uniform flow to truncation error; the zero-gradient outlet and
+# the inflow's critical-depth rule disturb only the cells beside them (measured 2e-6)
+lt "$(abs_rel "$hmid" "$hn")" 1e-3; ok $? "the depth mid-channel $hmid m is the normal depth $hn m within 0.1%"
+balanced "$tmp/ch"; ok $? "the channel's mass balance closes ($(num "$tmp/ch/summary.json" error_rel))"
+
+# 2. a closed basin filled through a discharge hydrograph: volume = its integral
+cat > "$tmp/fill.ini" <<'INI'
+[domain]
+nx = 20
+ny = 10
+dx = 1
+dy = 1
+bed = 0.05 * x
+[initial]
+depth = 0
+[boundary]
+west = wall, discharge=q.csv 3:7
+[run]
+scheme = kp
+t_end = 20
+INI
+printf 'time_s,discharge_m3s\n0,0\n10,2\n20,2\n' > "$tmp/q.csv"
+for b in cpu-scalar cpu; do
+  "$swgl" run "$tmp/fill.ini" --backend $b --out "$tmp/fill_$b" --quiet
+  ok $? "the basin fills on $b"
+  v=$(num "$tmp/fill_$b/summary.json" volume_final)
+  # 30 m^3: 10 s rising to 2 m^3/s, 10 s at 2.  5e-5: the trapezoidal rule of RK2 across the
+  # hydrograph's kink at 10 s (one step of ~0.07 s) and float's rounding on cpu
+  lt "$(abs_rel "$v" 30)" 5e-5; ok $? "$b: the basin holds $v m^3 = the integrated hydrograph 30 m^3"
+  balanced "$tmp/fill_$b"; ok $? "$b: balance closed ($(num "$tmp/fill_$b/summary.json" error_rel))"
+done
+
+# 3. a tide (level boundary) fills and drains a sloping beach
+cat > "$tmp/tide.ini" <<'INI'
+[domain]
+nx = 40
+ny = 4
+dx = 5
+dy = 5
+bed = 1 - 0.01 * x
+[initial]
+eta = 0
+[boundary]
+east = level=0:0;150:0.6;300:0;450:-0.6;600:0
+[run]
+scheme = kp
+t_end = 600
+INI
+for b in cpu-scalar cpu; do
+  "$swgl" run "$tmp/tide.ini" --backend $b --out "$tmp/tide_$b" --quiet
+  ok $? "the tide runs on $b (no NaN: a NaN fails the run)"
+  hmin=$(num "$tmp/tide_$b/summary.json" h_min)
+  awk -v h="$hmin" 'BEGIN { exit !(h >= 0) }'; ok $? "$b: no negative depth (h_min = $hmin)"
+  balanced "$tmp/tide_$b"; ok $? "$b: balance closed ($(num "$tmp/tide_$b/summary.json" error_rel))"
+  i=$(grep -m1 '"in"' "$tmp/tide_$b/summary.json" | sed 's/.*: *//; s/,$//')
+  o=$(grep -m1 '"out"' "$tmp/tide_$b/summary.json" | sed 's/.*: *//; s/,$//')
+  lt 0 "$i" && lt 0 "$o"; ok $? "$b: the tide brought water in ($i m^3) and took it out ($o m^3)"
+done
+
+# 4. rain on a tilted plane with a free outlet: the outflow becomes rain x area
+cat > "$tmp/rain.ini" <<'INI'
+[domain]
+nx = 20
+ny = 2
+dx = 5
+dy = 5
+bed = 0.2 - 0.01 * x
+[initial]
+depth = 0
+[boundary]
+east = free
+[sources]
+rain = 360
+[friction]
+manning = 0.02
+[run]
+scheme = kp
+t_end = 3000
+INI
+for t in 2000 3000; do
+  "$swgl" run "$tmp/rain.ini" --backend cpu-scalar --set run.t_end=$t --out "$tmp/rain_$t" --quiet
+  ok $? "rain on the plane to t = $t s"
+done
+o1=$(grep -m1 '"out"' "$tmp/rain_2000/summary.json" | sed 's/.*: *//; s/,$//')
+o2=$(grep -m1 '"out"' "$tmp/rain_3000/summary.json" | sed 's/.*: *//; s/,$//')
+rate=$(awk -v a="$o1" -v b="$o2" 'BEGIN { print (b - a) / 1000 }')
+# rain x area: 360 mm/h = 1e-4 m/s on 100 m x 10 m.  1e-3: steady within that by 2000 s
+lt "$(abs_rel "$rate" 0.1)" 1e-3; ok $? "the steady outflow $rate m^3/s = rain x area 0.1 m^3/s"
+balanced "$tmp/rain_3000"; ok $? "rain: balance closed"
+
+# 5. mixed segments: wall, inflow, wall on one side; a free outlet and an inflow meeting at a corner; a sink
+cat > "$tmp/mixed.ini" <<'INI'
+[domain]
+nx = 16
+ny = 12
+dx = 1
+dy = 1
+bed = 0
+[initial]
+depth = 0.2
+[boundary]
+west = wall, discharge=0.5 4:8, free 0:2
+south = discharge=0:0;5:0.3 0:3, wall 3:16
+north = level=0.3 10:16
+[sources]
+pump = 8 6 -0.2
+spring = 3 9 0.1
+[run]
+scheme = kp
+t_end = 10
+INI
+for b in cpu-scalar cpu; do
+  "$swgl" run "$tmp/mixed.ini" --backend $b --out "$tmp/mixed_$b" --quiet
+  ok $? "mixed segments run on $b"
+  balanced "$tmp/mixed_$b"; ok $? "$b: mixed balance closed ($(num "$tmp/mixed_$b/summary.json" error_rel))"
+done
+n=$(grep -c '"boundary":' "$tmp/mixed_cpu-scalar/summary.json")
+[ "$n" = 4 ]; ok $? "summary.json lists the 4 segments that are not walls ($n)"
+grep -q '"pump": -' "$tmp/mixed_cpu-scalar/summary.json"; ok $? "the pump took water out"
+# the inflow on the west: 0.5 m^3/s for 10 s
+i=$(grep -A4 '"west: discharge=0.5 4:8"' "$tmp/mixed_cpu-scalar/summary.json" | grep '"in"' | sed 's/.*: *//; s/,$//')
+lt "$(abs_rel "$i" 5)" 1e-12; ok $? "the west inflow brought 5 m^3 ($i)"
+
+# 6. every boundary type on the GPU against the CPU in double (skipped without EGL)
+if "$swgl" info > "$tmp/info" 2>&1 && grep -qi renderer "$tmp/info"; then
+  for c in channel fill tide mixed; do
+    extra=""
+    [ $c = channel ] && extra="--set run.t_end=600"
+    "$swgl" run "$tmp/$c.ini" --backend gpu --compare cpu-scalar $extra --out "$tmp/gpu_$c" --quiet
+    ok $? "$c on the gpu backend"
+    balanced "$tmp/gpu_$c"; ok $? "gpu $c: balance closed ($(num "$tmp/gpu_$c/summary.json" error_rel))"
+    d=$(num "$tmp/gpu_$c/summary.json" l1_rel_h)
+    # float against double: 1e-4 relative L1 in h (float's rounding over the run)
+    lt "$d" 1e-4; ok $? "gpu $c: h within 1e-4 (relative L1) of cpu-scalar ($d)"
+  done
+else
+  echo "skip  the gpu comparisons: no EGL device ($(head -1 "$tmp/info"))"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
