@@ -83,7 +83,7 @@ static void check(const scenario *sc)
     for (int s = 0; s < 4; s++) {
         int len = s < 2 ? sc->ny : sc->nx;
         FZ_CHECK(sc->bc[s] != NULL);
-        for (int i = 0; i < len; i++) FZ_CHECK(sc->bc[s][i] == BC_WALL || sc->bc[s][i] == BC_FREE);
+        for (int i = 0; i < len; i++) FZ_CHECK(sc->bc[s][i] >= BC_WALL && sc->bc[s][i] <= BC_DISCHARGE && sc->bc[s][i] != CELL_OFF);
     }
     FZ_CHECK(sc->cfl > 0 && sc->cfl <= 1);
     FZ_CHECK(sc->g > 0 && sc->h_dry > 0);
