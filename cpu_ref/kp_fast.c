@@ -57,7 +57,7 @@
  *  - boundary faces: the vectorized flux treats a ghost of a value code as free (its
  *    slopes are those of free, GRID_BC_SIGN = +1); a unit that holds faces of the ring
  *    then overwrites each face between an active cell and a ghost of a segment (or of a
- *    value code) with kp_scalar.c's boundary_face, in double (bface below), from the
+ *    value code) with kp_boundary_face (kp_internal.h), in double, from the
  *    active side's point, and writes the face's volume rate into the clock's ring_rate
  *    (each ring face belongs to exactly one unit: no two threads write one entry);
  *    rates starts with swe_clock_stage, as the scalar solver's;
@@ -183,49 +183,7 @@ struct kp_fast {
 
 #define KP_IDX(f, i, j) ((size_t)((j) + 1) * (f)->st + (size_t)((i) + 1))
 
-/* ---- boundary faces (cpu_ref/swe.h), in double: kp_scalar.c's cu_flux and
- * boundary_face ---------------------------------------------------------------------- */
-
-/* item 7: the central-upwind flux from the minus point (h, un, ut) to the plus point */
-static double bf_cu_flux(const double m[3], const double p[3], double g, double F[3])
-{
-    double cm = sqrt(g * m[0]), cp = sqrt(g * p[0]);
-    double ap = fmax(fmax(m[1] + cm, p[1] + cp), 0.0);
-    double am = fmin(fmin(m[1] - cm, p[1] - cp), 0.0);
-    double d = ap - am;
-    if (!(d > 0.0)) {
-        F[0] = F[1] = F[2] = 0.0;
-        return 0.0;
-    }
-    double qm = m[0] * m[1], qp = p[0] * p[1];
-    double tm = m[0] * m[2], tp = p[0] * p[2];
-    double c = ap * am;
-    F[0] = (ap * qm - am * qp + c * (p[0] - m[0])) / d;
-    F[1] = (ap * (qm * m[1] + 0.5 * g * m[0] * m[0]) - am * (qp * p[1] + 0.5 * g * p[0] * p[0]) + c * (qp - qm)) / d;
-    F[2] = (ap * (qm * m[2]) - am * (qp * p[2]) + c * (tp - tm)) / d;
-    return fmax(ap, -am);
-}
-
-/* The face between the active point a = (h, un, ut) (face frame) and a ring ghost of
- * code c, value v, vmax, face bed Bf, the ghost on the low side or not: the flux F in
- * the face frame, returns the face speed (kp_scalar.c's boundary_face). */
-static double bf_face(int c, double v, double vmax, double Bf, const double a[3], int ghost_low, double g,
-                      double eps, double F[3])
-{
-    double floor_speed = swe_boundary_speed(c, vmax, Bf, g);
-    if (c == CELL_DISCHARGE) {
-        double M, speed = swe_discharge_flux(v, a[0], g, &M);
-        F[0] = ghost_low ? v : -v;
-        F[1] = M;
-        F[2] = 0.0;
-        return fmax(speed, floor_speed);
-    }
-    double x[3] = {swe_exterior_depth(c, v, Bf, a[0]), GRID_BC_SIGN(c) * a[1], a[2]};
-    if (!(x[0] > eps)) x[0] = x[1] = x[2] = 0.0;
-    double speed = ghost_low ? bf_cu_flux(x, a, g, F) : bf_cu_flux(a, x, g, F);
-    if (GRID_BC_SIGN(c) < 0) F[0] = 0.0;
-    return fmax(speed, floor_speed);
-}
+/* ---- boundary faces (cpu_ref/swe.h), in double: kp_boundary_face (kp_internal.h) ---- */
 
 /* The segment of ring index r (-1: none) */
 static inline int bf_seg(const struct kp_fast *f, size_t r)

@@ -264,7 +264,7 @@ static void FN(bface)(const struct kp_fast *f, T cg, size_t r, T Bf, FN(pts) P, 
     const double a[3] = {(double)P.h[tp], (double)P.un[tp], (double)P.ut[tp]};
     double F[3];
     const double v = seg >= 0 ? clk->seg_val[seg] : 0.0, vmax = seg >= 0 ? clk->f->seg[seg].vmax : 0.0;
-    const double sp = bf_face(code, v, vmax, (double)Bf, a, ghost_low, f->g, f->eps, F);
+    const double sp = kp_boundary_face(code, v, vmax, (double)Bf, a, ghost_low, f->g, f->eps, F);
     F0[tf] = (T)F[0];
     Fn[tf] = (T)F[1];
     Ft[tf] = (T)F[2];

@@ -22,4 +22,12 @@ int kp_fast_threads(const struct kp_fast *f);
 /* "cpu (float, SIMD x8, 16 threads, early exit auto)" */
 const char *kp_fast_name(const struct kp_fast *f);
 
+/* kp_scalar.c's item 7 in double, which the fast solver calls for the boundary faces: the
+ * central-upwind flux from the minus point (h, un, ut) to the plus point, and the flux
+ * of a face between an active point a and a ring ghost of code c (cpu_ref/swe.h
+ * "Boundary data"); both fill F (face frame) and return the face speed. */
+double kp_cu_flux(const double m[3], const double p[3], double g, double F[3]);
+double kp_boundary_face(int c, double v, double vmax, double Bf, const double a[3], int ghost_low, double g,
+                        double eps, double F[3]);
+
 #endif

@@ -311,7 +311,7 @@ static void points(double w, double q1, double q2, double dw, double d1, double 
 /* item 7: the central-upwind flux from the minus point (h, un, ut) to the plus point,
  * un the normal and ut the tangential velocity; F = (mass, normal momentum, tangential
  * momentum); returns the face speed max(a+, -a-) */
-static double cu_flux(const double m[3], const double p[3], double g, double F[3])
+double kp_cu_flux(const double m[3], const double p[3], double g, double F[3])
 {
     double cm = sqrt(g * m[0]), cp = sqrt(g * p[0]);
     double ap = fmax(fmax(m[1] + cm, p[1] + cp), 0.0);
@@ -336,8 +336,8 @@ static double cu_flux(const double m[3], const double p[3], double g, double F[3
  * face frame; returns the face speed.  Wall: mirror; free: copy; level, depth: the
  * exterior depth with the active side's velocities (a dry exterior point has none);
  * discharge: the imposed flux of swe_discharge_flux. */
-static double boundary_face(unsigned char c, double v, double vmax, double Bf, const double a[3], int ghost_low,
-                            double g, double eps, double F[3])
+double kp_boundary_face(int c, double v, double vmax, double Bf, const double a[3], int ghost_low, double g,
+                        double eps, double F[3])
 {
     double floor_speed = swe_boundary_speed(c, vmax, Bf, g);
     if (c == CELL_DISCHARGE) {
@@ -349,7 +349,7 @@ static double boundary_face(unsigned char c, double v, double vmax, double Bf, c
     }
     double x[3] = {swe_exterior_depth(c, v, Bf, a[0]), GRID_BC_SIGN(c) * a[1], a[2]};
     if (!(x[0] > eps)) x[0] = x[1] = x[2] = 0.0;   /* item 5: a dry point */
-    double speed = ghost_low ? cu_flux(x, a, g, F) : cu_flux(a, x, g, F);
+    double speed = ghost_low ? kp_cu_flux(x, a, g, F) : kp_cu_flux(a, x, g, F);
     if (GRID_BC_SIGN(c) < 0) F[0] = 0.0;   /* a wall: see wall_face */
     return fmax(speed, floor_speed);
 }
@@ -415,13 +415,13 @@ double kp_cpu_rates(kp_cpu *s, int stage)
                 if (ak && ae) {
                     m[0] = s->ph[PE][k], m[1] = s->pu[PE][k], m[2] = s->pv[PE][k];
                     p[0] = s->ph[PW][k + 1], p[1] = s->pu[PW][k + 1], p[2] = s->pv[PW][k + 1];
-                    a = cu_flux(m, p, g, F);
+                    a = kp_cu_flux(m, p, g, F);
                 } else if (ak || ae) {
                     size_t gk = ak ? k + 1 : k;
                     int gi = ak ? i + 1 : i, seg = ring_of(s, gi, j, &r);
                     if (ak) m[0] = s->ph[PE][k], m[1] = s->pu[PE][k], m[2] = s->pv[PE][k];
                     else m[0] = s->ph[PW][k + 1], m[1] = s->pu[PW][k + 1], m[2] = s->pv[PW][k + 1];
-                    a = boundary_face(s->code[gk], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
+                    a = kp_boundary_face(s->code[gk], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
                                       seg >= 0 ? s->clk.f->seg[seg].vmax : 0.0, ak ? BE[k] : BW[k + 1], m, !ak, g, eps,
                                       F);
                     if (seg >= 0) ring[r] = (ak ? -F[0] : F[0]) * dy;
@@ -435,13 +435,13 @@ double kp_cpu_rates(kp_cpu *s, int stage)
                 if (ak && an) {
                     m[0] = s->ph[PN][k], m[1] = s->pv[PN][k], m[2] = s->pu[PN][k];
                     p[0] = s->ph[PS][k + W], p[1] = s->pv[PS][k + W], p[2] = s->pu[PS][k + W];
-                    a = cu_flux(m, p, g, F);
+                    a = kp_cu_flux(m, p, g, F);
                 } else if (ak || an) {
                     size_t gk = ak ? k + W : k;
                     int gj = ak ? j + 1 : j, seg = ring_of(s, i, gj, &r);
                     if (ak) m[0] = s->ph[PN][k], m[1] = s->pv[PN][k], m[2] = s->pu[PN][k];
                     else m[0] = s->ph[PS][k + W], m[1] = s->pv[PS][k + W], m[2] = s->pu[PS][k + W];
-                    a = boundary_face(s->code[gk], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
+                    a = kp_boundary_face(s->code[gk], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
                                       seg >= 0 ? s->clk.f->seg[seg].vmax : 0.0, ak ? BN[k] : BS[k + W], m, !ak, g, eps,
                                       F);
                     if (seg >= 0) ring[r] = (ak ? -F[0] : F[0]) * dx;
