@@ -241,19 +241,6 @@ static inline double slope(double lo, double v, double hi, double theta)
     return minmod3(theta * (hi - v), (hi - lo) * 0.5, theta * (v - lo));
 }
 
-/* The segment value of the ring ghost (i, j) (-1 for none) and its ring index. */
-static int ring_of(const kp_cpu *s, int i, int j, size_t *r)
-{
-    int nx = s->p.sw.nx, ny = s->p.sw.ny, M = s->clk.M;
-    if (!s->clk.f || !s->clk.f->n_seg) return -1;
-    if (i == 0 && j >= 1 && j <= ny) *r = SWE_RING(0, j - 1, M);
-    else if (i == nx + 1 && j >= 1 && j <= ny) *r = SWE_RING(1, j - 1, M);
-    else if (j == 0 && i >= 1 && i <= nx) *r = SWE_RING(2, i - 1, M);
-    else if (j == ny + 1 && i >= 1 && i <= nx) *r = SWE_RING(3, i - 1, M);
-    else return -1;
-    return s->clk.f->seg_of[*r];
-}
-
 /* item 1: the value neighbour m shows cell k for the slopes, along axis (0: x, 1: y);
  * BF the bed of the face between them.  A wall (or off) mirrors k and copies its surface
  * (a lake at rest stays at rest against it), as does a discharge ghost (whose face
@@ -275,7 +262,8 @@ static void neighbour(const kp_cpu *s, const double *w, const double *hu, const 
     if (c == CELL_FREE || c == CELL_DEPTH) q[0] = ext;
     else if (c == CELL_LEVEL) {
         size_t r = 0;
-        int W = grid_stride(s->p.sw.nx), seg = ring_of(s, (int)(m % (size_t)W), (int)(m / (size_t)W), &r);
+        int nx = s->p.sw.nx, W = grid_stride(nx), i = (int)(m % (size_t)W), j = (int)(m / (size_t)W);
+        int seg = swe_ring_of(s->clk.f, nx, s->p.sw.ny, s->clk.M, i, j, &r);
         double v = seg >= 0 ? s->clk.seg_val[seg] : -INFINITY;
         q[0] = v > BF ? v : ext;
     }
@@ -418,7 +406,7 @@ double kp_cpu_rates(kp_cpu *s, int stage)
                     a = kp_cu_flux(m, p, g, F);
                 } else if (ak || ae) {
                     size_t gk = ak ? k + 1 : k;
-                    int gi = ak ? i + 1 : i, seg = ring_of(s, gi, j, &r);
+                    int gi = ak ? i + 1 : i, seg = swe_ring_of(s->clk.f, nx, ny, s->clk.M, gi, j, &r);
                     if (ak) m[0] = s->ph[PE][k], m[1] = s->pu[PE][k], m[2] = s->pv[PE][k];
                     else m[0] = s->ph[PW][k + 1], m[1] = s->pu[PW][k + 1], m[2] = s->pv[PW][k + 1];
                     a = kp_boundary_face(s->code[gk], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
@@ -438,7 +426,7 @@ double kp_cpu_rates(kp_cpu *s, int stage)
                     a = kp_cu_flux(m, p, g, F);
                 } else if (ak || an) {
                     size_t gk = ak ? k + W : k;
-                    int gj = ak ? j + 1 : j, seg = ring_of(s, i, gj, &r);
+                    int gj = ak ? j + 1 : j, seg = swe_ring_of(s->clk.f, nx, ny, s->clk.M, i, gj, &r);
                     if (ak) m[0] = s->ph[PN][k], m[1] = s->pv[PN][k], m[2] = s->pu[PN][k];
                     else m[0] = s->ph[PS][k + W], m[1] = s->pv[PS][k + W], m[2] = s->pu[PS][k + W];
                     a = kp_boundary_face(s->code[gk], seg >= 0 ? s->clk.seg_val[seg] : 0.0,

@@ -253,7 +253,7 @@ static void FN(fix_edge)(const struct roe_fast *f, const FN(arrays) *A, int gi, 
     if (!value_code(c) || !A->act[ka]) return;
     size_t rr = 0;
     const swe_clock *clk = f->clk;
-    const int seg = roe_ring_of(clk->f, f->nx, f->ny, clk->M, gi, gj, &rr);
+    const int seg = swe_ring_of(clk->f, f->nx, f->ny, clk->M, gi, gj, &rr);
     const double wa[3] = {A->h[ka], A->qx[ka], A->qy[ka]};
     double fL[3], fR[3], phi;
     double sp = roe_boundary_edge(c, seg >= 0 ? clk->seg_val[seg] : 0.0, seg >= 0 ? clk->f->seg[seg].vmax : 0.0,

@@ -21,19 +21,6 @@ void roe_fast_clip_stats(const struct roe_fast *f, double *volume, double *rel);
 int roe_fast_threads(const struct roe_fast *f);
 int roe_fast_is_double(const struct roe_fast *f);
 
-/* The ring index (SWE_RING) of the ghost (i, j) of the ring (grid_at coordinates) and its
- * segment; -1 when (i, j) is not on the ring (corners included) or f has no segments. */
-static inline int roe_ring_of(const swe_forcing *f, int nx, int ny, int M, int i, int j, size_t *r)
-{
-    if (!f || !f->n_seg) return -1;
-    if (i == 0 && j >= 1 && j <= ny) *r = SWE_RING(0, j - 1, M);
-    else if (i == nx + 1 && j >= 1 && j <= ny) *r = SWE_RING(1, j - 1, M);
-    else if (j == 0 && i >= 1 && i <= nx) *r = SWE_RING(2, i - 1, M);
-    else if (j == ny + 1 && i >= 1 && i <= nx) *r = SWE_RING(3, i - 1, M);
-    else return -1;
-    return f->seg_of[*r];
-}
-
 /* One boundary edge (one side active, the other a ghost of code c), in double, as both
  * solvers compute it (roe_cpu.h "Boundary edges"):
  *   wa, Ha     the active cell's state (h, qx, qy) and depth function (the ghost's bed is

@@ -305,7 +305,7 @@ static double edge(const roe_cpu *s, size_t kL, size_t kR, double ex, double ey,
     }
     const size_t w = (size_t)grid_stride(s->p.nx), kg = aL ? kR : kL, ka = aL ? kL : kR;
     size_t r = 0;
-    int seg = roe_ring_of(s->clk.f, s->p.nx, s->p.ny, s->clk.M, (int)(kg % w), (int)(kg / w), &r);
+    int seg = swe_ring_of(s->clk.f, s->p.nx, s->p.ny, s->clk.M, (int)(kg % w), (int)(kg / w), &r);
     double wa[3] = {s->h[ka], s->qx[ka], s->qy[ka]};
     return roe_boundary_edge(s->code[kg], seg >= 0 ? s->clk.seg_val[seg] : 0.0,
                              seg >= 0 ? s->clk.f->seg[seg].vmax : 0.0, wa, s->H[ka], ex, ey, !aL, s->p.g,

@@ -166,3 +166,46 @@ void swe_clock_applied(swe_clock *c, int stage, int stages, double dt)
     if (stage == 0) c->dt0 = dt;
     if (stage == stages - 1) c->t += dt;
 }
+
+int swe_sources_at_cell(const swe_forcing *f, int q, const double *src_q, double scale, int *members, double *add)
+{
+    size_t c = f->src_cell[q];
+    for (int p = 0; p < q; p++)
+        if (f->src_cell[p] == c) return 0;
+    int n = 0;
+    for (int p = q; p < f->n_src && n < SWE_SOURCES_PER_CELL; p++)
+        if (f->src_cell[p] == c) {
+            members[n] = p;
+            add[n++] = src_q[p] * scale;
+        }
+    return n;
+}
+
+void swe_sources_account(swe_account *a, const int *members, const double *add, int n, double applied, double area,
+                         double w)
+{
+    double total = 0, pos = 0, neg = 0;
+    for (int m = 0; m < n; m++) {
+        total += add[m];
+        if (add[m] > 0) pos += add[m];
+        else neg += add[m];
+    }
+    int limited = !(applied >= total * area);   /* a take stopped at the bed */
+    for (int m = 0; m < n; m++) {
+        double v = add[m] * area;
+        if (limited && add[m] < 0) v = neg < 0 ? (applied - pos * area) * (add[m] / neg) : 0.0;
+        a->src[members[m]] += w * v;
+    }
+}
+
+swgl_status swe_sources_check(const swe_forcing *f)
+{
+    for (int q = 0; f && q < f->n_src; q++) {
+        int n = 0;
+        for (int p = 0; p < f->n_src; p++) n += f->src_cell[p] == f->src_cell[q];
+        if (n > SWE_SOURCES_PER_CELL)
+            return swgl_fail(SWGL_ERR_ARG, "swe: %d point sources in one cell (grid index %zu): at most %d", n,
+                             f->src_cell[q], SWE_SOURCES_PER_CELL);
+    }
+    return SWGL_OK;
+}

@@ -103,6 +103,36 @@ typedef struct swe_forcing {
     const int *src_series;      /* m^3/s */
 } swe_forcing;
 
+/* The ring index (SWE_RING) of the ghost (i, j) of the ring (grid_at coordinates) and its
+ * segment; -1 when (i, j) is not on the ring (corners included) or f has no segments. */
+static inline int swe_ring_of(const struct swe_forcing *f, int nx, int ny, int M, int i, int j, size_t *r)
+{
+    if (!f || !f->n_seg) return -1;
+    if (i == 0 && j >= 1 && j <= ny) *r = SWE_RING(0, j - 1, M);
+    else if (i == nx + 1 && j >= 1 && j <= ny) *r = SWE_RING(1, j - 1, M);
+    else if (j == 0 && i >= 1 && i <= nx) *r = SWE_RING(2, i - 1, M);
+    else if (j == ny + 1 && i >= 1 && i <= nx) *r = SWE_RING(3, i - 1, M);
+    else return -1;
+    return f->seg_of[*r];
+}
+
+/* The GPU backends draw the point sources of one cell at once (one draw per cell, their
+ * rises summed).  swe_sources_at_cell: for source q, 0 when an earlier source has the
+ * same cell (it drew them all), else the number n of sources in q's cell (q first, at
+ * most SWE_SOURCES_PER_CELL: swe_sources_check refuses more), their indices and rises
+ * add[m] = src_q * scale (m).  swe_sources_account: the volume the draw added (applied,
+ * m^3, < 0 where it took) to the sources' accounts with weight w: each its own rise
+ * where nothing was limited, else the adding ones theirs and the taking ones the rest
+ * in proportion to theirs. */
+#define SWE_SOURCES_PER_CELL 16
+struct swe_account;
+int swe_sources_at_cell(const struct swe_forcing *f, int q, const double *src_q, double scale, int *members,
+                        double *add);
+void swe_sources_account(struct swe_account *a, const int *members, const double *add, int n, double applied,
+                         double area, double w);
+/* SWGL_ERR_ARG naming the cell when one holds more than SWE_SOURCES_PER_CELL sources. */
+swgl_status swe_sources_check(const struct swe_forcing *f);
+
 /* The value of a series at t. */
 double swe_series_at(const swe_series *s, double t);
 

@@ -183,5 +183,28 @@ else
   echo "skip  the gpu comparisons: no EGL device ($(head -1 "$tmp/info"))"
 fi
 
+# 7. the same for roe (first order, no friction): every backend, the balance closed, the
+# GPU within 1e-4 of the CPU in double
+gpu=0
+"$swgl" info > "$tmp/info" 2>&1 && grep -qi renderer "$tmp/info" && gpu=1
+for c in fill tide mixed; do
+  for b in cpu-scalar cpu gpu; do
+    [ $b = gpu ] && [ $gpu = 0 ] && continue
+    cmpf=""
+    [ $b = gpu ] && cmpf="--compare cpu-scalar"
+    "$swgl" run "$tmp/$c.ini" --set run.scheme=roe --backend $b $cmpf --out "$tmp/roe_${c}_$b" --quiet
+    ok $? "roe: $c on $b"
+    balanced "$tmp/roe_${c}_$b"; ok $? "roe $b $c: balance closed ($(num "$tmp/roe_${c}_$b/summary.json" error_rel))"
+    hmin=$(num "$tmp/roe_${c}_$b/summary.json" h_min)
+    awk -v h="$hmin" 'BEGIN { exit !(h >= 0) }'; ok $? "roe $b $c: no negative depth ($hmin)"
+    if [ $b = gpu ]; then
+      d=$(num "$tmp/roe_${c}_gpu/summary.json" l1_rel_h)
+      lt "$d" 1e-4; ok $? "roe gpu $c: h within 1e-4 (relative L1) of cpu-scalar ($d)"
+    fi
+  done
+done
+i=$(grep -A4 '"west: discharge=0.5 4:8"' "$tmp/roe_mixed_cpu-scalar/summary.json" | grep '"in"' | sed 's/.*: *//; s/,$//')
+lt "$(abs_rel "$i" 5)" 1e-12; ok $? "roe: the west inflow brought 5 m^3 ($i)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

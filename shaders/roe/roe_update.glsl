@@ -113,6 +113,31 @@ float roe_step()
 
 real roe_theta(real tau, real dt) { return tau >= dt ? real(1.0) : tau / dt; }
 
+// Rain and point sources (cpu_ref/swe.h, as cpu_ref/roe_scalar.c adds them): rain (m/s,
+// a texture) times u_rain_dt = dt x the rain series' factor, added before the clip; a
+// point source's rise u_src_add (m), non-zero only in the one-texel draw at its cell
+// (roe_gpu.c), after the clip, taking no more than the cell holds.
+#ifdef ROE_RAIN
+#ifdef ROE_DOUBLE
+SWGL_INPUT_U(u_rain);
+uniform int u_rain_dt_lo, u_rain_dt_hi;
+real roe_rain(ivec2 c) { return roe_bits(u_rain_dt_lo, u_rain_dt_hi) * roe_unpack2(SWGL_LOAD(u_rain, c)).x; }
+#else
+SWGL_INPUT(u_rain);
+uniform float u_rain_dt;
+real roe_rain(ivec2 c) { return u_rain_dt * SWGL_LOAD(u_rain, c).x; }
+#endif
+#endif
+#ifdef ROE_SOURCES
+#ifdef ROE_DOUBLE
+uniform int u_src_add_lo, u_src_add_hi;
+real roe_src_add() { return roe_bits(u_src_add_lo, u_src_add_hi); }
+#else
+uniform float u_src_add;
+real roe_src_add() { return u_src_add; }
+#endif
+#endif
+
 SWGL_MAIN
 {
     ivec2 c = swgl_cell();
@@ -131,7 +156,15 @@ SWGL_MAIN
         mass += theta * ma[k];
     }
     real k_dt = dt / u_area;
-    real h = max(w.x - k_dt * mass, real(0.0));
+    real h = w.x - k_dt * mass;
+#ifdef ROE_RAIN
+    h += roe_rain(c);
+#endif
+    h = max(h, real(0.0));
+#ifdef ROE_SOURCES
+    real add = roe_src_add();
+    if (add != real(0.0)) h = add >= real(0.0) ? h + add : max(h + add, real(0.0));
+#endif
     rvec2 q = w.yz - k_dt * mom;
     if (h <= u_hdry) q = rvec2(0.0);
     else if (h < u_kappa) {                 // thin film: desingularized velocity (M5)

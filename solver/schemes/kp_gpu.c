@@ -504,7 +504,8 @@ static swgl_status upload_constants(kp_gpu *g, const kp_problem *p)
 static swgl_status forcing_create(kp_gpu *g, const kp_problem *p)
 {
     const swe_forcing *f = g->forc;
-    swgl_status st = swe_clock_init(&g->fclk, &p->sw);
+    swgl_status st = swe_sources_check(f);
+    if (st == SWGL_OK) st = swe_clock_init(&g->fclk, &p->sw);
     if (st != SWGL_OK) return st;
     int ns = f->n_seg > 0 ? f->n_seg : 1;
     gpu_array2d_desc rd = {g->M, 4, GPU_RGBA32F, "kp boundary faces' rates"};
@@ -525,18 +526,6 @@ static swgl_status forcing_create(kp_gpu *g, const kp_problem *p)
         free(r);
     }
     return st;
-}
-
-/* The segment of ring ghost k = (i, j), -1 for none (a ghost's state texel keeps it in .y). */
-static int ghost_segment(const kp_gpu *g, int i, int j)
-{
-    if (!g->forcing || !g->forc->n_seg) return -1;
-    int nx = g->nx, ny = g->ny, M = g->M;
-    if (i == 0 && j >= 1 && j <= ny) return g->forc->seg_of[SWE_RING(0, j - 1, M)];
-    if (i == nx + 1 && j >= 1 && j <= ny) return g->forc->seg_of[SWE_RING(1, j - 1, M)];
-    if (j == 0 && i >= 1 && i <= nx) return g->forc->seg_of[SWE_RING(2, i - 1, M)];
-    if (j == ny + 1 && i >= 1 && i <= nx) return g->forc->seg_of[SWE_RING(3, i - 1, M)];
-    return -1;
 }
 
 swgl_status kp_gpu_create(const kp_problem *p, kp_gpu **out) { return kp_gpu_create_prec(p, 0, out); }
@@ -677,7 +666,12 @@ swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const
     for (size_t k = 0; k < n; k++) {
         if (g->code[k] != CELL_ACTIVE) {
             s[4 * k] = g->bij[k];
-            s[4 * k + 1] = g->forcing ? ghost_segment(g, (int)(k % (size_t)g->tw), (int)(k / (size_t)g->tw)) : 0.0;
+            if (g->forcing) {   /* a ghost's .y: its segment, -1 for none (kp_recon.glsl kp_bv) */
+                size_t r;
+                int i = (int)(k % (size_t)g->tw), j = (int)(k / (size_t)g->tw);
+                s[4 * k + 1] = swe_ring_of(g->forc, g->nx, g->ny, g->M, i, j, &r);
+            } else
+                s[4 * k + 1] = 0.0;
             s[4 * k + 2] = 0.0;
             s[4 * k + 3] = -1.0 - g->code[k];
             continue;
@@ -952,16 +946,18 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
     section_end(g, sec);
     const swe_forcing *f = g->forc;
     const double area = g->dx * g->dy, cw = k == 1 ? 0.5 : 1.0, wsrc = g->rk2 && k == 0 ? 0.5 : 1.0;
+    /* the sources of a cell in one draw, their rises summed (swe.h swe_sources_at_cell) */
     for (int q = 0; st == SWGL_OK && !clock && g->forcing && q < f->n_src; q++) {
-        double add = cw * dt * g->fclk.src_q[q] / area, before = 0, after = 0;
-        if (add == 0.0) continue;
+        double add[SWE_SOURCES_PER_CELL], total = 0, before = 0, after = 0;
+        int members[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(f, q, g->fclk.src_q, cw * dt / area, members, add);
+        for (int m = 0; m < n; m++) total += add[m];
+        if (n == 0 || total == 0.0) continue;
         size_t c = f->src_cell[q];
         gpu_rect r = {(int)(c % (size_t)g->tw), (int)(c / (size_t)g->tw), 1, 1};
-        if (add < 0 && (st = read_w(g, out, c, &before)) != SWGL_OK) break;
-        integrate_pass(g, &p, k, dt, NULL, add);
-        if ((st = gpu_pass_draw_mrt(&p, out, &r)) != SWGL_OK) break;
-        if (add < 0 && (st = read_w(g, out, c, &after)) != SWGL_OK) break;
-        g->fclk.acc.src[q] += wsrc * (add < 0 ? after - before : add) * area;
+        if ((st = read_w(g, out, c, &before)) != SWGL_OK) break;
+        integrate_pass(g, &p, k, dt, NULL, total);
+        if ((st = gpu_pass_draw_mrt(&p, out, &r)) != SWGL_OK || (st = read_w(g, out, c, &after)) != SWGL_OK) break;
+        swe_sources_account(&g->fclk.acc, members, add, n, (after - before) * area, area, wsrc);
     }
     if (st == SWGL_OK && g->forcing && !clock) swe_clock_applied(&g->fclk, k, kp_gpu_stages(g), dt);
     if (st == SWGL_OK && last) g->cur = 1 - g->cur;

@@ -80,6 +80,15 @@ struct roe_gpu {
     int mass_from_edges;         /* the update re-reads the edges' mass fluxes (variant) */
     int cur;
     char renderer[128];
+    /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
+     * host clock runs the steps, the segment values go up per step, the boundary edges'
+     * volume rates come back per step (roe_ring.glsl) */
+    int forcing, M;
+    const swe_forcing *forc;
+    swe_clock fclk;
+    gpu_array2d *bvals, *rainf, *ring;
+    gpu_program *p_ring;
+    float *ringbuf;
 };
 
 void roe_gpu_destroy(roe_gpu *r)
@@ -101,6 +110,12 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_program_destroy(r->p_clock);
     gpu_program_destroy(r->p_update_clock);
     gpu_readback_destroy(r->rb);
+    gpu_array2d_destroy(r->bvals);
+    gpu_array2d_destroy(r->rainf);
+    gpu_array2d_destroy(r->ring);
+    gpu_program_destroy(r->p_ring);
+    swe_clock_free(&r->fclk);
+    free(r->ringbuf);
     free(r);
 }
 
@@ -135,6 +150,55 @@ static swgl_status double_defines(const roe_gpu *r, char *defs, size_t len)
                      CELL_CODE_GLSL, r->dy, r->dx, r->g, r->h_dry, r->cfl, r->dx * r->dy, r->kappa);
     if (n < 0 || (size_t)n >= len) return swgl_fail(SWGL_ERR_ARG, "roe: defines too long");
     return SWGL_OK;
+}
+
+/* An array of n doubles per texel (1 or 2) from v: RGBA32F (x of 4 floats) in single, RGBA32UI
+ * (two doubles) in double; the passes read its first value (roe_bv, roe_rain). */
+static swgl_status put_pairs(roe_gpu *r, gpu_array2d *a, const double *v2, size_t n)
+{
+    if (r->dbl) return gpu_array2d_upload(a, v2);
+    float *f = calloc(4 * n, sizeof(float));
+    if (!f) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (size_t k = 0; k < n; k++) f[4 * k] = (float)v2[2 * k], f[4 * k + 1] = (float)v2[2 * k + 1];
+    swgl_status st = gpu_array2d_upload(a, f);
+    free(f);
+    return st;
+}
+
+/* The boundary data's arrays and pass (r->forcing). */
+static swgl_status forcing_create(roe_gpu *r, const swe_problem *p, const char *defs)
+{
+    const swe_forcing *f = r->forc;
+    swgl_status st = swe_sources_check(f);
+    if (st == SWGL_OK) st = swe_clock_init(&r->fclk, p);
+    if (st != SWGL_OK) return st;
+    enum gpu_format fmt = r->dbl ? GPU_RGBA32UI : GPU_RGBA32F;
+    gpu_array2d_desc bd = {f->n_seg > 0 ? f->n_seg : 1, 1, fmt, "roe boundary values"};
+    gpu_array2d_desc rd = {r->M, 4, GPU_RGBA32F, "roe boundary edges' rates"};
+    gpu_array2d_desc wd = {r->tex_w, r->tex_h, fmt, "roe rain"};
+    if (!(r->ringbuf = malloc(16 * (size_t)r->M * sizeof(float)))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    if ((st = gpu_array2d_create(&bd, &r->bvals)) != SWGL_OK || (st = gpu_array2d_create(&rd, &r->ring)) != SWGL_OK ||
+        (st = gpu_program_create("roe_ring", defs, &r->p_ring)) != SWGL_OK)
+        return st;
+    if (f->rain) {
+        size_t n = (size_t)r->tex_w * r->tex_h;
+        double *v = calloc(2 * n, sizeof(double));
+        if (!v) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        for (size_t k = 0; k < n; k++) v[2 * k] = r->code[k] == CELL_ACTIVE ? f->rain[k] : 0.0;
+        if ((st = gpu_array2d_create(&wd, &r->rainf)) == SWGL_OK) st = put_pairs(r, r->rainf, v, n);
+        free(v);
+    }
+    return st;
+}
+
+/* What a ghost's state texel holds in h: its segment with boundary data (-1 for none),
+ * else 0. */
+static double ghost_h(const roe_gpu *r, size_t k)
+{
+    if (!r->forcing) return 0.0;
+    int i = (int)(k % (size_t)r->tex_w), j = (int)(k / (size_t)r->tex_w);
+    size_t ring;
+    return swe_ring_of(r->forc, r->nx, r->ny, r->M, i, j, &ring);
 }
 
 swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out) { return roe_gpu_create_ex(p, 0, out); }
@@ -173,7 +237,16 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         snprintf(defs, sizeof defs, "%s%s", CELL_CODE_GLSL,
                  r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
     }
-    char defs_clock[1100];
+    r->forc = p->forcing;
+    r->forcing = swe_forcing_any(r->forc);
+    r->M = r->nx > r->ny ? r->nx : r->ny;
+    if (r->forcing) {
+        size_t l = strlen(defs);
+        if (r->forc->n_seg) l += (size_t)snprintf(defs + l, sizeof defs - l, "#define ROE_NSEG %d\n", r->forc->n_seg);
+        if (r->forc->rain) l += (size_t)snprintf(defs + l, sizeof defs - l, "#define ROE_RAIN 1\n");
+        if (r->forc->n_src) snprintf(defs + l, sizeof defs - l, "#define ROE_SOURCES 1\n");
+    }
+    char defs_clock[1200];
     snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
     if (r->dbl) {
         gpu_mrt_desc s0 = {r->tex_w, r->tex_h, 2, {GPU_RGBA32UI, GPU_RGBA32UI}, "roe state 0 (double)"};
@@ -213,7 +286,7 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         (st = gpu_array2d_fill(r->clock[0], zero)) || (st = gpu_array2d_fill(r->clock[1], zero)) ||
         (st = gpu_program_create("clock", "#define BOUND_CHANNEL 2\n", &r->p_clock)) ||
         (st = gpu_program_create("roe_update", defs_clock, &r->p_update_clock)) ||
-        (st = gpu_readback_create(8, 1, &r->rb))) {
+        (st = gpu_readback_create(8, 1, &r->rb)) || (r->forcing && (st = forcing_create(r, p, defs)))) {
         roe_gpu_destroy(r);
         return st;
     }
@@ -237,7 +310,7 @@ swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, con
         }
         for (size_t k = 0; k < n; k++) {
             int act = r->code[k] == CELL_ACTIVE, wet = act && h[k] > r->h_dry;
-            a[2 * k] = act ? h[k] : 0.0;
+            a[2 * k] = act ? h[k] : ghost_h(r, k);
             a[2 * k + 1] = wet ? qx[k] : 0.0;
             b[2 * k] = wet ? qy[k] : 0.0;
             b[2 * k + 1] = (double)r->code[k];
@@ -256,7 +329,7 @@ swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, con
         /* as on the CPU: a dry cell (h <= h_dry) has no velocity, and the mass flux of its
          * edges relies on q = 0 there */
         int a = r->code[k] == CELL_ACTIVE, wet = a && h[k] > r->h_dry;
-        s[4 * k] = a ? (float)h[k] : 0.0f;
+        s[4 * k] = a ? (float)h[k] : (float)ghost_h(r, k);
         s[4 * k + 1] = wet ? (float)qx[k] : 0.0f;
         s[4 * k + 2] = wet ? (float)qy[k] : 0.0f;
         s[4 * k + 3] = (float)r->code[k];
@@ -281,9 +354,10 @@ swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
         if ((st = gpu_array2d_download(gpu_mrt_member(r->state_d[r->cur], 0), a)) == SWGL_OK)
             st = gpu_array2d_download(gpu_mrt_member(r->state_d[r->cur], 1), b);
         for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-            h[k] = a[2 * k];
-            qx[k] = a[2 * k + 1];
-            qy[k] = b[2 * k];
+            int act = r->code[k] == CELL_ACTIVE;   /* a ghost's h holds its segment */
+            h[k] = act ? a[2 * k] : 0.0;
+            qx[k] = act ? a[2 * k + 1] : 0.0;
+            qy[k] = act ? b[2 * k] : 0.0;
         }
         free(a);
         free(b);
@@ -293,9 +367,10 @@ swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
     if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     st = gpu_array2d_download(r->state[r->cur], s);
     for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-        h[k] = s[4 * k];
-        qx[k] = s[4 * k + 1];
-        qy[k] = s[4 * k + 2];
+        int act = r->code[k] == CELL_ACTIVE;   /* a ghost's h holds its segment */
+        h[k] = act ? s[4 * k] : 0.0;
+        qx[k] = act ? s[4 * k + 1] : 0.0;
+        qy[k] = act ? s[4 * k + 2] : 0.0;
     }
     free(s);
     return st;
@@ -335,6 +410,7 @@ static swgl_status edge_and_cell(roe_gpu *r)
     gpu_pass_begin(&p, r->p_edge);
     bind_state(r, &p, r->cur);
     gpu_pass_array(&p, "u_bed", r->bed);
+    if (r->forcing && r->forc->n_seg) gpu_pass_array(&p, "u_bvals", r->bvals);
     if (!r->dbl) {
         gpu_pass_vec2(&p, "u_len", (float)r->dy, (float)r->dx);
         gpu_pass_float(&p, "u_g", (float)r->g);
@@ -375,27 +451,46 @@ static void bind_mass(roe_gpu *r, gpu_pass *p)
     }
 }
 
+/* The step's segment values at its time (the host clock's), up to the GPU. */
+static swgl_status forcing_values(roe_gpu *r)
+{
+    swe_clock_stage(&r->fclk, 0);
+    int n = r->forc->n_seg;
+    if (!n) return SWGL_OK;
+    double *v = malloc(2 * (size_t)n * sizeof(double));
+    if (!v) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (int q = 0; q < n; q++) v[2 * q] = r->fclk.seg_val[q], v[2 * q + 1] = r->forc->seg[q].vmax;
+    swgl_status st = put_pairs(r, r->bvals, v, (size_t)n);
+    free(v);
+    return st;
+}
+
 swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
 {
-    swgl_status st = edge_and_cell(r);
+    swgl_status st = r->forcing ? forcing_values(r) : SWGL_OK;
+    if (st == SWGL_OK) st = edge_and_cell(r);
     if (st != SWGL_OK) return st;
     /* 3. dt = min over volumes (channel z): the only value that comes back to the CPU */
     float mn[4];
     if ((st = gpu_reductor_run(r->red, bound_array(r), GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
     *dt_stable = isinf(mn[2]) ? INFINITY : (double)mn[2];
+    if (r->forcing && !isnan(*dt_stable)) *dt_stable = fmin(*dt_stable, r->fclk.dt_cap);   /* swe.h dt_cap */
     return SWGL_OK;
 }
 
 /* The update pass (roe_update.glsl); dt from the uniform, or, when clock is not NULL,
  * from the clock texel (the program built with ROE_DT_ON_GPU; in double the landing
  * step is recomputed from left, the previous texel prev and unknown, as the clock pass
- * got them). */
-static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
-                          int unknown)
+ * got them).  With boundary data: the rain, and a point source's rise src_add drawn into
+ * the one texel rect (NULL: the whole array, no source).  Leaves the new state in
+ * 1 - r->cur (the caller flips r->cur). */
+static swgl_status update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
+                               int unknown, const gpu_rect *rect, double src_add)
 {
     gpu_pass p;
     gpu_pass_begin(&p, clock ? r->p_update_clock : r->p_update);
     bind_state(r, &p, r->cur);
+    if (r->forcing && r->forc->rain) gpu_pass_array(&p, "u_rain", r->rainf);
     if (r->dbl) {
         gpu_pass_array(&p, "u_sums_d", gpu_mrt_member(r->cell, 0));
         gpu_pass_array(&p, "u_tau", gpu_mrt_member(r->cell, 1));
@@ -408,9 +503,9 @@ static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock, const
         } else {
             pass_double(&p, "u_dt_lo", "u_dt_hi", dt);
         }
-        swgl_status st = gpu_pass_draw_mrt(&p, r->state_d[1 - r->cur], NULL);
-        if (st == SWGL_OK) r->cur = 1 - r->cur;
-        return st;
+        if (r->forcing && r->forc->rain) pass_double(&p, "u_rain_dt_lo", "u_rain_dt_hi", dt * r->fclk.rain_factor);
+        if (r->forcing && r->forc->n_src) pass_double(&p, "u_src_add_lo", "u_src_add_hi", src_add);
+        return gpu_pass_draw_mrt(&p, r->state_d[1 - r->cur], rect);
     }
     gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
     bind_mass(r, &p);
@@ -419,12 +514,107 @@ static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock, const
     gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
     gpu_pass_float(&p, "u_kappa", (float)r->kappa);
-    swgl_status st = gpu_pass_draw(&p, r->state[1 - r->cur], NULL);
+    if (r->forcing && r->forc->rain) gpu_pass_float(&p, "u_rain_dt", (float)(dt * r->fclk.rain_factor));
+    if (r->forcing && r->forc->n_src) gpu_pass_float(&p, "u_src_add", (float)src_add);
+    return gpu_pass_draw(&p, r->state[1 - r->cur], rect);
+}
+
+static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
+                          int unknown)
+{
+    swgl_status st = update_pass(r, dt, clock, prev, left, unknown, NULL, 0.0);
     if (st == SWGL_OK) r->cur = 1 - r->cur;
     return st;
 }
 
-swgl_status roe_gpu_apply(roe_gpu *r, double dt) { return update(r, dt, NULL, NULL, 0, 0); }
+/* The boundary edges' volume rates of the step with dt (roe_ring.glsl) into the clock's
+ * ring_rate, each the sum of the two floats the pass writes. */
+static swgl_status ring_rates(roe_gpu *r, double dt)
+{
+    gpu_pass p;
+    gpu_pass_begin(&p, r->p_ring);
+    bind_state(r, &p, r->cur);
+    if (r->dbl) {
+        gpu_pass_array(&p, "u_low_a", gpu_mrt_member(r->flux, 0));
+        gpu_pass_array(&p, "u_high_a", gpu_mrt_member(r->flux, 2));
+        gpu_pass_array(&p, "u_tau", gpu_mrt_member(r->cell, 1));
+        pass_double(&p, "u_dt_lo", "u_dt_hi", dt);
+    } else {
+        gpu_pass_array(&p, "u_low", gpu_mrt_member(r->flux, 0));
+        gpu_pass_array(&p, "u_high", gpu_mrt_member(r->flux, 1));
+        gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
+        gpu_pass_float(&p, "u_dt", (float)dt);
+    }
+    gpu_pass_int(&p, "u_nx", r->nx);
+    gpu_pass_int(&p, "u_ny", r->ny);
+    swgl_status st = gpu_pass_draw(&p, r->ring, NULL);
+    if (st == SWGL_OK) st = gpu_array2d_download(r->ring, r->ringbuf);
+    for (size_t k = 0; st == SWGL_OK && k < 4 * (size_t)r->M; k++)
+        r->fclk.ring_rate[k] = (double)r->ringbuf[4 * k] + (double)r->ringbuf[4 * k + 1];
+    return st;
+}
+
+/* h of cell k of the state array side, as the GPU holds it */
+static swgl_status read_h(roe_gpu *r, int side, size_t k, double *h)
+{
+    int x = (int)(k % (size_t)r->tex_w), y = (int)(k / (size_t)r->tex_w);
+    if (r->dbl) {
+        double v[2];
+        swgl_status st = gpu_array2d_download_rect(gpu_mrt_member(r->state_d[side], 0), x, y, 1, 1, v);
+        *h = v[0];
+        return st;
+    }
+    float v[4];
+    swgl_status st = gpu_array2d_download_rect(r->state[side], x, y, 1, 1, v);
+    *h = v[0];
+    return st;
+}
+
+/* The step's update on the host clock: the boundary edges' accounts, the update, then
+ * each cell with point sources drawn again with their summed rise (what a taking source
+ * took read back), the step on the clock. */
+static swgl_status forcing_update(roe_gpu *r, double dt)
+{
+    const swe_forcing *f = r->forc;
+    const double area = r->dx * r->dy;
+    swgl_status st = f->n_seg ? ring_rates(r, dt) : SWGL_OK;
+    if (st == SWGL_OK) st = update_pass(r, dt, NULL, NULL, 0, 0, NULL, 0.0);
+    for (int q = 0; st == SWGL_OK && q < f->n_src; q++) {
+        double add[SWE_SOURCES_PER_CELL], total = 0, before = 0, after = 0;
+        int members[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(f, q, r->fclk.src_q, dt / area, members, add);
+        for (int m = 0; m < n; m++) total += add[m];
+        if (n == 0 || total == 0.0) continue;   /* n = 0: an earlier source of the same cell drew it */
+        size_t c = f->src_cell[q];
+        gpu_rect rc = {(int)(c % (size_t)r->tex_w), (int)(c / (size_t)r->tex_w), 1, 1};
+        if ((st = read_h(r, 1 - r->cur, c, &before)) != SWGL_OK ||
+            (st = update_pass(r, dt, NULL, NULL, 0, 0, &rc, total)) != SWGL_OK ||
+            (st = read_h(r, 1 - r->cur, c, &after)) != SWGL_OK)
+            break;
+        swe_sources_account(&r->fclk.acc, members, add, n, (after - before) * area, area, 1.0);
+    }
+    if (st == SWGL_OK) {
+        r->cur = 1 - r->cur;
+        swe_clock_applied(&r->fclk, 0, 1, dt);
+    }
+    return st;
+}
+
+swgl_status roe_gpu_apply(roe_gpu *r, double dt)
+{
+    return r->forcing ? forcing_update(r, dt) : update(r, dt, NULL, NULL, 0, 0);
+}
+
+void roe_gpu_set_time(roe_gpu *r, double t)
+{
+    if (r->forcing) swe_clock_set_time(&r->fclk, t);
+}
+
+int roe_gpu_host_clock(const roe_gpu *r) { return r->forcing; }
+
+void roe_gpu_account(const roe_gpu *r, swe_account *a)
+{
+    if (r->forcing) swe_account_copy(&r->fclk.acc, a);
+}
 
 /* One step with dt chosen on the GPU: edge, dt, reduction (left on the GPU), clock
  * (clock.glsl), update reading the clock; the clock texel is requested back. */
@@ -465,15 +655,6 @@ swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, do
 static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const roe_problem *rp = s->problem;
-    /* the roe passes know walls and free outlets only (docs/boundaries.md): level, depth
-     * and discharge segments, rain and sources run on the CPU backends or with kp */
-    const swe_forcing *fo = rp->p.forcing;
-    int valued = 0;
-    for (int q = 0; fo && q < fo->n_seg; q++) valued |= fo->seg[q].code != CELL_FREE;
-    if (valued || (fo && (fo->rain || fo->n_src)))
-        return swgl_fail(SWGL_ERR_ARG, "roe on the gpu backend takes wall and free boundaries only: level, depth and "
-                         "discharge boundaries, rain and sources run with --backend cpu or cpu-scalar, or with "
-                         "scheme = kp on any backend");
     roe_gpu *r;
     int dbl = cfg && cfg->precision == PRECISION_DOUBLE;
     if (dbl && !cfg->has_fp64)
@@ -523,6 +704,14 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
     return roe_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
+static void be_set_time(void *self, double t) { roe_gpu_set_time(self, t); }
+static int be_host_clock(const void *self) { return roe_gpu_host_clock(self); }
+static swgl_status be_account(void *self, swe_account *a)
+{
+    roe_gpu_account(self, a);
+    return SWGL_OK;
+}
+
 const scheme_backend roe_backend_gpu = {BACKEND_GPU, be_create,    be_destroy, be_set,       be_get,
                                         be_stage,    be_advance,   scheme_one_stage,  be_describe,  be_precision,
-                                        be_finish,   be_run_to, NULL, NULL, NULL};
+                                        be_finish,   be_run_to,  be_set_time, be_account, be_host_clock};

@@ -33,4 +33,11 @@ struct timeloop_span;
 swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor,
                            struct timeloop_span *sp);
 
+/* Boundary data, rain and sources (cpu_ref/swe.h): the time of the next step (the host
+ * clock's), whether the problem has any (then the time loop runs stage and advance, not
+ * run_to), and the accounts since the start. */
+void roe_gpu_set_time(roe_gpu *r, double t);
+int roe_gpu_host_clock(const roe_gpu *r);
+void roe_gpu_account(const roe_gpu *r, swe_account *a);
+
 #endif
