@@ -9,11 +9,19 @@
 #                 same files, inline comments removed; and a few long expressions in the
 #                 repetition form of fuzz_expr.c (flat sums, deep nesting)
 #   OUT/asc       tests/data/*.asc
+#   OUT/hydrograph  a few time series files: good ones, and each kind the reader refuses
 set -euo pipefail
 out=${1:?usage: tests/fuzz/seeds.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$out/scenario" "$out/expr" "$out/asc"
-mkdir -p "$out/scenario" "$out/expr" "$out/asc"
+rm -rf "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph"
+mkdir -p "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph"
+h="$out/hydrograph"
+printf 'time_s,discharge_m3s\n0,0\n600,60\n2400,10\n' > "$h/good"
+printf '# a tide\ntime_s, level_m\r\n0, 0\r\n\r\n900, 0.5\r\n1800, -0.5e0\r\n' > "$h/crlf"
+printf 'time_s,q\n0,1\n0,2\n' > "$h/same-time"
+printf 'time_s,q\n0,1\n' > "$h/one-row"
+printf '0,1\n1,2\n' > "$h/no-header"
+printf 'time_s,q\n0,1,2\n1,nan\n2,1e999\n' > "$h/bad-fields"
 
 # Shrinks a scenario: f = ceil(max(nx, ny) / 24); nx, ny /= f (rounded up), dx, dy *= f.
 shrink() {
