@@ -57,6 +57,9 @@ if [ ! -f "$bd/CMakeCache.txt" ]; then
   CC=clang cmake -S "$root" -B "$bd" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSWGL_FUZZ=ON \
     -DSWGL_WITH_GL=OFF > "$bd.configure.log" 2>&1 || { cat "$bd.configure.log" >&2; exit 2; }
   rm -f "$bd.configure.log"
+else
+  # an existing build dir: regenerate, so that a harness added since has its target
+  cmake "$bd" > /dev/null 2>&1 || { echo "run.sh: cmake $bd failed" >&2; exit 2; }
 fi
 targets=()
 for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
