@@ -49,13 +49,6 @@ void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rai
         for (int s = 0; s < (f ? f->n_src : 0); s++) src_q[s] = swe_series_at(&f->series[f->src_series[s]], t);
 }
 
-int swe_forcing_timed(const swe_forcing *f)
-{
-    for (int s = 0; f && s < f->n_series; s++)
-        if (f->series[s].n > 1) return 1;
-    return 0;
-}
-
 swgl_status swe_account_init(swe_account *a, const swe_forcing *f)
 {
     memset(a, 0, sizeof *a);

@@ -141,9 +141,6 @@ double swe_series_at(const swe_series *s, double t);
  * series) and each source's Q (m^3/s).  Any output may be NULL. */
 void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rain_factor, double *src_q);
 
-/* Whether anything in f varies in time (a series with more than one row). */
-int swe_forcing_timed(const swe_forcing *f);
-
 /* The imposed flux of a discharge face (q >= 0 m^2/s into the domain; h_a the active
  * side's depth at the face): mass q, normal momentum flux (into the domain)
  *     M = q^2 / h_b + g h_b^2 / 2,   h_b = max(h_a, (q^2 / g)^(1/3))
