@@ -514,7 +514,8 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
     T bad = (T)0;
     /* rain: cw dt factor per unit of rain[] (kp_scalar.c); frain NULL: no rain nor source */
     const T *frain = (const T *)f->frain, *fsrc = (const T *)f->fsrc;
-    const T rdt = frain ? (T)((stage == 1 ? 0.5 : 1.0) * dt * f->clk->rain_factor) : (T)0;
+    const double rain_s = f->clk ? swe_clock_rain(f->clk, stage, 1 + f->rk2, dt) : 0.0;   /* swe.h */
+    const T rdt = frain ? (T)rain_s : (T)0;
 #pragma omp parallel num_threads(f->nthreads) reduction(+ : clip, bad)
     {
         T *wb = (T *)f->tbuf + (size_t)omp_get_thread_num() * f->tsize;   /* one row */

@@ -16,6 +16,7 @@
 #include "kp_cpu.h"
 #include "kp_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +123,8 @@ kp_cpu *kp_cpu_create(const kp_problem *p, enum kp_cpu_kind kind)
     s->kind = kind;
     s->p = *p;
     if (swe_clock_init(&s->clk, &p->sw) != SWGL_OK) goto fail_quiet;
+    /* the float solver keeps w in float: its rain comes in pulses (swe_clock_rain) */
+    if (kind == KP_CPU_FAST) swe_clock_rain_quantum(&s->clk, &p->sw, FLT_EPSILON);
     if (kind != KP_CPU_SCALAR) {
         s->fast = kp_fast_create(p, kind == KP_CPU_FAST_DOUBLE, &s->clk);
         if (!s->fast) goto fail_quiet;
@@ -480,10 +483,11 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
     const double *Bij = s->bed[4];
     int qn = s->qn, qs = 1 - qn, nan = 0;
     const double *R0 = s->R[0], *R1 = s->R[1], *R2 = s->R[2];
-    /* rain and sources enter as part of R_w: dt of it in stage 0, dt/2 in RK2's stage 1 */
+    /* sources enter as part of R_w: dt of it in stage 0, dt/2 in RK2's stage 1; rain in
+     * the last stage, all that fell during the step (swe_clock_rain) */
     const swe_forcing *fo = s->clk.f;
     const double *rain = fo ? fo->rain : NULL, cw = stage == 1 ? 0.5 : 1.0;
-    const double rain_dt = cw * dt * s->clk.rain_factor;
+    const double rain_dt = swe_clock_rain(&s->clk, stage, kp_cpu_stages(s), dt);   /* swe.h: rain as a step */
     for (int j = 1; j <= ny; j++)
         for (int i = 1; i <= nx; i++) {
             size_t k = grid_at(nx, i, j);

@@ -400,7 +400,8 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
     const V rkap = v_set1(kappa > (T)0 ? (T)1 / kappa : (T)0);
     const T *rain = (const T *)f->rain;
     const MT *srcm = (const MT *)f->srcm;
-    const V rdt = v_set1(rain ? (T)(dt * f->clk->rain_factor) : (T)0);
+    const double rain_s = f->clk ? swe_clock_rain(f->clk, 0, 1, dt) : 0.0;   /* swe.h: rain as a step */
+    const V rdt = v_set1(rain ? (T)rain_s : (T)0);
     int bad = 0;
     double cvol = 0.0, crel = 0.0;
 

@@ -442,7 +442,7 @@ int roe_cpu_apply(roe_cpu *s, double dt)
     const double dtt = move ? dt : 1.0;
     const double V = s->p.dx * s->p.dy, k_dt = move ? dt / V : 0.0;
     const double h_dry = s->p.h_dry, kappa = s->p.kappa;
-    const double rain_dt = dt * s->clk.rain_factor;
+    const double rain_dt = swe_clock_rain(&s->clk, 0, 1, dt);   /* swe.h: rain as a step */
     const double *tau = s->tau;
     int bad = 0;
     for (int j = 1; j <= ny; j++) {

@@ -41,7 +41,8 @@ void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rai
         for (int s = 0; s < (f ? f->n_seg : 0); s++) {
             const swe_segment *g = &f->seg[s];
             double v = g->series >= 0 ? swe_series_at(&f->series[g->series], t) : 0.0;
-            seg_val[s] = g->code == CELL_DISCHARGE ? (g->length > 0.0 ? v / g->length : 0.0) : v;
+            seg_val[s] = g->code == CELL_DISCHARGE ? (g->length > 0.0 ? v / g->length : 0.0)
+                       : g->code == CELL_LEVEL ? v - f->datum : v;
         }
     if (rain_factor)
         *rain_factor = f && f->rain_series >= 0 ? swe_series_at(&f->series[f->rain_series], t) : 1.0;
@@ -94,6 +95,29 @@ void swe_account_faces(swe_account *a, const swe_forcing *f, const double *ring_
     }
 }
 
+double swe_clock_rain(swe_clock *c, int stage, int stages, double dt)
+{
+    c->rain_applied = 0.0;
+    if (!c->f || !c->f->rain) return 0.0;
+    if (stages == 2 && stage == 0) {
+        c->rain_f0 = c->rain_factor;
+        return 0.0;
+    }
+    c->rain_pending += stages == 2 ? 0.5 * dt * (c->rain_f0 + c->rain_factor) : dt * c->rain_factor;
+    if (c->rain_pending * c->rain_max < c->rain_quantum) return 0.0;
+    c->rain_applied = c->rain_pending;
+    c->rain_pending = 0.0;
+    return c->rain_applied;
+}
+
+void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps)
+{
+    double b = 0.0;
+    for (size_t k = 0; k < grid_size(p->nx, p->ny); k++)
+        if (p->code[k] == CELL_ACTIVE) b = fmax(b, fabs(p->H[k]));
+    c->rain_quantum = 64.0 * eps * (b + 1.0);
+}
+
 int swe_forcing_any(const swe_forcing *f) { return f && (f->n_seg > 0 || f->rain || f->n_src > 0); }
 
 swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
@@ -116,6 +140,8 @@ swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
                 size_t k = grid_at(p->nx, i, j);
                 if (p->code[k] == CELL_ACTIVE) c->rain_area += f->rain[k] * p->dx * p->dy;
             }
+    for (size_t k = 0; f && f->rain && k < grid_size(p->nx, p->ny); k++)
+        if (p->code[k] == CELL_ACTIVE) c->rain_max = fmax(c->rain_max, f->rain[k]);
     double r = 0.0;
     for (int k = 0; f && f->rain && k < (int)grid_size(p->nx, p->ny); k++) {
         double m = f->rain[k];
@@ -155,7 +181,8 @@ void swe_clock_applied(swe_clock *c, int stage, int stages, double dt)
 {
     double w = stages == 2 ? 0.5 : 1.0;
     swe_account_faces(&c->acc, c->f, c->ring_rate, c->M, w * dt);
-    if (c->f && c->f->rain) c->acc.rain += w * dt * c->rain_factor * c->rain_area;
+    c->acc.rain += c->rain_applied * c->rain_area;
+    c->rain_applied = 0.0;
     if (stage == 0) c->dt0 = dt;
     if (stage == stages - 1) c->t += dt;
 }

@@ -101,6 +101,8 @@ typedef struct swe_forcing {
     int n_src;
     const size_t *src_cell;     /* grid_at index of an active cell */
     const int *src_series;      /* m^3/s */
+    double datum;               /* m: the elevation the solver's bed is measured from (its
+                                 * z = 0); a level's values are elevations, less datum */
 } swe_forcing;
 
 /* The ring index (SWE_RING) of the ghost (i, j) of the ring (grid_at coordinates) and its
@@ -136,7 +138,8 @@ swgl_status swe_sources_check(const struct swe_forcing *f);
 /* The value of a series at t. */
 double swe_series_at(const swe_series *s, double t);
 
-/* The forcing at time t: per segment the value its faces use (level, depth: m;
+/* The forcing at time t: per segment the value its faces use (level: m above the datum;
+ * depth: m;
  * discharge: m^2/s per unit width, Q / L; free: 0), the rain series factor (1 without a
  * series) and each source's Q (m^3/s).  Any output may be NULL. */
 void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rain_factor, double *src_q);
@@ -211,6 +214,9 @@ typedef struct swe_clock {
     double *ring_rate;          /* 4 M: m^3/s into the domain, by SWE_RING */
     double rain_area;           /* sum over active cells of rain[k] dx dy (m^3/s per unit factor) */
     double dt_cap;              /* s: the largest step rain and sources allow (+inf: none) */
+    /* rain (swe_clock_rain): the factor at stage 0's time, what has fallen and not yet
+     * been added (s x factor), the least worth adding, what the last update added */
+    double rain_f0, rain_pending, rain_quantum, rain_max, rain_applied;
     swe_account acc;
 } swe_clock;
 
@@ -224,6 +230,19 @@ void swe_clock_free(swe_clock *c);
 void swe_clock_set_time(swe_clock *c, double t);
 void swe_clock_stage(swe_clock *c, int stage);
 void swe_clock_applied(swe_clock *c, int stage, int stages, double dt);
+/* Rain falls as a step of its own at the end of each time step: the multiplier of rain[]
+ * (s) the update of stage `stage` adds, 0 but in the last stage, where it is what fell
+ * since the last addition: dt rate(t) (Euler) or dt (rate(t) + rate(t + dt)) / 2 (RK2,
+ * the trapezoidal rule).  A solver that keeps the surface w in float sets a quantum
+ * (swe_clock_rain_quantum): the rain then waits until it adds at least 64 ulp of the
+ * largest |w| to a cell, because float rounds a small increment the same way every step
+ * (an increment of 2.1 ulp loses 0.1 ulp each time: 5% of the rain), where a pulse of
+ * 64 ulp or more loses under 1%, at random.  What is added is accounted (swe_clock_applied). */
+double swe_clock_rain(swe_clock *c, int stage, int stages, double dt);
+/* The quantum for a solver of machine epsilon eps over the problem's bed (|w| up to the
+ * largest |bed| of an active cell plus 1 m). */
+void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps);
+
 /* Whether the problem has open boundary faces, rain or sources (0: nothing to account). */
 int swe_forcing_any(const swe_forcing *f);
 

@@ -5,7 +5,7 @@
 # device exists (llvmpipe in CI).
 swgl=$1
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
 pass=0 fail=0
 ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok    $2"; else fail=$((fail + 1)); echo "FAIL  $2"; fi; }
 # num FILE KEY: the first number of "KEY": in a summary

@@ -15,6 +15,7 @@ typedef struct kp_setup_problem {
     double *Bc;              /* (nx+1)(ny+1) corner bed elevations */
     double *manning;         /* grid_size, or NULL when n = 0 everywhere */
     swe_forcing_store forcing;   /* boundary data, rain, sources (p.sw.forcing) */
+    double datum;            /* m: the elevation Bc and H are measured from (kp.c) */
 } kp_setup_problem;
 
 extern const scheme_backend kp_backend_gpu, kp_backend_cpu, kp_backend_cpu_scalar;

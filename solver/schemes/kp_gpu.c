@@ -87,6 +87,7 @@
  * Newton steps.  Twice the bytes of single. */
 #include "kp_gpu.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -507,6 +508,8 @@ static swgl_status forcing_create(kp_gpu *g, const kp_problem *p)
     swgl_status st = swe_sources_check(f);
     if (st == SWGL_OK) st = swe_clock_init(&g->fclk, &p->sw);
     if (st != SWGL_OK) return st;
+    /* float keeps w in float: the rain comes in pulses (cpu_ref/swe.h swe_clock_rain) */
+    if (!g->dbl) swe_clock_rain_quantum(&g->fclk, &p->sw, FLT_EPSILON);
     int ns = f->n_seg > 0 ? f->n_seg : 1;
     gpu_array2d_desc rd = {g->M, 4, GPU_RGBA32F, "kp boundary faces' rates"};
     g->ringbuf = malloc(4 * 4 * (size_t)g->M * sizeof(float));
@@ -896,7 +899,8 @@ swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable)
 
 /* The integration pass's inputs for stage k; dt from the uniform, or from the clock
  * texel when clock is not NULL; src_add a point source's rise (m) for its one-texel draw. */
-static void integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_array2d *clock, double src_add)
+static void integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_array2d *clock, double rain_s,
+                           double src_add)
 {
     gpu_pass_begin(p, g->p_int[k][clock != NULL]);
     BIND(g, p, "u_state", g->state[g->cur], 0);
@@ -912,7 +916,7 @@ static void integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_a
     set_real(g, p, "u_kappa4", kappa4(g));
     if (g->forcing && g->forc->rain) {
         BIND(g, p, "u_rain", g->rainf, 0);
-        set_real(g, p, "u_rain_dt", (k == 1 ? 0.5 : 1.0) * dt * g->fclk.rain_factor);
+        set_real(g, p, "u_rain_dt", rain_s);
     }
     if (g->forcing && g->forc->n_src) set_real(g, p, "u_src_add", src_add);
 }
@@ -940,7 +944,8 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
     gpu_pass p;
     int last = k == 1 || !g->rk2;
     gpu_mrt *out = last ? g->state[1 - g->cur] : g->qstar;
-    integrate_pass(g, &p, k, dt, clock, 0.0);
+    double rain_s = g->forcing && !clock ? swe_clock_rain(&g->fclk, k, kp_gpu_stages(g), dt) : 0.0;
+    integrate_pass(g, &p, k, dt, clock, rain_s, 0.0);
     int sec = section_begin(g, KP_PASS_INTEGRATE, 0);
     swgl_status st = gpu_pass_draw_mrt(&p, out, NULL);
     section_end(g, sec);
@@ -955,7 +960,7 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
         size_t c = f->src_cell[q];
         gpu_rect r = {(int)(c % (size_t)g->tw), (int)(c / (size_t)g->tw), 1, 1};
         if ((st = read_w(g, out, c, &before)) != SWGL_OK) break;
-        integrate_pass(g, &p, k, dt, NULL, total);
+        integrate_pass(g, &p, k, dt, NULL, rain_s, total);
         if ((st = gpu_pass_draw_mrt(&p, out, &r)) != SWGL_OK || (st = read_w(g, out, c, &after)) != SWGL_OK) break;
         swe_sources_account(&g->fclk.acc, members, add, n, (after - before) * area, area, wsrc);
     }

@@ -44,7 +44,7 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
     double kappa = sc->roe_kappa >= 0 ? sc->roe_kappa : 1e-2 * fmax(sc->dx, sc->dy);
     rp->p = (swe_problem){.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl,
                           .h_dry = sc->h_dry, .kappa = kappa, .H = rp->H, .code = s->code};
-    if ((st = swe_forcing_build(sc, &rp->forcing)) != SWGL_OK) {
+    if ((st = swe_forcing_build(sc, 0.0, &rp->forcing)) != SWGL_OK) {
         setup_free(s);
         return st;
     }

@@ -481,11 +481,12 @@ swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
 /* The update pass (roe_update.glsl); dt from the uniform, or, when clock is not NULL,
  * from the clock texel (the program built with ROE_DT_ON_GPU; in double the landing
  * step is recomputed from left, the previous texel prev and unknown, as the clock pass
- * got them).  With boundary data: the rain, and a point source's rise src_add drawn into
+ * got them).  With boundary data: the rain rain_s (swe_clock_rain: s x rain[]), and a
+ * point source's rise src_add drawn into
  * the one texel rect (NULL: the whole array, no source).  Leaves the new state in
  * 1 - r->cur (the caller flips r->cur). */
 static swgl_status update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
-                               int unknown, const gpu_rect *rect, double src_add)
+                               int unknown, const gpu_rect *rect, double rain_s, double src_add)
 {
     gpu_pass p;
     gpu_pass_begin(&p, clock ? r->p_update_clock : r->p_update);
@@ -503,7 +504,7 @@ static swgl_status update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, 
         } else {
             pass_double(&p, "u_dt_lo", "u_dt_hi", dt);
         }
-        if (r->forcing && r->forc->rain) pass_double(&p, "u_rain_dt_lo", "u_rain_dt_hi", dt * r->fclk.rain_factor);
+        if (r->forcing && r->forc->rain) pass_double(&p, "u_rain_dt_lo", "u_rain_dt_hi", rain_s);
         if (r->forcing && r->forc->n_src) pass_double(&p, "u_src_add_lo", "u_src_add_hi", src_add);
         return gpu_pass_draw_mrt(&p, r->state_d[1 - r->cur], rect);
     }
@@ -514,7 +515,7 @@ static swgl_status update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, 
     gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
     gpu_pass_float(&p, "u_kappa", (float)r->kappa);
-    if (r->forcing && r->forc->rain) gpu_pass_float(&p, "u_rain_dt", (float)(dt * r->fclk.rain_factor));
+    if (r->forcing && r->forc->rain) gpu_pass_float(&p, "u_rain_dt", (float)rain_s);
     if (r->forcing && r->forc->n_src) gpu_pass_float(&p, "u_src_add", (float)src_add);
     return gpu_pass_draw(&p, r->state[1 - r->cur], rect);
 }
@@ -522,7 +523,7 @@ static swgl_status update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, 
 static swgl_status update(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
                           int unknown)
 {
-    swgl_status st = update_pass(r, dt, clock, prev, left, unknown, NULL, 0.0);
+    swgl_status st = update_pass(r, dt, clock, prev, left, unknown, NULL, 0.0, 0.0);
     if (st == SWGL_OK) r->cur = 1 - r->cur;
     return st;
 }
@@ -578,7 +579,8 @@ static swgl_status forcing_update(roe_gpu *r, double dt)
     const swe_forcing *f = r->forc;
     const double area = r->dx * r->dy;
     swgl_status st = f->n_seg ? ring_rates(r, dt) : SWGL_OK;
-    if (st == SWGL_OK) st = update_pass(r, dt, NULL, NULL, 0, 0, NULL, 0.0);
+    double rain_s = swe_clock_rain(&r->fclk, 0, 1, dt);
+    if (st == SWGL_OK) st = update_pass(r, dt, NULL, NULL, 0, 0, NULL, rain_s, 0.0);
     for (int q = 0; st == SWGL_OK && q < f->n_src; q++) {
         double add[SWE_SOURCES_PER_CELL], total = 0, before = 0, after = 0;
         int members[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(f, q, r->fclk.src_q, dt / area, members, add);
@@ -587,7 +589,7 @@ static swgl_status forcing_update(roe_gpu *r, double dt)
         size_t c = f->src_cell[q];
         gpu_rect rc = {(int)(c % (size_t)r->tex_w), (int)(c / (size_t)r->tex_w), 1, 1};
         if ((st = read_h(r, 1 - r->cur, c, &before)) != SWGL_OK ||
-            (st = update_pass(r, dt, NULL, NULL, 0, 0, &rc, total)) != SWGL_OK ||
+            (st = update_pass(r, dt, NULL, NULL, 0, 0, &rc, rain_s, total)) != SWGL_OK ||
             (st = read_h(r, 1 - r->cur, c, &after)) != SWGL_OK)
             break;
         swe_sources_account(&r->fclk.acc, members, add, n, (after - before) * area, area, 1.0);

@@ -19,7 +19,7 @@ void swe_forcing_release(swe_forcing_store *fs)
     memset(fs, 0, sizeof *fs);
 }
 
-swgl_status swe_forcing_build(const scenario *sc, swe_forcing_store *fs)
+swgl_status swe_forcing_build(const scenario *sc, double datum, swe_forcing_store *fs)
 {
     memset(fs, 0, sizeof *fs);
     int nx = sc->nx, ny = sc->ny, M = nx > ny ? nx : ny;
@@ -41,6 +41,7 @@ swgl_status swe_forcing_build(const scenario *sc, swe_forcing_store *fs)
         for (int k = 0; g->series >= 0 && k < sc->series[g->series].n; k++)
             vmax = k ? fmax(vmax, sc->series[g->series].v[k]) : sc->series[g->series].v[k];
         if (g->code == CELL_DISCHARGE) vmax = g->length > 0 ? vmax / g->length : 0.0;
+        if (g->code == CELL_LEVEL) vmax -= datum;
         fs->seg[s] = (swe_segment){g->code, g->series, g->length, vmax};
     }
     for (size_t r = 0; r < 4 * (size_t)M; r++) fs->seg_of[r] = -1;
@@ -55,7 +56,8 @@ swgl_status swe_forcing_build(const scenario *sc, swe_forcing_store *fs)
     }
     fs->f = (swe_forcing){.n_series = sc->n_series, .series = fs->series, .n_seg = sc->n_seg, .seg = fs->seg,
                           .seg_of = fs->seg_of, .rain = fs->rain, .rain_series = sc->rain ? sc->rain_series : -1,
-                          .n_src = sc->n_src, .src_cell = fs->src_cell, .src_series = fs->src_series};
+                          .n_src = sc->n_src, .src_cell = fs->src_cell, .src_series = fs->src_series,
+                          .datum = datum};
     return SWGL_OK;
 }
 

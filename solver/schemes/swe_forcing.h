@@ -18,7 +18,8 @@ typedef struct swe_forcing_store {
     int *src_series;
 } swe_forcing_store;
 
-swgl_status swe_forcing_build(const scenario *sc, swe_forcing_store *fs);
+/* datum: the elevation the scheme's bed is measured from (kp.c), 0 for none. */
+swgl_status swe_forcing_build(const scenario *sc, double datum, swe_forcing_store *fs);
 void swe_forcing_release(swe_forcing_store *fs);
 
 /* The balance of a run: V0, V1 the volumes at the start and end, a the backend's
