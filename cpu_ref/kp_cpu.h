@@ -153,7 +153,7 @@ int kp_cpu_stages(const kp_cpu *s);   /* 2 (rk2) or 1 */
 /* The time of the next step's stage 0 (s; the solver also moves it by dt after each
  * step): the boundary data, rain and sources of cpu_ref/swe.h are evaluated at it (and
  * at t + dt in RK2's stage 1). */
-void kp_cpu_set_time(kp_cpu *s, double t);
+void kp_cpu_set_time(kp_cpu *s, double t, double stop);
 /* The volumes that came in and went out since the start (swe.h swe_account, of the
  * problem's forcing shape). */
 void kp_cpu_account(const kp_cpu *s, swe_account *out);

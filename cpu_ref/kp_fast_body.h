@@ -483,11 +483,14 @@ static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, doubl
     const double area = f->dx * f->dy, cw = stage == 1 ? 0.5 : 1.0, wsrc = f->rk2 && stage == 0 ? 0.5 : 1.0;
     const T z = (T)0, eps = (T)f->eps, kap = (T)f->kappa, rk = (T)f->rkappa, k4 = (T)f->kappa4;
     T *ns = (T *)f->fsrc;
-    for (int q = 0; q < fo->n_src; q++) {
+    for (int q = 0; q < fo->n_src; q++) {   /* a cell's sources together (swe.h) */
+        double add[SWE_SOURCES_PER_CELL], total;
+        int mem[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(fo, q, f->clk->src_q, cw * dt / area, mem, add, &total);
+        if (n == 0) continue;
         const size_t k = f->src_kf[q];
         const double before = (double)d[0][k];
-        d[0][k] = (T)swe_source_take(before, (double)a->Bij[k], cw * dt * f->clk->src_q[q] / area);
-        f->clk->acc.src[q] += wsrc * ((double)d[0][k] - before) * area;
+        d[0][k] = (T)swe_source_take(before, (double)a->Bij[k], total);
+        swe_sources_account(&f->clk->acc, mem, add, n, ((double)d[0][k] - before) * area, area, wsrc);
     }
     for (int q = 0; q < fo->n_src; q++) {
         const size_t k = f->src_kf[q];

@@ -123,8 +123,6 @@ kp_cpu *kp_cpu_create(const kp_problem *p, enum kp_cpu_kind kind)
     s->kind = kind;
     s->p = *p;
     if (swe_clock_init(&s->clk, &p->sw) != SWGL_OK) goto fail_quiet;
-    /* the float solver keeps w in float: its rain comes in pulses (swe_clock_rain) */
-    if (kind == KP_CPU_FAST) swe_clock_rain_quantum(&s->clk, &p->sw, FLT_EPSILON);
     if (kind != KP_CPU_SCALAR) {
         s->fast = kp_fast_create(p, kind == KP_CPU_FAST_DOUBLE, &s->clk);
         if (!s->fast) goto fail_quiet;
@@ -171,6 +169,8 @@ fail_quiet:
 
 void kp_cpu_set_state(kp_cpu *s, const double *h, const double *qx, const double *qy)
 {
+    /* the float solver keeps w in float: its rain comes in pulses (swe.h swe_clock_rain) */
+    if (s->kind == KP_CPU_FAST) swe_clock_rain_quantum(&s->clk, &s->p.sw, FLT_EPSILON, h);
     if (s->fast) {
         kp_fast_set_state(s->fast, h, qx, qy);
         return;
@@ -325,7 +325,8 @@ double kp_cu_flux(const double m[3], const double p[3], double g, double F[3])
  * (h, un, ut) in the face frame, the ghost's code c and value v (its segment's), the
  * face's bed Bf, whether the ghost is on the low (west / south) side.  The flux F in the
  * face frame; returns the face speed.  Wall: mirror; free: copy; level, depth: the
- * exterior depth with the active side's velocities (a dry exterior point has none);
+ * exterior depth with the active side's velocities, or at rest where it is deeper
+ * (swe_exterior_at_rest; a dry exterior point has none);
  * discharge: the imposed flux of swe_discharge_flux. */
 double kp_boundary_face(int c, double v, double vmax, double Bf, const double a[3], int ghost_low, double g,
                         double eps, double F[3])
@@ -339,6 +340,7 @@ double kp_boundary_face(int c, double v, double vmax, double Bf, const double a[
         return fmax(speed, floor_speed);
     }
     double x[3] = {swe_exterior_depth(c, v, Bf, a[0]), GRID_BC_SIGN(c) * a[1], a[2]};
+    if (swe_exterior_at_rest(c, x[0], a[0])) x[1] = x[2] = 0.0;
     if (!(x[0] > eps)) x[0] = x[1] = x[2] = 0.0;   /* item 5: a dry point */
     double speed = ghost_low ? kp_cu_flux(x, a, g, F) : kp_cu_flux(a, x, g, F);
     if (GRID_BC_SIGN(c) < 0) F[0] = 0.0;   /* a wall: see wall_face */
@@ -517,11 +519,14 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
         }
     /* point sources: Q dt / |V| on the surface, taking no more than the cell holds */
     const double wsrc = s->p.rk2 && stage == 0 ? 0.5 : 1.0;
-    for (int q = 0; fo && q < fo->n_src; q++) {
+    for (int q = 0; fo && q < fo->n_src; q++) {   /* a cell's sources together (swe.h) */
+        double add[SWE_SOURCES_PER_CELL], total;
+        int mem[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(fo, q, s->clk.src_q, cw * dt / area, mem, add, &total);
+        if (n == 0) continue;
         size_t k = fo->src_cell[q];
         double *wk = &s->w[stage == 0 ? qs : qn][k], before = *wk;
-        *wk = swe_source_take(before, Bij[k], cw * dt * s->clk.src_q[q] / area);
-        s->clk.acc.src[q] += wsrc * (*wk - before) * area;
+        *wk = swe_source_take(before, Bij[k], total);
+        swe_sources_account(&s->clk.acc, mem, add, n, (*wk - before) * area, area, wsrc);
     }
     /* the dry and thin-film rules on the updated cells */
     for (int j = 1; j <= ny; j++)
@@ -544,6 +549,6 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
     return nan ? -1 : 0;
 }
 
-void kp_cpu_set_time(kp_cpu *s, double t) { swe_clock_set_time(&s->clk, t); }
+void kp_cpu_set_time(kp_cpu *s, double t, double stop) { swe_clock_set_time(&s->clk, t, stop); }
 
 void kp_cpu_account(const kp_cpu *s, swe_account *out) { swe_account_copy(&s->clk.acc, out); }

@@ -160,7 +160,7 @@ int roe_cpu_apply(roe_cpu *s, double dt);
 
 /* The time of the next step (s; apply also moves it by dt): the boundary data, rain and
  * sources are evaluated at it. */
-void roe_cpu_set_time(roe_cpu *s, double t);
+void roe_cpu_set_time(roe_cpu *s, double t, double stop);
 /* The volumes that came in and went out since the creation (swe.h swe_account, of the
  * problem's forcing shape: swe_account_init with p->forcing), the clip included. */
 void roe_cpu_account(const roe_cpu *s, swe_account *out);

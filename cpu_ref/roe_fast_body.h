@@ -509,11 +509,14 @@ static int FN(forcing)(struct roe_fast *f, double dt, int move)
     }
     const double Vd = f->dx * f->dy;
     int bad = 0;
-    for (int q = 0; q < fo->n_src; q++) {
+    for (int q = 0; q < fo->n_src; q++) {   /* a cell's sources together (swe.h) */
+        double add[SWE_SOURCES_PER_CELL], total;
+        int mem[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(fo, q, clk->src_q, dt / Vd, mem, add, &total);
+        if (n == 0) continue;
         T *h = a.h + f->src_kf[q];
         double before = (double)*h;
-        *h = (T)swe_source_take(before, 0.0, dt * clk->src_q[q] / Vd);
-        clk->acc.src[q] += ((double)*h - before) * Vd;
+        *h = (T)swe_source_take(before, 0.0, total);
+        swe_sources_account(&clk->acc, mem, add, n, ((double)*h - before) * Vd, Vd, 1.0);
     }
     const T hdry = (T)f->h_dry, kappa = (T)f->kappa, rkap = kappa > (T)0 ? (T)1 / kappa : (T)0;
     for (int q = 0; q < fo->n_src; q++) {

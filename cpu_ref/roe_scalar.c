@@ -262,13 +262,14 @@ double roe_boundary_edge(unsigned char c, double v, double vmax, const double wa
     }
     double wA[3] = {wa[0], wa[1], wa[2]}, wg[3];
     if (c == CELL_LEVEL || c == CELL_DEPTH) {
-        /* the exterior depth with the active cell's velocity (none where it is dry) */
+        /* the exterior depth with the active cell's velocity (none where either is dry, or
+         * where the exterior is deeper: swe_exterior_at_rest) */
         double hb = swe_exterior_depth(c, v, -Ha, wa[0]);
         if (!(hb > 0.0)) hb = 0.0;
-        const int wet_a = wa[0] > h_dry, wet_b = hb > h_dry;
+        const int moving = wa[0] > h_dry && hb > h_dry && !swe_exterior_at_rest(c, hb, wa[0]);
         wg[0] = hb;
-        wg[1] = wet_a && wet_b ? hb * (wa[1] / wa[0]) : 0.0;
-        wg[2] = wet_a && wet_b ? hb * (wa[2] / wa[0]) : 0.0;
+        wg[1] = moving ? hb * (wa[1] / wa[0]) : 0.0;
+        wg[2] = moving ? hb * (wa[2] / wa[0]) : 0.0;
     } else {
         /* free -> copy, wall (or off) -> mirror q (swgl_grid.h) */
         const double qn = wa[1] * ex + wa[2] * ey;
@@ -479,11 +480,14 @@ int roe_cpu_apply(roe_cpu *s, double dt)
     ring_rates(s, dtt, move);
     /* point sources: Q dt / |V| on the depth, taking no more than the cell holds; then the
      * dry rule and (M5) once on each source's cell */
-    for (int q = 0; q < n_src; q++) {
+    for (int q = 0; q < n_src; q++) {   /* a cell's sources together (swe.h) */
+        double add[SWE_SOURCES_PER_CELL], total;
+        int mem[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(fo, q, s->clk.src_q, dt / V, mem, add, &total);
+        if (n == 0) continue;
         size_t k = fo->src_cell[q];
         double before = s->h[k];
-        s->h[k] = swe_source_take(before, 0.0, dt * s->clk.src_q[q] / V);
-        s->clk.acc.src[q] += (s->h[k] - before) * V;
+        s->h[k] = swe_source_take(before, 0.0, total);
+        swe_sources_account(&s->clk.acc, mem, add, n, (s->h[k] - before) * V, V, 1.0);
     }
     for (int q = 0; q < n_src; q++) {
         size_t k = fo->src_cell[q];
@@ -504,7 +508,7 @@ double roe_cpu_step(roe_cpu *s, double dt_max)
     return roe_cpu_apply(s, dt) == 0 ? dt : -1.0;
 }
 
-void roe_cpu_set_time(roe_cpu *s, double t) { swe_clock_set_time(&s->clk, t); }
+void roe_cpu_set_time(roe_cpu *s, double t, double stop) { swe_clock_set_time(&s->clk, t, stop); }
 
 void roe_cpu_account(const roe_cpu *s, swe_account *out) { swe_account_copy(&s->clk.acc, out); }
 

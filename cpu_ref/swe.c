@@ -104,29 +104,34 @@ double swe_clock_rain(swe_clock *c, int stage, int stages, double dt)
         return 0.0;
     }
     c->rain_pending += stages == 2 ? 0.5 * dt * (c->rain_f0 + c->rain_factor) : dt * c->rain_factor;
-    if (c->rain_pending * c->rain_max < c->rain_quantum) return 0.0;
+    int at_stop = c->t + dt >= c->stop - 1e-9 * fabs(c->stop), stopped = c->rain_factor == 0.0;
+    if (c->rain_pending * c->rain_max < c->rain_quantum && !at_stop && !stopped) return 0.0;
     c->rain_applied = c->rain_pending;
     c->rain_pending = 0.0;
     return c->rain_applied;
 }
 
-void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps)
+void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, const double *h)
 {
-    double b = 0.0;
+    double w = 0.0;
     for (size_t k = 0; k < grid_size(p->nx, p->ny); k++)
-        if (p->code[k] == CELL_ACTIVE) b = fmax(b, fabs(p->H[k]));
-    c->rain_quantum = 64.0 * eps * (b + 1.0);
+        if (p->code[k] == CELL_ACTIVE) w = fmax(w, fabs(-p->H[k] + (h && h[k] > 0.0 ? h[k] : 0.0)));
+    c->rain_quantum = 64.0 * eps * (w + 1.0);
 }
 
 int swe_forcing_any(const swe_forcing *f) { return f && (f->n_seg > 0 || f->rain || f->n_src > 0); }
 
+static swgl_status sources_check(const swe_forcing *f);
+
 swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
 {
+    if (sources_check(p->forcing) != SWGL_OK) return SWGL_ERR_ARG;
     memset(c, 0, sizeof *c);
     const swe_forcing *f = p->forcing;
     c->f = f;
     c->M = p->nx > p->ny ? p->nx : p->ny;
     c->rain_factor = 1.0;
+    c->stop = INFINITY;
     c->seg_val = calloc((size_t)(f ? f->n_seg : 0) + 1, sizeof(double));
     c->src_q = calloc((size_t)(f ? f->n_src : 0) + 1, sizeof(double));
     c->ring_rate = calloc(4 * (size_t)c->M, sizeof(double));
@@ -142,16 +147,13 @@ swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
             }
     for (size_t k = 0; f && f->rain && k < grid_size(p->nx, p->ny); k++)
         if (p->code[k] == CELL_ACTIVE) c->rain_max = fmax(c->rain_max, f->rain[k]);
-    double r = 0.0;
-    for (int k = 0; f && f->rain && k < (int)grid_size(p->nx, p->ny); k++) {
-        double m = f->rain[k];
-        if (f->rain_series >= 0) {
-            double smax = 0.0;
-            for (int q = 0; q < f->series[f->rain_series].n; q++) smax = fmax(smax, f->series[f->rain_series].v[q]);
-            m *= smax;
-        }
-        r = fmax(r, p->code[k] == CELL_ACTIVE ? m : 0.0);
+    /* the largest rain rate: the field's, times the rain series' largest factor */
+    double smax = 1.0;
+    if (f && f->rain && f->rain_series >= 0) {
+        smax = 0.0;
+        for (int q = 0; q < f->series[f->rain_series].n; q++) smax = fmax(smax, f->series[f->rain_series].v[q]);
     }
+    double r = c->rain_max * smax;
     for (int s = 0; f && s < f->n_src; s++)
         for (int q = 0; q < f->series[f->src_series[s]].n; q++)
             r = fmax(r, f->series[f->src_series[s]].v[q] / (p->dx * p->dy));
@@ -170,7 +172,11 @@ void swe_clock_free(swe_clock *c)
     memset(c, 0, sizeof *c);
 }
 
-void swe_clock_set_time(swe_clock *c, double t) { c->t = t; }
+void swe_clock_set_time(swe_clock *c, double t, double stop)
+{
+    c->t = t;
+    c->stop = stop;
+}
 
 void swe_clock_stage(swe_clock *c, int stage)
 {
@@ -187,16 +193,19 @@ void swe_clock_applied(swe_clock *c, int stage, int stages, double dt)
     if (stage == stages - 1) c->t += dt;
 }
 
-int swe_sources_at_cell(const swe_forcing *f, int q, const double *src_q, double scale, int *members, double *add)
+int swe_sources_at_cell(const swe_forcing *f, int q, const double *src_q, double scale, int *members, double *add,
+                        double *total)
 {
     size_t c = f->src_cell[q];
+    *total = 0.0;
     for (int p = 0; p < q; p++)
         if (f->src_cell[p] == c) return 0;
     int n = 0;
     for (int p = q; p < f->n_src && n < SWE_SOURCES_PER_CELL; p++)
         if (f->src_cell[p] == c) {
             members[n] = p;
-            add[n++] = src_q[p] * scale;
+            add[n] = src_q[p] * scale;
+            *total += add[n++];
         }
     return n;
 }
@@ -204,21 +213,22 @@ int swe_sources_at_cell(const swe_forcing *f, int q, const double *src_q, double
 void swe_sources_account(swe_account *a, const int *members, const double *add, int n, double applied, double area,
                          double w)
 {
-    double total = 0, pos = 0, neg = 0;
+    double pos = 0, neg = 0;
     for (int m = 0; m < n; m++) {
-        total += add[m];
         if (add[m] > 0) pos += add[m];
         else neg += add[m];
     }
-    int limited = !(applied >= total * area);   /* a take stopped at the bed */
     for (int m = 0; m < n; m++) {
-        double v = add[m] * area;
-        if (limited && add[m] < 0) v = neg < 0 ? (applied - pos * area) * (add[m] / neg) : 0.0;
+        double v;
+        if (neg < 0)   /* the adders theirs, the takers what is left, in proportion */
+            v = add[m] > 0 ? add[m] * area : add[m] < 0 ? (applied - pos * area) * (add[m] / neg) : 0.0;
+        else           /* adders only: what the draw added, in proportion */
+            v = pos > 0 ? applied * (add[m] / pos) : 0.0;
         a->src[members[m]] += w * v;
     }
 }
 
-swgl_status swe_sources_check(const swe_forcing *f)
+static swgl_status sources_check(const swe_forcing *f)
 {
     for (int q = 0; f && q < f->n_src; q++) {
         int n = 0;

@@ -59,10 +59,14 @@ typedef struct swe_problem {
  * face's bed B_f:
  *   CELL_WALL       the exterior (h_a, -un, ut): a mirror;
  *   CELL_FREE       the exterior (h_a, un, ut): a copy;
- *   CELL_LEVEL = v  the exterior (max(v - B_f, 0), un, ut): the given surface with the
- *                   interior's velocities; where the bed is above v the exterior is dry
- *                   (water may leave, none comes in);
- *   CELL_DEPTH = v  the exterior (v, un, ut);
+ *   CELL_LEVEL = v  the exterior depth max(v - B_f, 0): the given surface; with the
+ *                   interior's velocities (un, ut) where it is not deeper than the
+ *                   interior (water leaves, or the two are level), at rest where it is
+ *                   deeper (water comes in from a still reservoir, tide or lake: copying
+ *                   an inflowing velocity into a deeper exterior would feed the inflow
+ *                   its own momentum, faster every step); where the bed is above v the
+ *                   exterior is dry (water may leave, none comes in);
+ *   CELL_DEPTH = v  the exterior depth v, velocities as for a level;
  *   CELL_DISCHARGE  no exterior state: the face carries the imposed flux of
  *                   swe_discharge_flux with q = Q(t) / L, Q(t) the segment's series
  *                   (m^3/s, >= 0, into the domain) spread evenly over the segment's
@@ -118,22 +122,21 @@ static inline int swe_ring_of(const struct swe_forcing *f, int nx, int ny, int M
     return f->seg_of[*r];
 }
 
-/* The GPU backends draw the point sources of one cell at once (one draw per cell, their
- * rises summed).  swe_sources_at_cell: for source q, 0 when an earlier source has the
- * same cell (it drew them all), else the number n of sources in q's cell (q first, at
- * most SWE_SOURCES_PER_CELL: swe_sources_check refuses more), their indices and rises
- * add[m] = src_q * scale (m).  swe_sources_account: the volume the draw added (applied,
- * m^3, < 0 where it took) to the sources' accounts with weight w: each its own rise
- * where nothing was limited, else the adding ones theirs and the taking ones the rest
- * in proportion to theirs. */
+/* The point sources of one cell act together, on every backend: their rises are summed
+ * and taken at once (swe_source_take), so that no order among them matters.
+ * swe_sources_at_cell: for source q, 0 when an earlier source has the same cell (it took
+ * them all), else the number n of sources in q's cell (q first, at most
+ * SWE_SOURCES_PER_CELL: swe_clock_init refuses more), their indices, their rises add[m]
+ * = src_q * scale (m) and the sum *total.  swe_sources_account: the volume the cell
+ * received (applied, m^3, < 0 where it lost) to the sources' accounts with weight w:
+ * where some take, the adding ones their rise and the taking ones the rest in proportion
+ * to theirs; where all add, the applied volume in proportion. */
 #define SWE_SOURCES_PER_CELL 16
 struct swe_account;
 int swe_sources_at_cell(const struct swe_forcing *f, int q, const double *src_q, double scale, int *members,
-                        double *add);
+                        double *add, double *total);
 void swe_sources_account(struct swe_account *a, const int *members, const double *add, int n, double applied,
                          double area, double w);
-/* SWGL_ERR_ARG naming the cell when one holds more than SWE_SOURCES_PER_CELL sources. */
-swgl_status swe_sources_check(const struct swe_forcing *f);
 
 /* The value of a series at t. */
 double swe_series_at(const swe_series *s, double t);
@@ -181,6 +184,13 @@ static inline double swe_exterior_depth(int code, double v, double B_f, double h
     return code == CELL_LEVEL ? (v - B_f > 0.0 ? v - B_f : 0.0) : code == CELL_DEPTH ? v : h_a;
 }
 
+/* Whether a level or depth exterior of depth he beside an active side of depth ha is at
+ * rest (deeper: water comes in) rather than moving with the interior. */
+static inline int swe_exterior_at_rest(int code, double he, double ha)
+{
+    return (code == CELL_LEVEL || code == CELL_DEPTH) && he > ha;
+}
+
 /* What a backend accumulates from the start of the run (m^3): per segment the volume in
  * and out through its faces, the rain, per source what it added (< 0: took), and what
  * the h < 0 clip added. */
@@ -205,11 +215,12 @@ void swe_account_faces(swe_account *a, const swe_forcing *f, const double *ring_
  *   swe_clock_applied(c, k, stages, dt):  after stage k's update with dt: adds w dt
  *                            ring_rate to the accounts (w = 1/2 in RK2, 1 in Euler),
  *                            and after the last stage moves t to t + dt.
- * The time loop may set t exactly at the start of a step (swe_clock_set_time). */
+ * The time loop sets t exactly at the start of a step, with its next stop
+ * (swe_clock_set_time). */
 typedef struct swe_clock {
     const swe_forcing *f;
     int M;                      /* max(nx, ny) */
-    double t, dt0;
+    double t, dt0, stop;        /* stop: the time loop's next stop (+inf: none given) */
     double *seg_val, rain_factor, *src_q;
     double *ring_rate;          /* 4 M: m^3/s into the domain, by SWE_RING */
     double rain_area;           /* sum over active cells of rain[k] dx dy (m^3/s per unit factor) */
@@ -225,9 +236,9 @@ typedef struct swe_clock {
  * rate, m/s: rain, or Q / (dx dy) of a source), so the CFL condition dt sqrt(g r dt) <=
  * cfl min(dx, dy) caps the step at (cfl min(dx, dy) / sqrt(g r))^(2/3) even where the
  * state allows any step (a dry domain). */
-swgl_status swe_clock_init(swe_clock *c, const swe_problem *p);
+swgl_status swe_clock_init(swe_clock *c, const swe_problem *p);   /* SWGL_ERR_ARG: > SWE_SOURCES_PER_CELL in a cell */
 void swe_clock_free(swe_clock *c);
-void swe_clock_set_time(swe_clock *c, double t);
+void swe_clock_set_time(swe_clock *c, double t, double stop);
 void swe_clock_stage(swe_clock *c, int stage);
 void swe_clock_applied(swe_clock *c, int stage, int stages, double dt);
 /* Rain falls as a step of its own at the end of each time step: the multiplier of rain[]
@@ -237,11 +248,14 @@ void swe_clock_applied(swe_clock *c, int stage, int stages, double dt);
  * (swe_clock_rain_quantum): the rain then waits until it adds at least 64 ulp of the
  * largest |w| to a cell, because float rounds a small increment the same way every step
  * (an increment of 2.1 ulp loses 0.1 ulp each time: 5% of the rain), where a pulse of
- * 64 ulp or more loses under 1%, at random.  What is added is accounted (swe_clock_applied). */
+ * 64 ulp or more loses under 1%, at random.  What waits falls anyway on the step that
+ * reaches the next stop (an output time, the end) and on a step where the rain has
+ * stopped.  What is added is accounted (swe_clock_applied). */
 double swe_clock_rain(swe_clock *c, int stage, int stages, double dt);
-/* The quantum for a solver of machine epsilon eps over the problem's bed (|w| up to the
- * largest |bed| of an active cell plus 1 m). */
-void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps);
+/* The quantum for a solver of machine epsilon eps that keeps w: 64 eps times the largest
+ * |w| = |bed| + h over the active cells of the state h (grid_size) plus 1 m (for what
+ * rain and inflows add); called with each new state (set_state). */
+void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, const double *h);
 
 /* Whether the problem has open boundary faces, rain or sources (0: nothing to account). */
 int swe_forcing_any(const swe_forcing *f);

@@ -243,7 +243,7 @@ static void run_case(setup *s, const char *name, int rk2, int nsteps, double dtm
         double dt = dtmax;
         for (int st = 0; st < stages; st++) {
             for (int m = 0; m < 3; m++) {
-                if (st == 0) kp_cpu_set_time(c[m], t);
+                if (st == 0) kp_cpu_set_time(c[m], t, INFINITY);
                 double b = kp_cpu_rates(c[m], st);
                 if (isnan(b)) fails = 1;
                 if (st == 0 && m == 0 && b < dt) dt = b;

@@ -167,7 +167,7 @@ static int run(const prob *b, enum roe_cpu_kind kind, double t_end, double cap, 
     r->watch_min = INFINITY;
     int rc = 0;
     while (r->t < t_end && r->steps < 100000) {
-        if (clock) roe_cpu_set_time(s, r->t);
+        if (clock) roe_cpu_set_time(s, r->t, INFINITY);
         double d = roe_cpu_rates(s);
         if (isnan(d)) {
             rc = -1;

@@ -285,6 +285,9 @@ static void test_boundary_values(void)
     EXPECT_ERROR(KP_WITH("[sources]\nwell = 100 1 2\n"), "[sources] well = 100 1 2: (100, 1) is outside the grid");
     EXPECT_ERROR(KP_WITH("[sources]\nwell = 1 1\n"), "[sources] well = 1 1: expected X Y Q");
     EXPECT_ERROR(KP_WITH("[sources]\nwell = 1 1 much\n"), "much: cannot open");
+    EXPECT_ERROR(KP_WITH("[sources]\nabcdefghijklmnop = 1 1 1\n"), "a point source's name has at most 15 characters");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=1e400\n"), "1e400: expected a discharge >= 0");
+    EXPECT_ERROR(KP_WITH("[boundary]\nwest = level=0:1\n"), "inline series '0:1': expected at least two T:V pairs");
     /* the sediment scheme has its own inflow */
     EXPECT_ERROR("[domain]\nnx = 8\nny = 8\ndx = 1\ndy = 1\n[initial]\nheight = 0\n[boundary]\nwest = level=1\n"
                  "[run]\nscheme = sediment\nt_end = 1\n",

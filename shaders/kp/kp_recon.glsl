@@ -130,7 +130,8 @@ real kp_bspeed(real code, real vmax, real Bf)
 // boundary_face): the active side's point a = (h, un, ut) in the face frame, the ghost's
 // code, its segment's (value, largest value) bv, the face's bed, whether the ghost is on
 // the low side; (mass, normal, tangential, face speed).  Wall: mirror; free: copy; level,
-// depth: the exterior depth with a's velocities; discharge: the imposed flux.
+// depth: the exterior depth with a's velocities, at rest where deeper; discharge: the
+// imposed flux.
 real4 kp_bflux(real3 a, real code, real2 bv, real Bf, bool ghost_low)
 {
     real fs = kp_bspeed(code, bv.y, Bf);
@@ -142,6 +143,8 @@ real4 kp_bflux(real3 a, real code, real2 bv, real Bf, bool ghost_low)
     }
     real he = code == CELL_LEVEL ? (bv.x - Bf > 0.0 ? bv.x - Bf : real(0.0)) : code == CELL_DEPTH ? bv.x : a.x;
     real3 x = real3(he, a.y * real(GRID_BC_SIGN(code)), a.z);
+    // a deeper level or depth exterior is at rest (cpu_ref/swe.h swe_exterior_at_rest)
+    if ((code == CELL_LEVEL || code == CELL_DEPTH) && he > a.x) x.yz = real2(0.0);
     if (!(x.x > u_eps)) x = real3(0.0);   // item 5: a dry point
     real4 F = ghost_low ? kp_flux(x, a) : kp_flux(a, x);
     // a wall's mass flux is 0 in exact arithmetic and in IEEE float (a+ = -a-, the mirror

@@ -141,11 +141,12 @@ real roe_bedge(real code, rvec2 bv, rvec3 wa, real Ha, rvec2 e, bool ghost_low, 
     }
     rvec3 wg;
     if (code == CELL_LEVEL || code == CELL_DEPTH) {
-        // the exterior depth with the active cell's velocity (none where either is dry)
+        // the exterior depth with the active cell's velocity (none where either is dry, or
+        // where the exterior is deeper)
         real hb = code == CELL_LEVEL ? (bv.x - Bf > real(0.0) ? bv.x - Bf : real(0.0)) : bv.x;
         if (!(hb > real(0.0))) hb = real(0.0);
-        bool wet = wa.x > u_hdry && hb > u_hdry;
-        wg = rvec3(hb, wet ? hb * (wa.y / wa.x) : real(0.0), wet ? hb * (wa.z / wa.x) : real(0.0));
+        bool moving = wa.x > u_hdry && hb > u_hdry && !(hb > wa.x);   // deeper: at rest (swe.h)
+        wg = rvec3(hb, moving ? hb * (wa.y / wa.x) : real(0.0), moving ? hb * (wa.z / wa.x) : real(0.0));
     } else {
         wg = ghost_state(wa, code, e);
     }

@@ -184,7 +184,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     if (opt->compare != BACKEND_NONE) {
         if (!opt->quiet) fprintf(stderr, "swgl: comparing with %s\n", backend_name(opt->compare));
         int unused;
-        if ((st = run_backend(d, &s, &cfg, opt->compare, &s.t_end, 1, opt->progress && !opt->quiet ? 1 : 0, NULL, &g,
+        if ((st = run_backend(d, &s, &cfg, opt->compare, stops, nstops, opt->progress && !opt->quiet ? 1 : 0, NULL, &g,
                               &ro, other, sizeof other, NULL, &unused)))
             goto fail;
         nd = difference(&s, &f, &g);

@@ -616,6 +616,9 @@ static swgl_status sediment_fields(build *b)
 
 /* ---- time series, boundaries and sources ------------------------------------------- */
 
+static swgl_status series_of(build *b, const sc_entry *e, char *tok, double lo, double hi, const char *what,
+                             sc_series *se);
+
 /* The series of a value: a number (a constant) or a hydrograph file (relative to the
  * scenario's folder); every value in [lo, hi].  *index gets its index in sc->series. */
 static swgl_status add_series(build *b, const sc_entry *e, const char *value, size_t len, double lo, double hi,
@@ -629,13 +632,24 @@ static swgl_status add_series(build *b, const sc_entry *e, const char *value, si
     sc->series = ns;
     sc_series *se = &sc->series[sc->n_series];
     memset(se, 0, sizeof *se);
-    char tok[256];
-    if (len >= sizeof tok)
-        return sc_entry_error(e, SWGL_ERR_INPUT, "'%.40s...' is too long for a number or a file name", value);
+    char *tok = malloc(len + 1);
+    if (!tok) return no_memory(b);
     memcpy(tok, value, len);
     tok[len] = '\0';
+    swgl_status st = series_of(b, e, tok, lo, hi, what, se);
+    free(tok);
+    if (st != SWGL_OK) return st;
+    *index = sc->n_series++;
+    return SWGL_OK;
+}
+
+/* The series of one value's text tok into se (add_series). */
+static swgl_status series_of(build *b, const sc_entry *e, char *tok, double lo, double hi, const char *what,
+                             sc_series *se)
+{
+    scenario *sc = b->sc;
     double v;
-    if (strchr(tok, ';')) {   /* an inline series "T:V;T:V;..." */
+    if (strchr(tok, ';') || strchr(tok, ':')) {   /* an inline series "T:V;T:V;..." */
         int n = 1;
         for (const char *c = tok; *c; c++) n += *c == ';';
         se->t = malloc((size_t)n * sizeof(double));
@@ -662,7 +676,8 @@ static swgl_status add_series(build *b, const sc_entry *e, const char *value, si
                 free(se->t);
                 free(se->v);
                 se->t = se->v = NULL;
-                return sc_entry_error(e, SWGL_ERR_INPUT, "inline series '%s', pair %d: %s%s", tok, k + 1,
+                return sc_entry_error(e, SWGL_ERR_INPUT, "inline series '%.60s%s', pair %d: %s%s", tok,
+                                      strlen(tok) > 60 ? "..." : "", k + 1,
                                       why == what ? "expected " : "", why);
             }
             k++;
@@ -673,10 +688,12 @@ static swgl_status add_series(build *b, const sc_entry *e, const char *value, si
             free(se->t);
             free(se->v);
             se->t = se->v = NULL;
-            return sc_entry_error(e, SWGL_ERR_INPUT, "inline series '%s': expected at least two T:V pairs", tok);
+            return sc_entry_error(e, SWGL_ERR_INPUT, "inline series '%.60s': expected at least two T:V pairs", tok);
         }
         se->n = k;
         snprintf(se->file, sizeof se->file, "%s", tok);
+    } else if (decimal_syntax(tok) && !parse_number(tok, &v)) {
+        return sc_entry_error(e, SWGL_ERR_INPUT, "%.40s: expected %s, a finite number", tok, what);
     } else if (parse_number(tok, &v)) {
         if (!(v >= lo && v <= hi)) return sc_entry_error(e, SWGL_ERR_INPUT, "%s: expected %s", tok, what);
         se->t = malloc(sizeof(double));
@@ -700,7 +717,6 @@ static swgl_status add_series(build *b, const sc_entry *e, const char *value, si
         se->v = h.v;
         snprintf(se->file, sizeof se->file, "%s", tok);
     }
-    *index = sc->n_series++;
     return SWGL_OK;
 }
 

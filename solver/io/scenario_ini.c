@@ -68,8 +68,9 @@ int sc_key_known(const char *section, const char *key, enum key_family *family)
             return 1;
         }
     }
-    /* [sources] NAME = X Y Q: any name is a point source (a name, not a number) */
-    if (strcmp(section, "sources") == 0 && (isalpha((unsigned char)key[0]) || key[0] == '_')) {
+    /* [sources] NAME = X Y Q: any name is a point source (a name, not a number, at most
+     * 15 characters: sc_entry's key) */
+    if (strcmp(section, "sources") == 0 && strlen(key) < 16 && (isalpha((unsigned char)key[0]) || key[0] == '_')) {
         for (const char *c = key; *c; c++)
             if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') return 0;
         if (family) *family = FAM_SW;
@@ -286,7 +287,10 @@ static int handler(void *user, const char *section, const char *name, const char
         return 0;
     }
     if (!sc_key_known(section, name, NULL)) {
-        stream_fail(s, SWGL_ERR_INPUT, "[%s] %s: unknown key", section, name);
+        if (strcmp(section, "sources") == 0 && strlen(name) >= 16)
+            stream_fail(s, SWGL_ERR_INPUT, "[%s] %.40s%s: a point source's name has at most 15 characters", section,
+                        name, strlen(name) > 40 ? "..." : "");
+        else stream_fail(s, SWGL_ERR_INPUT, "[%s] %s: unknown key", section, name);
         return 0;
     }
     const sc_entry *old = sc_table_find(s->t, section, name);

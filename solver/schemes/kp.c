@@ -44,9 +44,10 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
      * relief plus the depth, however high the terrain (a valley at 100 m lost 1e-3 of its
      * tide's water in float without it, 1e-6 with it).  A change of vertical origin only:
      * h, the velocities and what is written are the same. */
-    double bmin = INFINITY, bmax = -INFINITY;
-    for (size_t k = 0; k < nc; k++) bmin = fmin(bmin, sc->bed_corner[k]), bmax = fmax(bmax, sc->bed_corner[k]);
-    kp->datum = 0.5 * (bmin + bmax);
+    double bmin = INFINITY, bmax = -INFINITY;   /* over the active cells (NODATA elsewhere) */
+    for (size_t q = 0; q < (size_t)nx * ny; q++)
+        if (sc->active[q]) bmin = fmin(bmin, sc->bed[q]), bmax = fmax(bmax, sc->bed[q]);
+    kp->datum = bmin <= bmax ? 0.5 * (bmin + bmax) : 0.0;
     for (size_t k = 0; k < nc; k++) kp->Bc[k] = sc->bed_corner[k] - kp->datum;
     s->t_end = sc->t_end;
     for (int j = 0; j < ny; j++)

@@ -46,7 +46,7 @@ static swgl_status advance(void *self, int k, double dt)
 }
 
 static int stages(const void *self) { return kp_cpu_stages(self); }
-static void set_time(void *self, double t) { kp_cpu_set_time(self, t); }
+static void set_time(void *self, double t, double stop) { kp_cpu_set_time(self, t, stop); }
 static swgl_status account(void *self, swe_account *a)
 {
     kp_cpu_account(self, a);

@@ -164,6 +164,7 @@ struct kp_gpu {
      * up per stage, the boundary faces' volume rates come back per stage (kp_ring.glsl) */
     int forcing, M;
     const swe_forcing *forc;
+    const swe_problem *sw;       /* the caller's (set_state's rain quantum) */
     swe_clock fclk;
     gpu_mrt *bvals, *rainf;      /* per segment (value, largest value); the rain field */
     gpu_array2d *ring;
@@ -505,11 +506,8 @@ static swgl_status upload_constants(kp_gpu *g, const kp_problem *p)
 static swgl_status forcing_create(kp_gpu *g, const kp_problem *p)
 {
     const swe_forcing *f = g->forc;
-    swgl_status st = swe_sources_check(f);
-    if (st == SWGL_OK) st = swe_clock_init(&g->fclk, &p->sw);
+    swgl_status st = swe_clock_init(&g->fclk, &p->sw);
     if (st != SWGL_OK) return st;
-    /* float keeps w in float: the rain comes in pulses (cpu_ref/swe.h swe_clock_rain) */
-    if (!g->dbl) swe_clock_rain_quantum(&g->fclk, &p->sw, FLT_EPSILON);
     int ns = f->n_seg > 0 ? f->n_seg : 1;
     gpu_array2d_desc rd = {g->M, 4, GPU_RGBA32F, "kp boundary faces' rates"};
     g->ringbuf = malloc(4 * 4 * (size_t)g->M * sizeof(float));
@@ -611,6 +609,7 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
              g->dbl ? "#extension GL_ARB_gpu_shader_fp64 : require\n#define KP_DOUBLE 1\n" : "", CELL_CODE_GLSL,
              KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning);
     g->forc = p->sw.forcing;
+    g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);
     g->M = g->nx > g->ny ? g->nx : g->ny;
     if (g->forcing) {
@@ -698,6 +697,8 @@ swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const
         s[4 * k + 3] = x < 0.0 ? 0.0 : x;
     }
     g->cur = 0;
+    /* float keeps w in float: the rain comes in pulses (cpu_ref/swe.h swe_clock_rain) */
+    if (g->forcing && !g->dbl) swe_clock_rain_quantum(&g->fclk, g->sw, FLT_EPSILON, h);
     swgl_status st = arr_upload(g, g->state[0], s);
     if (st == SWGL_OK) st = arr_upload(g, g->state[1], s);
     free(s);
@@ -953,10 +954,10 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
     const double area = g->dx * g->dy, cw = k == 1 ? 0.5 : 1.0, wsrc = g->rk2 && k == 0 ? 0.5 : 1.0;
     /* the sources of a cell in one draw, their rises summed (swe.h swe_sources_at_cell) */
     for (int q = 0; st == SWGL_OK && !clock && g->forcing && q < f->n_src; q++) {
-        double add[SWE_SOURCES_PER_CELL], total = 0, before = 0, after = 0;
-        int members[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(f, q, g->fclk.src_q, cw * dt / area, members, add);
-        for (int m = 0; m < n; m++) total += add[m];
-        if (n == 0 || total == 0.0) continue;
+        double add[SWE_SOURCES_PER_CELL], total, before = 0, after = 0;
+        int members[SWE_SOURCES_PER_CELL];
+        int n = swe_sources_at_cell(f, q, g->fclk.src_q, cw * dt / area, members, add, &total);
+        if (n == 0) continue;   /* an earlier source of the same cell drew it */
         size_t c = f->src_cell[q];
         gpu_rect r = {(int)(c % (size_t)g->tw), (int)(c / (size_t)g->tw), 1, 1};
         if ((st = read_w(g, out, c, &before)) != SWGL_OK) break;
@@ -976,9 +977,9 @@ swgl_status kp_gpu_apply(kp_gpu *g, int k, double dt)
     return integrate(g, k, dt, NULL);
 }
 
-void kp_gpu_set_time(kp_gpu *g, double t)
+void kp_gpu_set_time(kp_gpu *g, double t, double stop)
 {
-    if (g->forcing) swe_clock_set_time(&g->fclk, t);
+    if (g->forcing) swe_clock_set_time(&g->fclk, t, stop);
 }
 
 int kp_gpu_host_clock(const kp_gpu *g) { return g->forcing; }
@@ -1119,7 +1120,7 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
     return kp_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
-static void be_set_time(void *self, double t) { kp_gpu_set_time(self, t); }
+static void be_set_time(void *self, double t, double stop) { kp_gpu_set_time(self, t, stop); }
 static int be_host_clock(const void *self) { return kp_gpu_host_clock(self); }
 static swgl_status be_account(void *self, swe_account *a)
 {

@@ -104,7 +104,7 @@ swgl_status kp_gpu_profile_read(kp_gpu *g, double seconds[KP_PASS_COUNT], long c
 /* Boundary data, rain and sources (cpu_ref/swe.h): the time of the next step (the host
  * clock's), whether the problem has any (then the time loop runs stage and advance, not
  * run_to), and the accounts since the start. */
-void kp_gpu_set_time(kp_gpu *g, double t);
+void kp_gpu_set_time(kp_gpu *g, double t, double stop);
 int kp_gpu_host_clock(const kp_gpu *g);
 void kp_gpu_account(const kp_gpu *g, swe_account *a);
 

@@ -50,7 +50,7 @@ static swgl_status advance(void *self, int k, double dt)
     return SWGL_OK;
 }
 
-static void set_time(void *self, double t) { roe_cpu_set_time(self, t); }
+static void set_time(void *self, double t, double stop) { roe_cpu_set_time(self, t, stop); }
 
 static swgl_status account(void *self, swe_account *a)
 {

@@ -169,8 +169,7 @@ static swgl_status put_pairs(roe_gpu *r, gpu_array2d *a, const double *v2, size_
 static swgl_status forcing_create(roe_gpu *r, const swe_problem *p, const char *defs)
 {
     const swe_forcing *f = r->forc;
-    swgl_status st = swe_sources_check(f);
-    if (st == SWGL_OK) st = swe_clock_init(&r->fclk, p);
+    swgl_status st = swe_clock_init(&r->fclk, p);
     if (st != SWGL_OK) return st;
     enum gpu_format fmt = r->dbl ? GPU_RGBA32UI : GPU_RGBA32F;
     gpu_array2d_desc bd = {f->n_seg > 0 ? f->n_seg : 1, 1, fmt, "roe boundary values"};
@@ -582,10 +581,10 @@ static swgl_status forcing_update(roe_gpu *r, double dt)
     double rain_s = swe_clock_rain(&r->fclk, 0, 1, dt);
     if (st == SWGL_OK) st = update_pass(r, dt, NULL, NULL, 0, 0, NULL, rain_s, 0.0);
     for (int q = 0; st == SWGL_OK && q < f->n_src; q++) {
-        double add[SWE_SOURCES_PER_CELL], total = 0, before = 0, after = 0;
-        int members[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(f, q, r->fclk.src_q, dt / area, members, add);
-        for (int m = 0; m < n; m++) total += add[m];
-        if (n == 0 || total == 0.0) continue;   /* n = 0: an earlier source of the same cell drew it */
+        double add[SWE_SOURCES_PER_CELL], total, before = 0, after = 0;
+        int members[SWE_SOURCES_PER_CELL];
+        int n = swe_sources_at_cell(f, q, r->fclk.src_q, dt / area, members, add, &total);
+        if (n == 0) continue;   /* an earlier source of the same cell drew it */
         size_t c = f->src_cell[q];
         gpu_rect rc = {(int)(c % (size_t)r->tex_w), (int)(c / (size_t)r->tex_w), 1, 1};
         if ((st = read_h(r, 1 - r->cur, c, &before)) != SWGL_OK ||
@@ -606,9 +605,9 @@ swgl_status roe_gpu_apply(roe_gpu *r, double dt)
     return r->forcing ? forcing_update(r, dt) : update(r, dt, NULL, NULL, 0, 0);
 }
 
-void roe_gpu_set_time(roe_gpu *r, double t)
+void roe_gpu_set_time(roe_gpu *r, double t, double stop)
 {
-    if (r->forcing) swe_clock_set_time(&r->fclk, t);
+    if (r->forcing) swe_clock_set_time(&r->fclk, t, stop);
 }
 
 int roe_gpu_host_clock(const roe_gpu *r) { return r->forcing; }
@@ -706,7 +705,7 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
     return roe_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
-static void be_set_time(void *self, double t) { roe_gpu_set_time(self, t); }
+static void be_set_time(void *self, double t, double stop) { roe_gpu_set_time(self, t, stop); }
 static int be_host_clock(const void *self) { return roe_gpu_host_clock(self); }
 static swgl_status be_account(void *self, swe_account *a)
 {

@@ -36,7 +36,7 @@ swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, do
 /* Boundary data, rain and sources (cpu_ref/swe.h): the time of the next step (the host
  * clock's), whether the problem has any (then the time loop runs stage and advance, not
  * run_to), and the accounts since the start. */
-void roe_gpu_set_time(roe_gpu *r, double t);
+void roe_gpu_set_time(roe_gpu *r, double t, double stop);
 int roe_gpu_host_clock(const roe_gpu *r);
 void roe_gpu_account(const roe_gpu *r, swe_account *a);
 

@@ -98,13 +98,14 @@ typedef struct scheme_backend {
      * loop words the message).  The time loop uses it unless SWGL_DT_READBACK=sync. */
     swgl_status (*run_to)(void *self, double t, double stop, int stop_index, double dt_floor,
                           struct timeloop_span *span);
-    /* Optional (the shallow-water schemes): the time of the next step's stage 0, set by
-     * the time loop before each step (boundary data, rain and sources are evaluated at
-     * it, RK2's stage 1 at t + dt); the volumes that came in and went out since the
+    /* Optional (the shallow-water schemes): the time of the next step's stage 0 and the
+     * next stop, set by the time loop before each step (boundary data, rain and sources
+     * are evaluated at t, RK2's stage 1 at t + dt; rain waiting to fall falls on the step
+     * that reaches the stop); the volumes that came in and went out since the
      * start (cpu_ref/swe.h swe_account, shaped by the problem's forcing); and whether
      * the backend needs the time loop's host clock (stage and advance) rather than its
      * run_to, as a GPU backend does where the problem has boundary data to account. */
-    void (*set_time)(void *self, double t);
+    void (*set_time)(void *self, double t, double stop);
     swgl_status (*account)(void *self, swe_account *a);
     int (*host_clock)(const void *self);
 } scheme_backend;

@@ -108,7 +108,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
                 st = interrupted(in, t, n);
                 goto done;
             }
-            if (be->set_time) be->set_time(in->self, t);
+            if (be->set_time) be->set_time(in->self, t, stop);
             if ((st = be->stage(in->self, 0, &bound)) != SWGL_OK) goto done;
             if (!(bound > 0) || bound < dt_floor) {
                 st = blowup(in, t, n, bound);
