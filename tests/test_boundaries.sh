@@ -134,7 +134,8 @@ rate=$(awk -v a="$o1" -v b="$o2" 'BEGIN { print (b - a) / 1000 }')
 lt "$(abs_rel "$rate" 0.1)" 1e-3; ok $? "the steady outflow $rate m^3/s = rain x area 0.1 m^3/s"
 balanced "$tmp/rain_3000"; ok $? "rain: balance closed"
 
-# 5. mixed segments: wall, inflow, wall on one side; a free outlet and an inflow meeting at a corner; a sink
+# 5. mixed segments: wall, inflow, wall on one side; a free outlet and an inflow meeting at
+# a corner; a depth segment between walls; a level; a sink and a spring
 cat > "$tmp/mixed.ini" <<'INI'
 [domain]
 nx = 16
@@ -148,6 +149,7 @@ depth = 0.2
 west = wall, discharge=0.5 4:8, free 0:2
 south = discharge=0:0;5:0.3 0:3, wall 3:16
 north = level=0.3 10:16
+east = wall, depth=0.25 4:8
 [sources]
 pump = 8 6 -0.2
 spring = 3 9 0.1
@@ -161,7 +163,7 @@ for b in cpu-scalar cpu; do
   balanced "$tmp/mixed_$b"; ok $? "$b: mixed balance closed ($(num "$tmp/mixed_$b/summary.json" error_rel))"
 done
 n=$(grep -c '"boundary":' "$tmp/mixed_cpu-scalar/summary.json")
-[ "$n" = 4 ]; ok $? "summary.json lists the 4 segments that are not walls ($n)"
+[ "$n" = 5 ]; ok $? "summary.json lists the 5 segments that are not walls ($n)"
 grep -q '"pump": -' "$tmp/mixed_cpu-scalar/summary.json"; ok $? "the pump took water out"
 # the inflow on the west: 0.5 m^3/s for 10 s
 i=$(grep -A4 '"west: discharge=0.5 4:8"' "$tmp/mixed_cpu-scalar/summary.json" | grep '"in"' | sed 's/.*: *//; s/,$//')
