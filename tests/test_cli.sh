@@ -155,5 +155,29 @@ mkdir -p "$tmp/mine"; echo notes > "$tmp/mine/notes.txt"
 [ $? -eq 1 ] && grep -q 'not written by swgl' "$tmp/err" && [ "$(cat "$tmp/mine/notes.txt")" = notes ]
 ok $? "--out on a folder of other files is refused and the folder left alone"
 
+# run.nc (where the build has netCDF): every output time and the end, the state as written
+if command -v ncdump > /dev/null && [ -s "$tmp/snap/run.nc" ]; then
+  ncdump -h "$tmp/snap/run.nc" > "$tmp/nch"
+  # t = 0, 0.0100001, 0.0100002 and 0.05 (an output time at t_end is the end's step)
+  grep -q 'time = UNLIMITED ; // (4 currently)' "$tmp/nch"; ok $? "run.nc holds t = 0, the output times and the end"
+  for v in 'float h(time, y, x)' 'float eta(time, y, x)' 'float qx(time, y, x)' 'float bed(y, x)' ':Conventions = "CF-1.8"'; do
+    grep -qF "$v" "$tmp/nch"; ok $? "run.nc has $v"
+  done
+  # the last step's h is h.asc's (float's image of it): the south-west cell, first value
+  # of the last step in the file (row 0 southern), first value of h.asc's last row
+  nx=$(awk '/^\tx = / { print $3 }' "$tmp/nch"); ny=$(awk '/^\ty = / { print $3 }' "$tmp/nch")
+  a=$(ncdump -p 9 -v h "$tmp/snap/run.nc" | awk '/^ h =/ { f = 1; next } f' | tr -d ' ;}' | tr ',' '\n' |
+      grep -v '^$' | tail -n $((nx * ny)) | head -1)
+  b=$(tail -1 "$tmp/snap/h.asc" | awk '{ print $1 }')
+  awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-6 * (b < 0 ? -b : b) + 1e-30) }'
+  ok $? "run.nc's last h is h.asc's: $a and $b (1e-6: float's image of a double)"
+  "$swgl" run --case sediment-gaussian --backend cpu-scalar --set run.t_end=16 --out "$tmp/sednc" --quiet
+  ncdump -h "$tmp/sednc/run.nc" | grep -qF 'float s(time, y, x)'; ok $? "a sediment run's run.nc has s"
+  "$swgl" run "$tmp/t2.ini" --backend cpu-scalar --set run.t_end=0.05 --set output.netcdf=false --out "$tmp/nonc" --quiet
+  [ ! -e "$tmp/nonc/run.nc" ]; ok $? "[output] netcdf = false writes no run.nc"
+else
+  echo "skip  run.nc: no netCDF in this build, or no ncdump"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

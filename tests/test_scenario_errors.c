@@ -288,6 +288,7 @@ static void test_boundary_values(void)
     EXPECT_ERROR(KP_WITH("[sources]\nabcdefghijklmnop = 1 1 1\n"), "a point source's name has at most 15 characters");
     EXPECT_ERROR(KP_WITH("[boundary]\nwest = discharge=1e400\n"), "1e400: expected a discharge >= 0");
     EXPECT_ERROR(KP_WITH("[boundary]\nwest = level=0:1\n"), "inline series '0:1': expected at least two T:V pairs");
+    EXPECT_ERROR(KP_WITH("[output]\nnetcdf = maybe\n"), "[output] netcdf = maybe: expected true or false");
     /* the sediment scheme has its own inflow */
     EXPECT_ERROR("[domain]\nnx = 8\nny = 8\ndx = 1\ndy = 1\n[initial]\nheight = 0\n[boundary]\nwest = level=1\n"
                  "[run]\nscheme = sediment\nt_end = 1\n",
@@ -425,7 +426,7 @@ static void test_line_ends(void)
     snprintf(text, sizeof text, GOOD "[run ; %0300d\n", 0);
     EXPECT_ERROR(text, "case.ini:11: expected [section] or key = value");
     EXPECT_ERROR(GOOD "[roe]\n[physics]\n", "case.ini:12: unknown section [physics] (expected [domain], "
-                 "[initial], [boundary], [run], [roe], [kp], [friction], [sources] or [sediment])");
+                 "[initial], [boundary], [run], [roe], [kp], [friction], [sources], [sediment] or [output])");
 }
 
 /* Too many cells: the message names the key at fault (nx, ny or level), the cap and

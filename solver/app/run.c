@@ -16,6 +16,7 @@
 
 #include "gpu_context.h"
 #include "output.h"
+#include "output_nc.h"
 #include "run.h"
 #include "swe_forcing.h"
 
@@ -48,10 +49,73 @@ static norms difference(const scheme_setup *s, const scheme_fields *a, const sch
     return r;
 }
 
+/* run.nc (output_nc.h): the state at t = 0, at every output time and at the end; the
+ * shallow-water schemes' h, eta, qx, qy over their bed, the sediment scheme's h and s. */
+typedef struct nc_ctx {
+    nc_out *nc;
+    const scheme_setup *s;
+    int sw;                          /* a shallow-water scheme: eta = bed + h is added */
+    int n;
+    double *v[NC_OUT_MAX_FIELDS];    /* the fields' interiors */
+} nc_ctx;
+
+static void nc_ctx_free(nc_ctx *c)
+{
+    for (int k = 0; k < NC_OUT_MAX_FIELDS; k++) free(c->v[k]);
+    memset(c, 0, sizeof *c);
+}
+
+static swgl_status nc_step(nc_ctx *c, double t, double *const *f)
+{
+    if (!c || !c->nc) return SWGL_OK;
+    const scheme_setup *s = c->s;
+    size_t n = (size_t)s->nx * (size_t)s->ny;
+    int m = 0;
+    for (int q = 0; q < (c->sw ? 3 : 2); q++) {
+        double *in = grid_interior(f[q], s->nx, s->ny);
+        if (!in) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        free(c->v[m]);
+        c->v[m++] = in;
+        if (c->sw && q == 0) {   /* eta = z_b + h */
+            free(c->v[m]);
+            if (!(c->v[m] = malloc(n * sizeof(double)))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+            for (size_t k = 0; k < n; k++) c->v[m][k] = s->sc->bed[k] + in[k];
+            m++;
+        }
+    }
+    return nc_out_append(c->nc, t, (const double *const *)c->v);
+}
+
+static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od)
+{
+    const scenario *sc = s->sc;
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->sw = sc->scheme != SCHEME_SEDIMENT;
+    double off = c->sw ? 0.5 : 0.0;   /* cell centres; the sediment scheme's grid points */
+    nc_out_desc d = {.nx = s->nx, .ny = s->ny, .x0 = sc->xll + off * s->dx, .y0 = sc->yll + off * s->dy,
+                     .dx = s->dx, .dy = s->dy, .active = sc->active, .title = sc->source, .scenario = sc->text,
+                     .overrides = sc->overrides};
+    static const nc_out_field sw[4] = {
+        {"h", "water depth", NULL, "m"},
+        {"eta", "water surface elevation", "water_surface_height_above_reference_datum", "m"},
+        {"qx", "discharge per unit width along x (h u)", NULL, "m2 s-1"},
+        {"qy", "discharge per unit width along y (h v)", NULL, "m2 s-1"}};
+    static const nc_out_field sed[2] = {{"h", "basin height", NULL, "m"}, {"s", "sand fraction", NULL, "1"}};
+    d.n_fields = c->sw ? 4 : 2;
+    memcpy(d.fields, c->sw ? sw : sed, (size_t)d.n_fields * sizeof(nc_out_field));
+    if (c->sw) {
+        d.fixed = sc->bed;
+        d.fixed_desc = (nc_out_field){"bed", "bed elevation", "surface_altitude", "m"};
+    }
+    return nc_out_create(outdir_path(od, "run.nc"), &d, &c->nc);
+}
+
 typedef struct snap_ctx {
     const scheme_setup *s;
     scheme_fields *f;
     outdir *od;
+    nc_ctx *nc;
 } snap_ctx;
 
 /* "_tT" with T the shortest decimal that reads back as t, so that two output times
@@ -71,7 +135,8 @@ static swgl_status on_stop(void *user, double t, scheme_inst *in)
     char suffix[64];
     time_suffix(t, suffix, sizeof suffix);
     swgl_status st = in->be->get_state(in->self, c->f->f);
-    return st == SWGL_OK ? in->desc->write_grids(c->s, c->f->f, c->od, suffix) : st;
+    if (st == SWGL_OK) st = in->desc->write_grids(c->s, c->f->f, c->od, suffix);
+    return st == SWGL_OK ? nc_step(c->nc, t, c->f->f) : st;
 }
 
 static long nonfinite_cells(const scheme_setup *s, const scheme_fields *f)
@@ -137,6 +202,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     timeloop_result r = {0}, ro = {0};
     swe_account acc = {0};
     int has_acc = 0;
+    nc_ctx ncc = {0};
     norms nd;
     char name[200] = "", other[200] = "";
     swgl_status st = SWGL_OK;
@@ -174,7 +240,15 @@ int run_scenario(const scenario *sc, const run_options *opt)
     }
     stops[nstops++] = s.t_end;
 
-    snap_ctx snap = {&s, &f, od};
+    int want_nc = sc->netcdf == 1 || (sc->netcdf < 0 && nc_out_available());
+    if (sc->netcdf == 1 && !nc_out_available()) {
+        st = swgl_fail(SWGL_ERR_INPUT, "%s: [output] netcdf = true, but this swgl was built without netCDF "
+                       "(install libnetcdf-dev and rebuild, or set netcdf = false)", sc->source);
+        goto fail;
+    }
+    if (want_nc && ((st = nc_open(&ncc, &s, od)) != SWGL_OK || (st = nc_step(&ncc, 0.0, s.init)) != SWGL_OK))
+        goto fail;
+    snap_ctx snap = {&s, &f, od, &ncc};
     int progress = opt->quiet ? -1 : opt->progress;
     const swe_forcing *forcing = d->forcing ? d->forcing(&s) : NULL;
     if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto fail;
@@ -208,6 +282,11 @@ int run_scenario(const scenario *sc, const run_options *opt)
     /* outputs */
     char written[256] = "", end_suffix[64];
     time_suffix(s.t_end, end_suffix, sizeof end_suffix);
+    if ((st = nc_step(&ncc, s.t_end, f.f)) != SWGL_OK || (st = nc_out_close(ncc.nc)) != SWGL_OK) {
+        ncc.nc = NULL;
+        goto fail;
+    }
+    ncc.nc = NULL;
     if ((snap_at_end && (st = d->write_grids(&s, f.f, od, end_suffix)) != SWGL_OK) ||
         (st = d->write_grids(&s, f.f, od, "")) != SWGL_OK ||
         (st = d->write_final(&s, f.f, od, backend_name(opt->backend), written, sizeof written)) != SWGL_OK)
@@ -278,6 +357,8 @@ fail:
     scheme_fields_free(&f);
     scheme_fields_free(&g);
     swe_account_free(&acc);
+    nc_out_close(ncc.nc);
+    nc_ctx_free(&ncc);
     free(stops);
     if (d && s.problem) d->setup_free(&s);
     gpu_context_destroy(ctx);

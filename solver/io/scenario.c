@@ -1063,6 +1063,12 @@ static swgl_status build_scenario(build *b)
     if (st == SWGL_OK) st = read_run(b);
     if (st == SWGL_OK && is_sediment(b)) st = read_sediment(b);
     if (st == SWGL_OK && b->sc->scheme == SCHEME_KP) st = read_friction(b);
+    if (st == SWGL_OK) {
+        static const char *const yes_no[] = {"false", "true", "0", "1", "no", "yes", NULL};
+        int v = -1;
+        st = get_word(b, "output", "netcdf", yes_no, "true or false", &v);
+        b->sc->netcdf = v < 0 ? -1 : v % 2;
+    }
     return st;
 }
 
@@ -1103,6 +1109,29 @@ static swgl_status clean_message(swgl_status st)
     return swgl_fail(st, "%s", out);
 }
 
+/* The scenario's text (f rewound and read again, at most SCENARIO_MAX_TEXT bytes, or the
+ * case's text) and its overrides, one per line, for the outputs' records. */
+static swgl_status keep_text(scenario *sc, FILE *f, const char *text, const char *const *overrides, int n_overrides)
+{
+    size_t len = 1;
+    long size = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        size_t n = (size_t)size < SCENARIO_MAX_TEXT ? (size_t)size : SCENARIO_MAX_TEXT;
+        if (!(sc->text = malloc(n + 1))) goto no_memory;
+        n = fread(sc->text, 1, n, f);
+        sc->text[n] = '\0';
+    } else if (!(sc->text = strdup(f ? "" : text ? text : ""))) {   /* a pipe: no text kept */
+        goto no_memory;
+    }
+    for (int i = 0; i < n_overrides; i++) len += strlen(overrides[i]) + 1;
+    if (!(sc->overrides = malloc(len))) goto no_memory;
+    sc->overrides[0] = '\0';
+    for (int i = 0, o = 0; i < n_overrides; i++) o += sprintf(sc->overrides + o, "%s%s", i ? "\n" : "", overrides[i]);
+    return SWGL_OK;
+no_memory:
+    return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the scenario's text");
+}
+
 /* Reads the table (from f or text), applies the overrides, builds sc. */
 static swgl_status load(scenario *sc, const char *file, FILE *f, const char *text,
                         const char *const *overrides, int n_overrides)
@@ -1118,6 +1147,7 @@ static swgl_status load(scenario *sc, const char *file, FILE *f, const char *tex
         free(b.grid_values);
         free(b.grid_nodata);
     }
+    if (st == SWGL_OK) st = keep_text(sc, f, text, overrides, n_overrides);
     sc_table_free(&t);
     if (st != SWGL_OK) {
         scenario_free(sc);
@@ -1178,6 +1208,8 @@ void scenario_free(scenario *sc)
     free(sc->series);
     free(sc->rain);
     free(sc->src);
+    free(sc->text);
+    free(sc->overrides);
     free(sc->output_times);
     free(sc->alpha);
     free(sc->beta);

@@ -119,7 +119,16 @@ typedef struct scenario {
     double inflow_from, inflow_to;    /* m along the side */
     double inflow_sand, inflow_mud;   /* m^2/s */
     int sed_form;            /* 0 paper, 1 conservative (sediment.form; default conservative) */
+
+    /* [output] */
+    int netcdf;              /* output.netcdf: 1 write run.nc, 0 not, -1 not given (where built with it) */
+
+    /* what the scenario was made of, for the outputs' records */
+    char *text;              /* the file's text (at most SCENARIO_MAX_TEXT bytes) or the case's */
+    char *overrides;         /* the --set overrides, one per line ("" for none) */
 } scenario;
+
+#define SCENARIO_MAX_TEXT (1 << 20)
 
 /* Loads a scenario file, applying overrides "section.key=value" after the file's own
  * values (an override of an unknown key is an error too).  On failure returns the code

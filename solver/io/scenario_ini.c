@@ -41,6 +41,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {"roe", "kappa", FAM_ROE},
     {"kp", "theta", FAM_KP}, {"kp", "kappa", FAM_KP}, {"kp", "integrator", FAM_KP},
     {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_KP}, {"sources", "rain", FAM_SW},
+    {"output", "netcdf", FAM_ALL},
     {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
     {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
     {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},
@@ -51,7 +52,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
 };
 
 static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "kp", "friction", "sources",
-                                             "sediment", NULL};
+                                             "sediment", "output", NULL};
 
 int sc_section_known(const char *section)
 {
@@ -230,7 +231,7 @@ static void check_section(ini_stream *s, const char *p)
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p + 1);
     if (!sc_section_known(name))
         stream_fail(s, SWGL_ERR_INPUT, "unknown section [%s] (expected [domain], [initial], "
-                    "[boundary], [run], [roe], [kp], [friction], [sources] or [sediment])", name);
+                    "[boundary], [run], [roe], [kp], [friction], [sources], [sediment] or [output])", name);
 }
 
 /* A line too long for libinih: keeps the value aside in s->long_value and hands over

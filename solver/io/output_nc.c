@@ -1,0 +1,186 @@
+/* output_nc.c — run.nc through libnetcdf (output_nc.h). */
+#include "output_nc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef SWGL_HAVE_NETCDF
+#include <netcdf.h>
+
+struct nc_out {
+    int ncid, dim_t, var_t, nx, ny, n_fields;
+    int var[NC_OUT_MAX_FIELDS];
+    size_t steps;
+    unsigned char *active;
+    float *buf;
+    char path[1024];
+};
+
+int nc_out_available(void) { return 1; }
+
+static swgl_status nc_fail(const char *path, int rc, const char *what)
+{
+    return swgl_fail(SWGL_ERR_IO, "%s: netCDF: %s: %s", path, what, nc_strerror(rc));
+}
+
+static int put_text(int ncid, int var, const char *name, const char *text)
+{
+    return text ? nc_put_att_text(ncid, var, name, strlen(text), text) : NC_NOERR;
+}
+
+static int describe(int ncid, int var, const nc_out_field *f)
+{
+    int rc = put_text(ncid, var, "long_name", f->long_name);
+    if (rc == NC_NOERR) rc = put_text(ncid, var, "units", f->units);
+    if (rc == NC_NOERR && f->standard_name) rc = put_text(ncid, var, "standard_name", f->standard_name);
+    return rc;
+}
+
+/* A float variable over dims with a _FillValue, chunked one step (one grid) at a time,
+ * shuffled and deflated. */
+static int def_field(nc_out *o, const nc_out_field *f, int ndims, const int *dims, int *var)
+{
+    size_t chunk[3] = {1, (size_t)o->ny, (size_t)o->nx};
+    float fill = NC_OUT_FILL;
+    int rc = nc_def_var(o->ncid, f->name, NC_FLOAT, ndims, dims, var);
+    if (rc == NC_NOERR) rc = nc_def_var_chunking(o->ncid, *var, NC_CHUNKED, ndims == 3 ? chunk : chunk + 1);
+    if (rc == NC_NOERR) rc = nc_def_var_deflate(o->ncid, *var, 1, 1, 4);
+    if (rc == NC_NOERR) rc = nc_def_var_fill(o->ncid, *var, 0, &fill);
+    if (rc == NC_NOERR) rc = describe(o->ncid, *var, f);
+    return rc;
+}
+
+/* v (nx*ny doubles) as floats, NC_OUT_FILL where not active */
+static void to_float(const nc_out *o, const double *v, float *out)
+{
+    size_t n = (size_t)o->nx * (size_t)o->ny;
+    for (size_t k = 0; k < n; k++) out[k] = o->active && !o->active[k] ? NC_OUT_FILL : (float)v[k];
+}
+
+swgl_status nc_out_create(const char *path, const nc_out_desc *d, nc_out **out)
+{
+    *out = NULL;
+    if (d->n_fields < 1 || d->n_fields > NC_OUT_MAX_FIELDS || d->nx < 1 || d->ny < 1)
+        return swgl_fail(SWGL_ERR_ARG, "%s: netCDF: bad description", path);
+    nc_out *o = calloc(1, sizeof *o);
+    size_t n = (size_t)d->nx * (size_t)d->ny;
+    if (!o || !(o->buf = malloc(n * sizeof(float))) || (d->active && !(o->active = malloc(n)))) {
+        if (o) free(o->buf);
+        free(o);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path);
+    }
+    if (d->active) memcpy(o->active, d->active, n);
+    snprintf(o->path, sizeof o->path, "%s", path);
+    o->nx = d->nx;
+    o->ny = d->ny;
+    o->n_fields = d->n_fields;
+    int rc = nc_create(path, NC_CLOBBER | NC_NETCDF4, &o->ncid), dim_x, dim_y, var_x, var_y, var_fixed = -1;
+    if (rc != NC_NOERR) {
+        swgl_status st = nc_fail(path, rc, "cannot create");
+        free(o->buf);
+        free(o->active);
+        free(o);
+        return st;
+    }
+    const char *what = "defining the variables";
+    rc = nc_def_dim(o->ncid, "time", NC_UNLIMITED, &o->dim_t);
+    if (rc == NC_NOERR) rc = nc_def_dim(o->ncid, "y", (size_t)d->ny, &dim_y);
+    if (rc == NC_NOERR) rc = nc_def_dim(o->ncid, "x", (size_t)d->nx, &dim_x);
+    if (rc == NC_NOERR) rc = nc_def_var(o->ncid, "time", NC_DOUBLE, 1, &o->dim_t, &o->var_t);
+    if (rc == NC_NOERR) rc = nc_def_var(o->ncid, "y", NC_DOUBLE, 1, &dim_y, &var_y);
+    if (rc == NC_NOERR) rc = nc_def_var(o->ncid, "x", NC_DOUBLE, 1, &dim_x, &var_x);
+    static const nc_out_field tf = {"time", "time since the start of the run", "time", "s"};
+    static const nc_out_field xf = {"x", "x of the cell centre", "projection_x_coordinate", "m"};
+    static const nc_out_field yf = {"y", "y of the cell centre", "projection_y_coordinate", "m"};
+    if (rc == NC_NOERR) rc = describe(o->ncid, o->var_t, &tf);
+    if (rc == NC_NOERR) rc = put_text(o->ncid, o->var_t, "axis", "T");
+    if (rc == NC_NOERR) rc = describe(o->ncid, var_x, &xf);
+    if (rc == NC_NOERR) rc = put_text(o->ncid, var_x, "axis", "X");
+    if (rc == NC_NOERR) rc = describe(o->ncid, var_y, &yf);
+    if (rc == NC_NOERR) rc = put_text(o->ncid, var_y, "axis", "Y");
+    int dims3[3] = {o->dim_t, dim_y, dim_x};
+    if (rc == NC_NOERR && d->fixed) rc = def_field(o, &d->fixed_desc, 2, dims3 + 1, &var_fixed);
+    for (int f = 0; rc == NC_NOERR && f < d->n_fields; f++) rc = def_field(o, &d->fields[f], 3, dims3, &o->var[f]);
+    if (rc == NC_NOERR) rc = put_text(o->ncid, NC_GLOBAL, "Conventions", "CF-1.8");
+    if (rc == NC_NOERR) rc = put_text(o->ncid, NC_GLOBAL, "title", d->title);
+    if (rc == NC_NOERR) rc = put_text(o->ncid, NC_GLOBAL, "source", "swgl " SWGL_VERSION);
+    if (rc == NC_NOERR) rc = put_text(o->ncid, NC_GLOBAL, "scenario", d->scenario);
+    if (rc == NC_NOERR) rc = put_text(o->ncid, NC_GLOBAL, "scenario_overrides", d->overrides);
+    if (rc == NC_NOERR) what = "writing the coordinates", rc = nc_enddef(o->ncid);
+    double *c = rc == NC_NOERR ? malloc((size_t)(d->nx > d->ny ? d->nx : d->ny) * sizeof(double)) : NULL;
+    if (rc == NC_NOERR && !c) rc = NC_ENOMEM;
+    if (rc == NC_NOERR) {
+        for (int i = 0; i < d->nx; i++) c[i] = d->x0 + i * d->dx;
+        rc = nc_put_var_double(o->ncid, var_x, c);
+    }
+    if (rc == NC_NOERR) {
+        for (int j = 0; j < d->ny; j++) c[j] = d->y0 + j * d->dy;
+        rc = nc_put_var_double(o->ncid, var_y, c);
+    }
+    free(c);
+    if (rc == NC_NOERR && d->fixed) {
+        to_float(o, d->fixed, o->buf);
+        rc = nc_put_var_float(o->ncid, var_fixed, o->buf);
+    }
+    if (rc == NC_NOERR) rc = nc_sync(o->ncid);
+    if (rc != NC_NOERR) {
+        swgl_status st = nc_fail(path, rc, what);
+        nc_close(o->ncid);
+        free(o->buf);
+        free(o->active);
+        free(o);
+        return st;
+    }
+    *out = o;
+    return SWGL_OK;
+}
+
+swgl_status nc_out_append(nc_out *o, double t, const double *const *fields)
+{
+    size_t start[3] = {o->steps, 0, 0}, count[3] = {1, (size_t)o->ny, (size_t)o->nx};
+    int rc = nc_put_var1_double(o->ncid, o->var_t, start, &t);
+    for (int f = 0; rc == NC_NOERR && f < o->n_fields; f++) {
+        to_float(o, fields[f], o->buf);
+        rc = nc_put_vara_float(o->ncid, o->var[f], start, count, o->buf);
+    }
+    if (rc == NC_NOERR) rc = nc_sync(o->ncid);   /* a reader sees this step now */
+    if (rc != NC_NOERR) return nc_fail(o->path, rc, "writing a time step");
+    o->steps++;
+    return SWGL_OK;
+}
+
+swgl_status nc_out_close(nc_out *o)
+{
+    if (!o) return SWGL_OK;
+    int rc = nc_close(o->ncid);
+    swgl_status st = rc == NC_NOERR ? SWGL_OK : nc_fail(o->path, rc, "closing");
+    free(o->buf);
+    free(o->active);
+    free(o);
+    return st;
+}
+
+#else   /* built without libnetcdf */
+
+int nc_out_available(void) { return 0; }
+
+swgl_status nc_out_create(const char *path, const nc_out_desc *d, nc_out **out)
+{
+    (void)d;
+    *out = NULL;
+    return swgl_fail(SWGL_ERR_ARG, "%s: this swgl was built without netCDF (libnetcdf-dev; SWGL_WITH_NETCDF)", path);
+}
+
+swgl_status nc_out_append(nc_out *o, double t, const double *const *fields)
+{
+    (void)o, (void)t, (void)fields;
+    return swgl_fail(SWGL_ERR_ARG, "netCDF: not built");
+}
+
+swgl_status nc_out_close(nc_out *o)
+{
+    (void)o;
+    return SWGL_OK;
+}
+#endif

@@ -1,0 +1,45 @@
+/* output_nc.h — run.nc: the fields of a run as a netCDF-4 time series, CF-1.8 (issue 11;
+ * docs/outputs.md).  Built with libnetcdf where it was found (SWGL_HAVE_NETCDF); without
+ * it nc_out_available() is 0 and nc_out_create fails with a message saying so.
+ *
+ * Layout: dimensions time (unlimited), y (ny), x (nx); coordinates x, y (cell centres
+ * or grid points in m, with the grid's corner offset xll, yll) and time (s since the
+ * start); a constant field (the bed) over (y, x); each field a float over (time, y, x),
+ * chunked one time step at a time, shuffled and deflated, _FillValue where a cell is not
+ * active.  Global attributes: Conventions, title, source (swgl's version), the scenario
+ * text and its overrides.  Each appended step is synced to the file, so a reader sees
+ * every step written so far, also when the run stops early. */
+#ifndef SWGL_OUTPUT_NC_H
+#define SWGL_OUTPUT_NC_H
+
+#include "swgl_error.h"
+
+#define NC_OUT_MAX_FIELDS 8
+#define NC_OUT_FILL -9999.0f
+
+typedef struct nc_out_field {
+    const char *name, *long_name, *standard_name, *units;   /* standard_name may be NULL */
+} nc_out_field;
+
+typedef struct nc_out_desc {
+    int nx, ny;
+    double x0, y0, dx, dy;          /* the first column's and row's coordinates (m), spacing */
+    const unsigned char *active;    /* nx*ny, row 0 southern; NULL: all */
+    const double *fixed;            /* nx*ny constant field (the bed), or NULL */
+    nc_out_field fixed_desc;
+    int n_fields;
+    nc_out_field fields[NC_OUT_MAX_FIELDS];
+    const char *title, *scenario, *overrides;   /* global attributes (NULL: left out) */
+} nc_out_desc;
+
+typedef struct nc_out nc_out;
+
+int nc_out_available(void);
+swgl_status nc_out_create(const char *path, const nc_out_desc *d, nc_out **out);
+/* Appends time t with the n_fields fields (nx*ny doubles each, row 0 southern), written
+ * as float, and syncs the file. */
+swgl_status nc_out_append(nc_out *o, double t, const double *const *fields);
+/* Closes the file (NULL is fine); the status of the close. */
+swgl_status nc_out_close(nc_out *o);
+
+#endif
