@@ -179,5 +179,13 @@ else
   echo "skip  run.nc: no netCDF in this build, or no ncdump"
 fi
 
+# [output] frames: a picture at every output time and at the end
+"$swgl" run "$tmp/t2.ini" --backend cpu-scalar --set run.t_end=0.05 --set run.output_times=0.02,0.04 \
+  --set output.frames=true --out "$tmp/frames" --quiet
+for f in depth_t0.02.png depth_t0.04.png depth_t0.05.png; do
+  [ -s "$tmp/frames/$f" ]; ok $? "frames: wrote $f"
+done
+[ ! -e "$tmp/snap/depth_t0.05.png" ]; ok $? "no frames without [output] frames"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -136,6 +136,8 @@ static swgl_status on_stop(void *user, double t, scheme_inst *in)
     time_suffix(t, suffix, sizeof suffix);
     swgl_status st = in->be->get_state(in->self, c->f->f);
     if (st == SWGL_OK) st = in->desc->write_grids(c->s, c->f->f, c->od, suffix);
+    if (st == SWGL_OK && c->s->sc->frames && in->desc->write_frame)
+        st = in->desc->write_frame(c->s, c->f->f, c->od, suffix, t);
     return st == SWGL_OK ? nc_step(c->nc, t, c->f->f) : st;
 }
 
@@ -287,6 +289,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
         goto fail;
     }
     ncc.nc = NULL;
+    if (sc->frames && d->write_frame && (st = d->write_frame(&s, f.f, od, end_suffix, s.t_end)) != SWGL_OK) goto fail;
     if ((snap_at_end && (st = d->write_grids(&s, f.f, od, end_suffix)) != SWGL_OK) ||
         (st = d->write_grids(&s, f.f, od, "")) != SWGL_OK ||
         (st = d->write_final(&s, f.f, od, backend_name(opt->backend), written, sizeof written)) != SWGL_OK)

@@ -1068,6 +1068,9 @@ static swgl_status build_scenario(build *b)
         int v = -1;
         st = get_word(b, "output", "netcdf", yes_no, "true or false", &v);
         b->sc->netcdf = v < 0 ? -1 : v % 2;
+        v = 0;
+        if (st == SWGL_OK) st = get_word(b, "output", "frames", yes_no, "true or false", &v);
+        b->sc->frames = v % 2;
     }
     return st;
 }

@@ -122,6 +122,7 @@ typedef struct scenario {
 
     /* [output] */
     int netcdf;              /* output.netcdf: 1 write run.nc, 0 not, -1 not given (where built with it) */
+    int frames;              /* output.frames: 1 a picture at every output time and the end */
 
     /* what the scenario was made of, for the outputs' records */
     char *text;              /* the file's text (at most SCENARIO_MAX_TEXT bytes) or the case's */

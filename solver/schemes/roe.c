@@ -71,6 +71,7 @@ const scheme_desc scheme_roe = {
     .setup_free = setup_free,
     .write_grids = swe_write_grids,
     .write_final = swe_write_final,
+    .write_frame = swe_write_frame,
     .summary = swe_summary,
     .print = swe_print,
     .speed_scale = speed_scale,

@@ -123,6 +123,10 @@ typedef struct scheme_desc {
     /* The final state's pictures and extra files; *written gets their names. */
     swgl_status (*write_final)(const scheme_setup *s, double *const *f, outdir *od, const char *backend,
                                char *written, size_t len);
+    /* A picture of the state at time t ([output] frames), named with the suffix
+     * ("_t900" -> depth_t900.png); its colour scale is the initial state's, so that the
+     * frames of a run can be paged through.  May be NULL. */
+    swgl_status (*write_frame)(const scheme_setup *s, double *const *f, outdir *od, const char *suffix, double t);
     /* The scheme's own summary members (ranges, parameters) and its own summary lines. */
     void (*summary)(const scheme_setup *s, double *const *f, json_writer *w);
     void (*print)(const scheme_setup *s, double *const *f);

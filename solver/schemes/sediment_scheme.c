@@ -134,6 +134,22 @@ static swgl_status write_grids(const scheme_setup *s, double *const *f, outdir *
     return st;
 }
 
+/* [output] frames: the basin height at time t over the initial height's range */
+static swgl_status write_frame(const scheme_setup *s, double *const *f, outdir *od, const char *suffix, double t)
+{
+    double hmin, hmax;
+    ranges(s, s->init[0], &hmin, &hmax);
+    double *hi = grid_interior(f[0], s->nx, s->ny);
+    if (!hi) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    char title[200], file[96];
+    snprintf(title, sizeof title, "basin height h, t = %.6g s", t);
+    snprintf(file, sizeof file, "height%s.png", suffix);
+    swgl_status st = png_write_field(outdir_path(od, file), s->nx, s->ny, hi, NULL, hi, hmin,
+                                     hmax > hmin ? hmax : hmin + 1, CMAP_TERRAIN, 0, title, "m");
+    free(hi);
+    return st;
+}
+
 static swgl_status write_final(const scheme_setup *s, double *const *f, outdir *od, const char *backend,
                                char *written, size_t len)
 {
@@ -197,6 +213,7 @@ const scheme_desc scheme_sediment = {
     .setup_free = setup_free,
     .write_grids = write_grids,
     .write_final = write_final,
+    .write_frame = write_frame,
     .summary = summary,
     .print = print,
     .describe_run = describe_run,

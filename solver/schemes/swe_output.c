@@ -82,6 +82,24 @@ swgl_status swe_write_final(const scheme_setup *s, double *const *f, outdir *od,
     return st;
 }
 
+swgl_status swe_write_frame(const scheme_setup *s, double *const *f, outdir *od, const char *suffix, double t)
+{
+    const scenario *sc = s->sc;
+    double h0min, h0max, hmin, hmax;
+    h_range(s, s->init[0], &h0min, &h0max);
+    h_range(s, f[0], &hmin, &hmax);
+    double top = h0max > 0 ? h0max : hmax > 0 ? hmax : 1;   /* the initial depth's scale */
+    double *h = grid_interior(f[0], s->nx, s->ny);
+    if (!h) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    char title[160], file[96];
+    snprintf(title, sizeof title, "depth h, t = %.6g s", t);
+    snprintf(file, sizeof file, "depth%s.png", suffix);
+    swgl_status st = png_write_field(outdir_path(od, file), s->nx, s->ny, h, sc->active, sc->bed, 0, top, CMAP_DEPTH, 0,
+                                     title, "m");
+    free(h);
+    return st;
+}
+
 static long active_cells(const scheme_setup *s)
 {
     long a = 0;
