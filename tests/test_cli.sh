@@ -106,19 +106,29 @@ rc=$?
 [ $rc -eq 1 ] && grep -q 'blew up' "$tmp/err"
 ok $? "kp: initial.qx = 1e30 ends with a blow-up (exit $rc): $(tail -1 "$tmp/err")"
 
-# signals: SIGINT stops a run after its step (exit 130), SIGKILL cannot be caught;
-# either way the output folder is the earlier run's, whole, and the next run removes
-# what the killed one left beside it
+# signals: SIGINT (SIGTERM) stops a run after its step, writes the state reached as the
+# run's last to every output (summary.json says "interrupted") and exits 130 (143);
+# SIGKILL cannot be caught: the output folder is then the earlier run's, whole, and the
+# next run removes what the killed one left beside it
 "$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=0.01 --out "$tmp/sig" --quiet
 cp "$tmp/sig/h.asc" "$tmp/sig.before"
-"$swgl" run --case lastra-test1 --backend cpu-scalar --set domain.level=4 --set run.t_end=50 --out "$tmp/sig" \
-  --quiet 2> "$tmp/err" &
-pid=$!
-sleep 1; kill -INT $pid; wait $pid; rc=$?
-[ $rc -eq 130 ] && grep -q 'stopped by signal 2 at t = ' "$tmp/err"
-ok $? "SIGINT: exit 130 and a message with the time reached (exit $rc: $(tail -1 "$tmp/err"))"
-cmp -s "$tmp/sig/h.asc" "$tmp/sig.before" && [ -z "$(ls -a "$tmp" | grep '\.sig\.swgl-tmp')" ]
-ok $? "SIGINT: the earlier outputs are untouched and no staging folder is left"
+for sig in INT TERM; do
+  "$swgl" run --case lastra-test1 --backend cpu-scalar --set domain.level=4 --set run.t_end=50 --out "$tmp/sig$sig" \
+    --quiet 2> "$tmp/err" &
+  pid=$!
+  sleep 1; kill -$sig $pid; wait $pid; rc=$?
+  want=130; [ $sig = TERM ] && want=143
+  [ $rc -eq $want ] && grep -q 'stopped by signal .* at t = ' "$tmp/err"
+  ok $? "SIG$sig: exit $want and a message with the time reached (exit $rc: $(tail -1 "$tmp/err"))"
+  grep -q '"interrupted": true' "$tmp/sig$sig/summary.json" && [ -s "$tmp/sig$sig/h.asc" ] &&
+    awk '/"t_end"/ { gsub(/[,]/, "", $2); exit !($2 > 0 && $2 < 50) }' "$tmp/sig$sig/summary.json"
+  ok $? "SIG$sig: the outputs hold the state reached, summary.json says interrupted, t_end < 50"
+  if [ -s "$tmp/sig$sig/run.nc" ] && command -v ncdump > /dev/null; then
+    ncdump -h "$tmp/sig$sig/run.nc" | grep -q 'time = UNLIMITED ; // (2 currently)'
+    ok $? "SIG$sig: run.nc is valid and holds t = 0 and the time reached"
+  fi
+  [ -z "$(ls -a "$tmp" | grep "\.sig$sig\.swgl-tmp")" ]; ok $? "SIG$sig: no staging folder is left"
+done
 "$swgl" run --case lastra-test1 --backend cpu-scalar --set domain.level=4 --set run.t_end=50 --out "$tmp/sig" \
   --quiet 2> /dev/null &
 pid=$!

@@ -149,7 +149,7 @@ static int cmd_run(int argc, char **argv)
         return 2;
     }
     if (!file && !casename) casename = "dambreak";
-    opt.progress = !opt.quiet && isatty(STDERR_FILENO);
+    opt.progress = opt.quiet ? 0 : isatty(STDERR_FILENO) ? TIMELOOP_PROGRESS_TTY : TIMELOOP_PROGRESS_LINES;
     scenario sc;
     memset(&sc, 0, sizeof sc);
     int rc = file ? scenario_load(&sc, file, sets, nsets) : scenario_load_case(&sc, casename, sets, nsets);

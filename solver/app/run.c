@@ -22,8 +22,9 @@
 
 #include <signal.h>
 
-/* SIGINT, SIGTERM: the time loop stops after its step, the run writes nothing and
- * removes its staging folder, and the program exits with 128 + the signal's number. */
+/* SIGINT, SIGTERM: the time loop stops after its step, the run writes the state reached
+ * to every output as its last (summary.json: "interrupted"), and the program exits with
+ * 128 + the signal's number. */
 static void on_signal(int sig) { timeloop_request_stop(sig); }
 
 typedef struct norms { double l1[SCHEME_MAX_FIELDS], linf[SCHEME_MAX_FIELDS]; } norms;
@@ -180,14 +181,17 @@ static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, cons
         fprintf(stderr, "swgl: %s, %dx%d %s, to t = %g s%s%s on %s\n", s->sc->source, s->nx, s->ny, d->cell_word,
                     s->t_end, line[0] ? ", " : "", line, in.name);
     }
-    st = timeloop_run(&in, stops, nstops, progress > 0, snap ? on_stop : NULL, snap, r);
+    st = timeloop_run(&in, stops, nstops, progress > 0 ? progress : 0, snap ? on_stop : NULL, snap, r);
     r->precision = in.be->precision(in.self);
-    if (st == SWGL_OK) st = in.be->get_state(in.self, out->f);
+    /* stopped by a signal: the state reached is still the run's, to be written */
+    int kept = st == SWGL_OK || st == SWGL_ERR_INTERRUPTED;
+    swgl_status st2 = kept ? in.be->get_state(in.self, out->f) : SWGL_OK;
     *has_acc = 0;
-    if (st == SWGL_OK && acc && in.be->account) {
-        st = in.be->account(in.self, acc);
-        *has_acc = st == SWGL_OK;
+    if (kept && st2 == SWGL_OK && acc && in.be->account) {
+        st2 = in.be->account(in.self, acc);
+        *has_acc = st2 == SWGL_OK;
     }
+    if (st2 != SWGL_OK) st = st2;
     scheme_close(&in);
     return st;
 }
@@ -205,6 +209,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     swe_account acc = {0};
     int has_acc = 0;
     nc_ctx ncc = {0};
+    int interrupted = 0;   /* the signal that stopped the run (its outputs are still written) */
     norms nd;
     char name[200] = "", other[200] = "";
     swgl_status st = SWGL_OK;
@@ -254,13 +259,23 @@ int run_scenario(const scenario *sc, const run_options *opt)
     int progress = opt->quiet ? -1 : opt->progress;
     const swe_forcing *forcing = d->forcing ? d->forcing(&s) : NULL;
     if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto fail;
-    if ((st = run_backend(d, &s, &cfg, opt->backend, stops, nstops, progress, &snap, &f, &r, name, sizeof name,
-                          forcing ? &acc : NULL, &has_acc)))
-        goto fail;
-    if (opt->compare != BACKEND_NONE) {
+    const double t_planned = s.t_end;
+    st = run_backend(d, &s, &cfg, opt->backend, stops, nstops, progress, &snap, &f, &r, name, sizeof name,
+                     forcing ? &acc : NULL, &has_acc);
+    if (st == SWGL_ERR_INTERRUPTED) {
+        /* SIGINT / SIGTERM: the state reached is written as the run's last (its time
+         * the end), summary.json says so, and the exit status is 128 + the signal */
+        interrupted = timeloop_stop_requested();
+        fprintf(stderr, "%sswgl: %s; writing the state reached\n", opt->quiet ? "" : "\n", swgl_last_error());
+        s.t_end = r.t;
+        snap_at_end = 0;
+        st = SWGL_OK;
+    }
+    if (st != SWGL_OK) goto fail;
+    if (opt->compare != BACKEND_NONE && !interrupted) {
         if (!opt->quiet) fprintf(stderr, "swgl: comparing with %s\n", backend_name(opt->compare));
         int unused;
-        if ((st = run_backend(d, &s, &cfg, opt->compare, stops, nstops, opt->progress && !opt->quiet ? 1 : 0, NULL, &g,
+        if ((st = run_backend(d, &s, &cfg, opt->compare, stops, nstops, opt->quiet ? 0 : opt->progress, NULL, &g,
                               &ro, other, sizeof other, NULL, &unused)))
             goto fail;
         nd = difference(&s, &f, &g);
@@ -308,6 +323,8 @@ int run_scenario(const scenario *sc, const run_options *opt)
     json_num(w, "dy", s.dy);
     json_int(w, "steps", r.steps);
     json_num(w, "t_end", s.t_end);
+    json_bool(w, "interrupted", interrupted != 0);
+    if (interrupted) json_num(w, "t_planned", t_planned);
     json_num(w, "dt_min", r.steps ? r.dt_min : 0);
     json_num(w, "dt_max", r.dt_max);
     json_num(w, "wall_s", r.wall);
@@ -353,9 +370,10 @@ int run_scenario(const scenario *sc, const run_options *opt)
         }
         printf("  wrote %s/summary.json, %s\n", opt->out_dir, written);
     }
-    rc = 0;
+    rc = interrupted ? 128 + interrupted : 0;
+    if (interrupted) fprintf(stderr, "swgl: interrupted: the outputs hold the state at t = %.9g s\n", r.t);
 fail:
-    if (rc) fprintf(stderr, "\nswgl: %s: %s\n", sc->source, swgl_last_error()[0] ? swgl_last_error() : "failed");
+    if (rc && !interrupted) fprintf(stderr, "\nswgl: %s: %s\n", sc->source, swgl_last_error()[0] ? swgl_last_error() : "failed");
     outdir_abort(od);
     scheme_fields_free(&f);
     scheme_fields_free(&g);

@@ -12,7 +12,7 @@ typedef struct run_options {
     int device;                 /* --device N, -1: SWGL_DEVICE or automatic */
     enum precision_choice precision;   /* --precision single|double (sediment on the GPU) */
     int quiet;                  /* --quiet: no progress, no summary on stdout */
-    int progress;               /* a progress line on stderr (stderr is a terminal, not quiet) */
+    int progress;               /* TIMELOOP_PROGRESS_TTY (stderr a terminal), _LINES (not), 0 (--quiet) */
 } run_options;
 
 /* The one run driver of every scheme (run.c): runs the scenario's scheme on the chosen
@@ -20,7 +20,8 @@ typedef struct run_options {
  * snapshots at output_times, DIR/summary.json, the final grids and pictures (through
  * output.h's staging, so a failure leaves DIR as it was), prints a short summary on
  * stdout unless quiet, and returns the process exit status: 0, 1 on an error, 128 + N
- * after signal N (SIGINT, SIGTERM: the run stops after its step and writes nothing). */
+ * after signal N (SIGINT, SIGTERM: the run stops after its step and writes the state
+ * reached as its last, summary.json saying "interrupted"). */
 int run_scenario(const scenario *sc, const run_options *opt);
 
 /* swgl bench gpgpu | roe | sediment: argv[0] is the bench's name. */

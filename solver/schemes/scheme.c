@@ -56,6 +56,9 @@ swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, c
     }
     in->be->describe(in->self, in->name, sizeof in->name);
     in->speed_scale = d->speed_scale ? d->speed_scale(s) : 0;
+    in->cells = 0;
+    for (size_t k = 0; k < grid_size(s->nx, s->ny); k++) in->cells += !s->code || s->code[k] == CELL_ACTIVE;
+    if (!s->code) in->cells = (long)s->nx * s->ny;
     return SWGL_OK;
 }
 

@@ -163,6 +163,7 @@ typedef struct scheme_inst {
     void *self;
     char name[200];
     double speed_scale;      /* desc->speed_scale of the setup (0: none) */
+    long cells;              /* the setup's computed cells (active ones; all for sediment) */
 } scheme_inst;
 
 /* Creates the backend's instance and sets the setup's initial state. */
@@ -200,8 +201,12 @@ int timeloop_stop_requested(void);   /* the signal number, or 0 */
 typedef swgl_status (*timeloop_stop_fn)(void *user, double t, scheme_inst *in);
 
 /* Runs from t = 0 through the n_stops increasing times (the last is t_end), landing
- * exactly on each.  progress: a line on stderr twice a second.  Returns SWGL_OK, or the
- * error (SWGL_ERR_BLOWUP naming the time and the step). */
+ * exactly on each.  progress: TIMELOOP_PROGRESS_TTY a line on stderr refreshed in place
+ * at most 4 times a second, TIMELOOP_PROGRESS_LINES a line every ~10 % of t_end (stderr
+ * is not a terminal), 0 none; each with the simulated time, the percent, steps/s,
+ * Mcells/s and the time left.  Returns SWGL_OK, or the error (SWGL_ERR_BLOWUP naming the
+ * time and the step). */
+enum { TIMELOOP_PROGRESS_TTY = 1, TIMELOOP_PROGRESS_LINES = 2 };
 swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
                          void *user, timeloop_result *r);
 

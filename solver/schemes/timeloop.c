@@ -55,15 +55,27 @@ static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
 
 typedef struct progress_line {
     const scheme_inst *in;
-    double t_end, shown;
+    int mode;                /* TIMELOOP_PROGRESS_TTY or _LINES */
+    double t_end, shown, t0;
+    int tenth;               /* _LINES: the last tenth of t_end reported */
     long base;
 } progress_line;
 
 static void show(progress_line *p, double t, long n, double dt)
 {
-    if (cpu_seconds() - p->shown < 0.5) return;
-    p->shown = cpu_seconds();
-    fprintf(stderr, "\r  %s: t = %.4g / %.4g s, step %ld, dt = %.3g s   ", p->in->name, t, p->t_end, n, dt);
+    double now = cpu_seconds(), el = now - p->t0, frac = p->t_end > 0 ? t / p->t_end : 1;
+    int tenth = (int)(frac * 10 + 1e-9);
+    if (p->mode == TIMELOOP_PROGRESS_TTY ? now - p->shown < 0.25 : tenth <= p->tenth) return;
+    p->shown = now;
+    p->tenth = tenth;
+    double sps = el > 0 ? n / el : 0, left = frac > 0 && frac < 1 ? el * (1 - frac) / frac : 0;
+    char eta[32];
+    if (left >= 3600) snprintf(eta, sizeof eta, "%dh%02dm", (int)(left / 3600), (int)(left / 60) % 60);
+    else if (left >= 60) snprintf(eta, sizeof eta, "%dm%02ds", (int)(left / 60), (int)left % 60);
+    else snprintf(eta, sizeof eta, "%.0fs", left);
+    fprintf(stderr, "%s  %s: t = %.6g / %.6g s (%3.0f%%), step %ld, dt = %.3g s, %.3g steps/s, %.3g Mcells/s, %s left%s",
+            p->mode == TIMELOOP_PROGRESS_TTY ? "\r" : "", p->in->name, t, p->t_end, 100 * frac, n, dt, sps,
+            sps * (double)p->in->cells / 1e6, eta, p->mode == TIMELOOP_PROGRESS_TTY ? "   " : "\n");
 }
 
 static void tick(void *user, double t, long steps, double dt)
@@ -80,7 +92,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     const double dt_floor = TIMELOOP_COLLAPSE * t_end;
     const int stages = be->stages(in->self);
     double t = 0, t0 = cpu_seconds(), paused = 0;
-    progress_line pl = {in, t_end, t0, 0};
+    progress_line pl = {in, progress, t_end, t0, t0, 0, 0};
     long n = 0;
     swgl_status st = SWGL_OK;
     r->dt_min = INFINITY;
@@ -144,7 +156,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     }
 done:
     if (be->finish) be->finish(in->self);
-    if (progress) fprintf(stderr, "\r%*s\r", 100, "");
+    if (progress == TIMELOOP_PROGRESS_TTY) fprintf(stderr, "\r%*s\r", 140, "");
     r->steps = n;
     r->t = t;
     r->wall = cpu_seconds() - t0 - paused;
