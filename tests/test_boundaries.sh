@@ -181,6 +181,14 @@ if "$swgl" info > "$tmp/info" 2>&1 && grep -qi renderer "$tmp/info"; then
     # float against double: 1e-4 relative L1 in h (float's rounding over the run)
     lt "$d" 1e-4; ok $? "gpu $c: h within 1e-4 (relative L1) of cpu-scalar ($d)"
   done
+  # gauges on the GPU (read back texel by texel) against cpu-scalar's
+  for b in gpu cpu-scalar; do
+    "$swgl" run --case valley-flood --backend $b --set run.t_end=300 --set run.output_times= \
+      --set "gauges.mouth=1150 200" --set output.gauge_interval=100 --out "$tmp/gauge_$b" --quiet
+  done
+  a=$(tail -1 "$tmp/gauge_gpu/gauges.csv" | cut -d, -f2); c=$(tail -1 "$tmp/gauge_cpu-scalar/gauges.csv" | cut -d, -f2)
+  # float against double after 300 s of tide: 1e-4 relative in a 2 m depth
+  lt "$(abs_rel "$a" "$c")" 1e-4; ok $? "gpu gauge: h at the mouth $a m, cpu-scalar $c m"
 else
   echo "skip  the gpu comparisons: no EGL device ($(head -1 "$tmp/info"))"
 fi

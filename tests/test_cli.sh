@@ -197,5 +197,26 @@ for f in depth_t0.02.png depth_t0.04.png depth_t0.05.png; do
 done
 [ ! -e "$tmp/snap/depth_t0.05.png" ]; ok $? "no frames without [output] frames"
 
+# [gauges]: gauges.csv at t = 0 and every gauge_interval (and the end), or after every step
+"$swgl" run --case valley-flood --backend cpu-scalar --set run.t_end=600 --set run.output_times= \
+  --set "gauges.mid=600 200" --set "gauges.mouth=1150 200" --set output.gauge_interval=100 --out "$tmp/gauges" --quiet
+ok $? "a run with two gauges every 100 s"
+head -1 "$tmp/gauges/gauges.csv" | grep -q '^time_s,mid_h_m,mid_eta_m,mid_u_ms,mid_v_ms,mouth_h_m,mouth_eta_m,mouth_u_ms,mouth_v_ms$'
+ok $? "gauges.csv: a header naming each gauge's h, eta, u, v with units"
+[ "$(tail -n +2 "$tmp/gauges/gauges.csv" | cut -d, -f1 | tr '\n' ' ')" = "0 100 200 300 400 500 600 " ]
+ok $? "gauges.csv: t = 0, 100, ..., 600 s"
+# the last row's h at the gauge (600, 200) m is h.asc's cell (30, 10) (h.asc: north row first, %.9g both)
+a=$(tail -1 "$tmp/gauges/gauges.csv" | cut -d, -f2); b=$(awk 'NR == 6 + 9 + 1 { print $31 }' "$tmp/gauges/h.asc")
+[ -n "$a" ] && [ "$a" = "$b" ]; ok $? "gauges.csv: the last h at mid is h.asc's ($a, $b)"
+# the mouth starts in the sea at eta = 0 and still water
+[ "$(sed -n 2p "$tmp/gauges/gauges.csv" | cut -d, -f7,8,9)" = "0,0,0" ]; ok $? "gauges.csv: the mouth starts at eta = 0, at rest"
+"$swgl" run --case valley-flood --backend cpu --set run.t_end=30 --set run.output_times= --set "gauges.mid=600 200" \
+  --out "$tmp/gauges2" --quiet
+n=$(($(wc -l < "$tmp/gauges2/gauges.csv") - 2)); steps=$(grep '"steps"' "$tmp/gauges2/summary.json" | tr -dc 0-9)
+[ "$n" = "$steps" ]; ok $? "gauges.csv without an interval: a row after every step ($n rows, $steps steps)"
+"$swgl" run --case valley-flood --backend cpu-scalar --set "gauges.far=5000 200" --out "$tmp/gauges3" 2> "$tmp/err"
+[ $? -ne 0 ] && grep -q 'gauges.far=5000 200: (5000, 200) is outside the grid' "$tmp/err"
+ok $? "a gauge outside the grid is refused, naming it: $(tail -1 "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -426,7 +426,7 @@ static void test_line_ends(void)
     snprintf(text, sizeof text, GOOD "[run ; %0300d\n", 0);
     EXPECT_ERROR(text, "case.ini:11: expected [section] or key = value");
     EXPECT_ERROR(GOOD "[roe]\n[physics]\n", "case.ini:12: unknown section [physics] (expected [domain], "
-                 "[initial], [boundary], [run], [roe], [kp], [friction], [sources], [sediment] or [output])");
+                 "[initial], [boundary], [run], [roe], [kp], [friction], [sources], [gauges], [sediment] or [output])");
 }
 
 /* Too many cells: the message names the key at fault (nx, ny or level), the cap and

@@ -112,11 +112,95 @@ static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od)
     return nc_out_create(outdir_path(od, "run.nc"), &d, &c->nc);
 }
 
+/* gauges.csv ([gauges], [output] gauge_interval): per gauge h, eta, u, v at t = 0, then
+ * after every step, or at every multiple of the interval and at the end. */
+typedef struct gauge_ctx {
+    FILE *f;
+    const scheme_setup *s;
+    int n;
+    size_t *cells;                   /* grid_at index of each gauge's cell */
+    double *v[SCHEME_MAX_FIELDS];    /* sampled fields, n each */
+    scheme_fields scratch;           /* get_state's, for backends without sample */
+    double last;                     /* time of the last line written */
+    char path[1100];
+} gauge_ctx;
+
+static void gauge_free(gauge_ctx *g)
+{
+    if (g->f) fclose(g->f);
+    free(g->cells);
+    for (int q = 0; q < SCHEME_MAX_FIELDS; q++) free(g->v[q]);
+    scheme_fields_free(&g->scratch);
+    memset(g, 0, sizeof *g);
+}
+
+/* one line from the sampled fields v[0..2] = h, qx, qy */
+static swgl_status gauge_line(gauge_ctx *g, double t)
+{
+    const scenario *sc = g->s->sc;
+    fprintf(g->f, "%.9g", t);
+    for (int m = 0; m < g->n; m++) {
+        double h = g->v[0][m], bed = sc->bed[(size_t)sc->gauges[m].j * (size_t)sc->nx + (size_t)sc->gauges[m].i];
+        int wet = h > sc->h_dry;
+        fprintf(g->f, ",%.9g,%.9g,%.9g,%.9g", h, bed + h, wet ? g->v[1][m] / h : 0.0, wet ? g->v[2][m] / h : 0.0);
+    }
+    fputc('\n', g->f);
+    g->last = t;
+    if (ferror(g->f)) return swgl_fail(SWGL_ERR_IO, "%s: write failed", g->path);
+    return SWGL_OK;
+}
+
+/* a line from ghost-ring fields (the initial state, the final one) */
+static swgl_status gauge_fields(gauge_ctx *g, double t, double *const *f)
+{
+    if (!g->f) return SWGL_OK;
+    for (int q = 0; q < 3; q++)
+        for (int m = 0; m < g->n; m++) g->v[q][m] = f[q][g->cells[m]];
+    return gauge_line(g, t);
+}
+
+/* a line from the running instance */
+static swgl_status gauge_sample(gauge_ctx *g, double t, scheme_inst *in)
+{
+    if (!g->f || t == g->last) return SWGL_OK;
+    swgl_status st = scheme_sample(in, g->cells, g->n, g->scratch.f, g->v);
+    return st == SWGL_OK ? gauge_line(g, t) : st;
+}
+
+static swgl_status gauge_after_step(void *user, double t, scheme_inst *in) { return gauge_sample(user, t, in); }
+
+static swgl_status gauge_open(gauge_ctx *g, const scheme_desc *d, const scheme_setup *s, outdir *od)
+{
+    const scenario *sc = s->sc;
+    memset(g, 0, sizeof *g);
+    g->s = s;
+    g->n = sc->n_gauges;
+    g->last = -1;
+    if (!g->n) return SWGL_OK;
+    snprintf(g->path, sizeof g->path, "%s", outdir_path(od, "gauges.csv"));
+    if (!(g->cells = malloc((size_t)g->n * sizeof *g->cells))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (int q = 0; q < SCHEME_MAX_FIELDS; q++)
+        if (!(g->v[q] = calloc((size_t)g->n, sizeof(double)))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    swgl_status st = scheme_fields_alloc(&g->scratch, d, s->nx, s->ny);
+    if (st != SWGL_OK) return st;
+    for (int m = 0; m < g->n; m++) g->cells[m] = grid_in(s->nx, sc->gauges[m].i, sc->gauges[m].j);
+    if (!(g->f = fopen(g->path, "w"))) return swgl_fail(SWGL_ERR_IO, "%s: cannot write", g->path);
+    fprintf(g->f, "time_s");
+    for (int m = 0; m < g->n; m++)
+        fprintf(g->f, ",%s_h_m,%s_eta_m,%s_u_ms,%s_v_ms", sc->gauges[m].name, sc->gauges[m].name, sc->gauges[m].name,
+                sc->gauges[m].name);
+    fputc('\n', g->f);
+    return gauge_fields(g, 0.0, s->init);
+}
+
 typedef struct snap_ctx {
     const scheme_setup *s;
     scheme_fields *f;
     outdir *od;
     nc_ctx *nc;
+    gauge_ctx *gauges;
+    const unsigned char *kind;   /* per stop: 1 an output time, 2 a gauge time (bits) */
+    int next;                    /* the stop the next call is at */
 } snap_ctx;
 
 /* "_tT" with T the shortest decimal that reads back as t, so that two output times
@@ -133,6 +217,9 @@ static void time_suffix(double t, char *suffix, size_t len)
 static swgl_status on_stop(void *user, double t, scheme_inst *in)
 {
     snap_ctx *c = user;
+    int kind = c->kind[c->next++];
+    swgl_status sg = kind & 2 ? gauge_sample(c->gauges, t, in) : SWGL_OK;
+    if (sg != SWGL_OK || !(kind & 1)) return sg;
     char suffix[64];
     time_suffix(t, suffix, sizeof suffix);
     swgl_status st = in->be->get_state(in->self, c->f->f);
@@ -175,6 +262,10 @@ static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, cons
     swgl_status st = scheme_open(&in, d, b, s, cfg);
     if (st != SWGL_OK) return st;
     snprintf(name, namelen, "%s", in.name);
+    if (snap && snap->gauges && snap->gauges->f && !(s->sc->gauge_interval > 0)) {   /* gauges every step */
+        in.after_step = gauge_after_step;
+        in.after_step_user = snap->gauges;
+    }
     if (snap && progress >= 0) {
         char line[256] = "";
         if (d->describe_run) d->describe_run(s, line, sizeof line);
@@ -204,11 +295,13 @@ int run_scenario(const scenario *sc, const run_options *opt)
     gpu_context *ctx = NULL;
     outdir *od = NULL;
     double *stops = NULL;
+    unsigned char *kinds = NULL;
     int rc = 1, have_other = 0;
     timeloop_result r = {0}, ro = {0};
     swe_account acc = {0};
     int has_acc = 0;
     nc_ctx ncc = {0};
+    gauge_ctx gauges = {0};
     int interrupted = 0;   /* the signal that stopped the run (its outputs are still written) */
     norms nd;
     char name[200] = "", other[200] = "";
@@ -234,17 +327,39 @@ int run_scenario(const scenario *sc, const run_options *opt)
         goto fail;
     if (!(od = outdir_open(opt->out_dir))) goto fail;
 
+    /* the stops: the output times before t_end and, with a gauge interval, its multiples
+     * before t_end, merged in order (kind: 1 output, 2 gauge), then t_end */
     int nstops = 0;
-    stops = malloc((size_t)(sc->n_output_times + 1) * sizeof(double));
-    if (!stops) {
+    double gi = sc->n_gauges ? sc->gauge_interval : 0;
+    long ng = gi > 0 ? (long)ceil(s.t_end / gi) : 0;
+    if (ng > 10000000) {
+        st = swgl_fail(SWGL_ERR_INPUT, "%s: [output] gauge_interval = %g s: more than 10^7 samples to t_end = %g s",
+                       sc->source, gi, s.t_end);
+        goto fail;
+    }
+    stops = malloc((size_t)(sc->n_output_times + ng + 1) * sizeof(double));
+    kinds = malloc((size_t)(sc->n_output_times + ng + 1));
+    if (!stops || !kinds) {
         st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         goto fail;
     }
     int snap_at_end = 0;   /* an output time at t_end: its grids too, from the final state */
-    for (int i = 0; i < sc->n_output_times; i++) {
-        if (sc->output_times[i] < s.t_end) stops[nstops++] = sc->output_times[i];
-        else snap_at_end = 1;
+    for (int i = 0, k = 1; i < sc->n_output_times || (k <= ng && k * gi < s.t_end);) {
+        double to = i < sc->n_output_times ? sc->output_times[i] : INFINITY;
+        double tg = k <= ng && k * gi < s.t_end ? k * gi : INFINITY;
+        if (to >= s.t_end && tg == INFINITY) {
+            snap_at_end = i < sc->n_output_times;
+            break;
+        }
+        double t = fmin(to, tg);
+        if (t >= s.t_end) break;
+        stops[nstops] = t;
+        kinds[nstops++] = (unsigned char)((t == to) | (t == tg ? 2 : 0));
+        if (t == to) i++;
+        if (t == tg) k++;
     }
+    for (int i = 0; i < sc->n_output_times; i++) snap_at_end |= sc->output_times[i] >= s.t_end;
+    kinds[nstops] = 0;
     stops[nstops++] = s.t_end;
 
     int want_nc = sc->netcdf == 1 || (sc->netcdf < 0 && nc_out_available());
@@ -255,7 +370,8 @@ int run_scenario(const scenario *sc, const run_options *opt)
     }
     if (want_nc && ((st = nc_open(&ncc, &s, od)) != SWGL_OK || (st = nc_step(&ncc, 0.0, s.init)) != SWGL_OK))
         goto fail;
-    snap_ctx snap = {&s, &f, od, &ncc};
+    if ((st = gauge_open(&gauges, d, &s, od)) != SWGL_OK) goto fail;
+    snap_ctx snap = {&s, &f, od, &ncc, &gauges, kinds, 0};
     int progress = opt->quiet ? -1 : opt->progress;
     const swe_forcing *forcing = d->forcing ? d->forcing(&s) : NULL;
     if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto fail;
@@ -299,6 +415,15 @@ int run_scenario(const scenario *sc, const run_options *opt)
     /* outputs */
     char written[256] = "", end_suffix[64];
     time_suffix(s.t_end, end_suffix, sizeof end_suffix);
+    if (gauges.f && gauges.last < s.t_end && (st = gauge_fields(&gauges, s.t_end, f.f)) != SWGL_OK) goto fail;
+    if (gauges.f) {
+        int bad_close = fclose(gauges.f) != 0;
+        gauges.f = NULL;
+        if (bad_close) {
+            st = swgl_fail(SWGL_ERR_IO, "%s: write failed", gauges.path);
+            goto fail;
+        }
+    }
     if ((st = nc_step(&ncc, s.t_end, f.f)) != SWGL_OK || (st = nc_out_close(ncc.nc)) != SWGL_OK) {
         ncc.nc = NULL;
         goto fail;
@@ -380,7 +505,9 @@ fail:
     swe_account_free(&acc);
     nc_out_close(ncc.nc);
     nc_ctx_free(&ncc);
+    gauge_free(&gauges);
     free(stops);
+    free(kinds);
     if (d && s.problem) d->setup_free(&s);
     gpu_context_destroy(ctx);
     sigaction(SIGINT, &old_int, NULL);

@@ -868,6 +868,47 @@ static swgl_status segment_lengths(build *b)
     return SWGL_OK;
 }
 
+/* The active interior cell (i, j) that holds the point (x, y) (map coordinates, m), or an
+ * error naming entry e. */
+static swgl_status locate(build *b, const sc_entry *e, double x, double y, int *i, int *j)
+{
+    const scenario *sc = b->sc;
+    double fi = (x - sc->xll) / sc->dx, fj = (y - sc->yll) / sc->dy;
+    if (!(fi >= 0 && fi < sc->nx && fj >= 0 && fj < sc->ny))
+        return sc_entry_error(e, SWGL_ERR_INPUT, "(%g, %g) is outside the grid [%g, %g] x [%g, %g] (m)", x, y, sc->xll,
+                              sc->xll + sc->nx * sc->dx, sc->yll, sc->yll + sc->ny * sc->dy);
+    *i = (int)fi, *j = (int)fj;
+    if (!sc->active[(size_t)*j * (size_t)sc->nx + (size_t)*i])
+        return sc_entry_error(e, SWGL_ERR_INPUT, "(%g, %g) is in cell (%d, %d), which is not active", x, y, *i, *j);
+    return SWGL_OK;
+}
+
+/* [gauges] NAME = X Y, and [output] gauge_interval. */
+static swgl_status read_gauges(build *b)
+{
+    scenario *sc = b->sc;
+    swgl_status st = get_num(b, "output", "gauge_interval", 0, R_NONNEG, &sc->gauge_interval);
+    for (int k = 0; st == SWGL_OK && k < b->t->n; k++) {
+        sc_entry *e = &b->t->e[k];
+        if (strcmp(e->section, "gauges") != 0 || !e->value[0] || sc_value(b->t, "gauges", e->key) != e) continue;
+        char xs[64] = "", ys[64] = "", extra[8] = "";
+        double x, y;
+        int n = sscanf(e->value, "%63s %63s %7s", xs, ys, extra);
+        if (n != 2 || !parse_number(xs, &x) || !parse_number(ys, &y))
+            return sc_entry_error(e, SWGL_ERR_INPUT, "expected X Y: the gauge's point (m, map coordinates)");
+        int i, j;
+        if ((st = locate(b, e, x, y, &i, &j)) != SWGL_OK) return st;
+        sc_gauge *ng = realloc(sc->gauges, (size_t)(sc->n_gauges + 1) * sizeof *ng);
+        if (!ng) return no_memory(b);
+        sc->gauges = ng;
+        sc_gauge *g = &sc->gauges[sc->n_gauges++];
+        memset(g, 0, sizeof *g);
+        snprintf(g->name, sizeof g->name, "%s", e->key);
+        g->x = x, g->y = y, g->i = i, g->j = j;
+    }
+    return st;
+}
+
 /* [sources] rain and the point sources NAME = X Y Q. */
 static swgl_status read_sources(build *b)
 {
@@ -916,13 +957,9 @@ static swgl_status read_sources(build *b)
         if (!parse_number(xs, &x) || !parse_number(ys, &y) || !ql || p[ql + strspn(p + ql, " \t")])
             return sc_entry_error(s, SWGL_ERR_INPUT, "expected X Y Q: the point (m, map coordinates) and the "
                                   "discharge in m^3/s (a number or a hydrograph CSV; < 0 takes water out)");
-        double fi = (x - sc->xll) / sc->dx, fj = (y - sc->yll) / sc->dy;
-        if (!(fi >= 0 && fi < sc->nx && fj >= 0 && fj < sc->ny))
-            return sc_entry_error(s, SWGL_ERR_INPUT, "(%g, %g) is outside the grid [%g, %g] x [%g, %g] (m)", x, y,
-                                  sc->xll, sc->xll + sc->nx * sc->dx, sc->yll, sc->yll + sc->ny * sc->dy);
-        int i = (int)fi, j = (int)fj;
-        if (!sc->active[(size_t)j * (size_t)sc->nx + (size_t)i])
-            return sc_entry_error(s, SWGL_ERR_INPUT, "(%g, %g) is in cell (%d, %d), which is not active", x, y, i, j);
+        int i, j;
+        swgl_status pst = locate(b, s, x, y, &i, &j);
+        if (pst != SWGL_OK) return pst;
         sc_source *ns = realloc(sc->src, (size_t)(sc->n_src + 1) * sizeof *ns);
         if (!ns) return no_memory(b);
         sc->src = ns;
@@ -1060,6 +1097,7 @@ static swgl_status build_scenario(build *b)
     for (int s = 0; st == SWGL_OK && s < 4; s++) st = read_boundary(b, s);
     if (st == SWGL_OK && !is_sediment(b)) st = segment_lengths(b);
     if (st == SWGL_OK && !is_sediment(b)) st = read_sources(b);
+    if (st == SWGL_OK && !is_sediment(b)) st = read_gauges(b);
     if (st == SWGL_OK) st = read_run(b);
     if (st == SWGL_OK && is_sediment(b)) st = read_sediment(b);
     if (st == SWGL_OK && b->sc->scheme == SCHEME_KP) st = read_friction(b);
@@ -1213,6 +1251,7 @@ void scenario_free(scenario *sc)
     free(sc->src);
     free(sc->text);
     free(sc->overrides);
+    free(sc->gauges);
     free(sc->output_times);
     free(sc->alpha);
     free(sc->beta);

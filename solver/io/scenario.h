@@ -49,6 +49,13 @@ typedef struct sc_segment {
     char text[96];           /* "west: discharge=inflow.csv 100:140" */
 } sc_segment;
 
+/* A gauge: [gauges] NAME = X Y. */
+typedef struct sc_gauge {
+    char name[16];
+    double x, y;             /* m, map coordinates */
+    int i, j;                /* the interior cell that holds it, 0-based from the south-west */
+} sc_gauge;
+
 /* A point source: [sources] NAME = X Y Q. */
 typedef struct sc_source {
     char name[16];
@@ -123,6 +130,9 @@ typedef struct scenario {
     /* [output] */
     int netcdf;              /* output.netcdf: 1 write run.nc, 0 not, -1 not given (where built with it) */
     int frames;              /* output.frames: 1 a picture at every output time and the end */
+    double gauge_interval;   /* output.gauge_interval: s between gauge samples, 0: every step */
+    int n_gauges;
+    sc_gauge *gauges;        /* [gauges] (shallow water) */
 
     /* what the scenario was made of, for the outputs' records */
     char *text;              /* the file's text (at most SCENARIO_MAX_TEXT bytes) or the case's */

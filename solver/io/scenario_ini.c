@@ -41,7 +41,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {"roe", "kappa", FAM_ROE},
     {"kp", "theta", FAM_KP}, {"kp", "kappa", FAM_KP}, {"kp", "integrator", FAM_KP},
     {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_KP}, {"sources", "rain", FAM_SW},
-    {"output", "netcdf", FAM_ALL}, {"output", "frames", FAM_ALL},
+    {"output", "netcdf", FAM_ALL}, {"output", "frames", FAM_ALL}, {"output", "gauge_interval", FAM_SW},
     {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
     {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
     {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},
@@ -52,7 +52,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
 };
 
 static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "kp", "friction", "sources",
-                                             "sediment", "output", NULL};
+                                             "sediment", "output", "gauges", NULL};
 
 int sc_section_known(const char *section)
 {
@@ -69,9 +69,10 @@ int sc_key_known(const char *section, const char *key, enum key_family *family)
             return 1;
         }
     }
-    /* [sources] NAME = X Y Q: any name is a point source (a name, not a number, at most
-     * 15 characters: sc_entry's key) */
-    if (strcmp(section, "sources") == 0 && strlen(key) < 16 && (isalpha((unsigned char)key[0]) || key[0] == '_')) {
+    /* [sources] NAME = X Y Q and [gauges] NAME = X Y: any name is a point source or a
+     * gauge (a name, not a number, at most 15 characters: sc_entry's key) */
+    if ((strcmp(section, "sources") == 0 || strcmp(section, "gauges") == 0) && strlen(key) < 16 &&
+        (isalpha((unsigned char)key[0]) || key[0] == '_')) {
         for (const char *c = key; *c; c++)
             if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-') return 0;
         if (family) *family = FAM_SW;
@@ -231,7 +232,7 @@ static void check_section(ini_stream *s, const char *p)
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p + 1);
     if (!sc_section_known(name))
         stream_fail(s, SWGL_ERR_INPUT, "unknown section [%s] (expected [domain], [initial], "
-                    "[boundary], [run], [roe], [kp], [friction], [sources], [sediment] or [output])", name);
+                    "[boundary], [run], [roe], [kp], [friction], [sources], [gauges], [sediment] or [output])", name);
 }
 
 /* A line too long for libinih: keeps the value aside in s->long_value and hands over
@@ -288,9 +289,9 @@ static int handler(void *user, const char *section, const char *name, const char
         return 0;
     }
     if (!sc_key_known(section, name, NULL)) {
-        if (strcmp(section, "sources") == 0 && strlen(name) >= 16)
-            stream_fail(s, SWGL_ERR_INPUT, "[%s] %.40s%s: a point source's name has at most 15 characters", section,
-                        name, strlen(name) > 40 ? "..." : "");
+        if ((strcmp(section, "sources") == 0 || strcmp(section, "gauges") == 0) && strlen(name) >= 16)
+            stream_fail(s, SWGL_ERR_INPUT, "[%s] %.40s%s: a %s's name has at most 15 characters", section, name,
+                        strlen(name) > 40 ? "..." : "", section[0] == 's' ? "point source" : "gauge");
         else stream_fail(s, SWGL_ERR_INPUT, "[%s] %s: unknown key", section, name);
         return 0;
     }

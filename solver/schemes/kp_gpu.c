@@ -1120,6 +1120,30 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
     return kp_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
+/* The state at n cells (gauges): one texel each, read back */
+static swgl_status be_sample(void *self, const size_t *cells, int n, double *const *out)
+{
+    kp_gpu *g = self;
+    swgl_status st = SWGL_OK;
+    for (int m = 0; m < n && st == SWGL_OK; m++) {
+        int x = (int)(cells[m] % (size_t)g->tw), y = (int)(cells[m] / (size_t)g->tw);
+        double v[4];
+        if (g->dbl) {
+            st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 0), x, y, 1, 1, v);
+            if (st == SWGL_OK) st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 1), x, y, 1, 1, v + 2);
+        } else {
+            float f[4];
+            st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 0), x, y, 1, 1, f);
+            for (int c = 0; c < 4; c++) v[c] = f[c];
+        }
+        double bij = g->dbl ? g->bij[cells[m]] : (double)(float)g->bij[cells[m]];   /* as get_state */
+        out[0][m] = v[0] - bij;
+        out[1][m] = v[1];
+        out[2][m] = v[2];
+    }
+    return st;
+}
+
 static void be_set_time(void *self, double t, double stop) { kp_gpu_set_time(self, t, stop); }
 static int be_host_clock(const void *self) { return kp_gpu_host_clock(self); }
 static swgl_status be_account(void *self, swe_account *a)
@@ -1130,4 +1154,5 @@ static swgl_status be_account(void *self, swe_account *a)
 
 const scheme_backend kp_backend_gpu = {BACKEND_GPU, be_create,  be_destroy,   be_set,       be_get,
                                        be_stage,    be_advance, be_stages,    be_describe,  be_precision,
-                                       be_finish,   be_run_to,  be_set_time,  be_account,   be_host_clock};
+                                       be_finish,   be_run_to,  be_set_time,  be_account,   be_host_clock,
+                                       be_sample};

@@ -705,6 +705,29 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
     return roe_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
+/* The state at n cells (gauges): one texel each, read back */
+static swgl_status be_sample(void *self, const size_t *cells, int n, double *const *out)
+{
+    roe_gpu *r = self;
+    swgl_status st = SWGL_OK;
+    for (int m = 0; m < n && st == SWGL_OK; m++) {
+        int x = (int)(cells[m] % (size_t)r->tex_w), y = (int)(cells[m] / (size_t)r->tex_w);
+        double v[4];
+        if (r->dbl) {
+            st = gpu_array2d_download_rect(gpu_mrt_member(r->state_d[r->cur], 0), x, y, 1, 1, v);
+            if (st == SWGL_OK) st = gpu_array2d_download_rect(gpu_mrt_member(r->state_d[r->cur], 1), x, y, 1, 1, v + 2);
+        } else {
+            float f[4];
+            st = gpu_array2d_download_rect(r->state[r->cur], x, y, 1, 1, f);
+            for (int c = 0; c < 4; c++) v[c] = f[c];
+        }
+        out[0][m] = v[0];
+        out[1][m] = v[1];
+        out[2][m] = v[2];
+    }
+    return st;
+}
+
 static void be_set_time(void *self, double t, double stop) { roe_gpu_set_time(self, t, stop); }
 static int be_host_clock(const void *self) { return roe_gpu_host_clock(self); }
 static swgl_status be_account(void *self, swe_account *a)
@@ -715,4 +738,5 @@ static swgl_status be_account(void *self, swe_account *a)
 
 const scheme_backend roe_backend_gpu = {BACKEND_GPU, be_create,    be_destroy, be_set,       be_get,
                                         be_stage,    be_advance,   scheme_one_stage,  be_describe,  be_precision,
-                                        be_finish,   be_run_to,  be_set_time, be_account, be_host_clock};
+                                        be_finish,   be_run_to,  be_set_time, be_account, be_host_clock,
+                                        be_sample};

@@ -119,3 +119,12 @@ void scheme_fields_free(scheme_fields *f)
     for (int k = 0; k < SCHEME_MAX_FIELDS; k++) free(f->f[k]);
     memset(f, 0, sizeof *f);
 }
+
+swgl_status scheme_sample(scheme_inst *in, const size_t *cells, int n, double *const *scratch, double *const *out)
+{
+    if (in->be->sample) return in->be->sample(in->self, cells, n, out);
+    swgl_status st = in->be->get_state(in->self, scratch);
+    for (int q = 0; st == SWGL_OK && q < in->desc->n_fields; q++)
+        for (int m = 0; m < n; m++) out[q][m] = scratch[q][cells[m]];
+    return st;
+}

@@ -108,6 +108,9 @@ typedef struct scheme_backend {
     void (*set_time)(void *self, double t, double stop);
     swgl_status (*account)(void *self, swe_account *a);
     int (*host_clock)(const void *self);
+    /* Optional: the state fields at n cells (grid_at indices) into out[field][m], without
+     * the whole state (gauges); scheme_sample falls back to get_state. */
+    swgl_status (*sample)(void *self, const size_t *cells, int n, double *const *out);
 } scheme_backend;
 
 typedef struct scheme_desc {
@@ -164,7 +167,16 @@ typedef struct scheme_inst {
     char name[200];
     double speed_scale;      /* desc->speed_scale of the setup (0: none) */
     long cells;              /* the setup's computed cells (active ones; all for sediment) */
+    /* Called (when not NULL) after every step with the time reached (gauges sampled every
+     * step); the time loop then runs the steps on the host clock. */
+    swgl_status (*after_step)(void *user, double t, struct scheme_inst *in);
+    void *after_step_user;
 } scheme_inst;
+
+/* The state fields of an instance at n cells (grid_at indices) into out[field][m]: the
+ * backend's sample, else get_state into scratch (grid_size fields of the scheme, which
+ * the caller provides). */
+swgl_status scheme_sample(scheme_inst *in, const size_t *cells, int n, double *const *scratch, double *const *out);
 
 /* Creates the backend's instance and sets the setup's initial state. */
 swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,

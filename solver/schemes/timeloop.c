@@ -99,7 +99,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     r->dt_max = 0;
     const char *mode = getenv("SWGL_DT_READBACK");
     const int on_device = be->run_to && !(mode && strcmp(mode, "sync") == 0) &&
-                          !(be->host_clock && be->host_clock(in->self));
+                          !(be->host_clock && be->host_clock(in->self)) && !in->after_step;
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {
@@ -143,6 +143,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
             }
             t = last ? stop : t + dt;
             n++;
+            if (in->after_step && (st = in->after_step(in->after_step_user, t, in)) != SWGL_OK) goto done;
             if (dt < r->dt_min) r->dt_min = dt;
             if (dt > r->dt_max) r->dt_max = dt;
             if (progress) show(&pl, t, n, dt);
