@@ -189,6 +189,11 @@ if "$swgl" info > "$tmp/info" 2>&1 && grep -qi renderer "$tmp/info"; then
   a=$(tail -1 "$tmp/gauge_gpu/gauges.csv" | cut -d, -f2); c=$(tail -1 "$tmp/gauge_cpu-scalar/gauges.csv" | cut -d, -f2)
   # float against double after 300 s of tide: 1e-4 relative in a 2 m depth
   lt "$(abs_rel "$a" "$c")" 1e-4; ok $? "gpu gauge: h at the mouth $a m, cpu-scalar $c m"
+  # flood maps kept on the GPU against cpu-scalar's: the largest depth at the mouth's cell
+  for f in max_depth max_hazard; do
+    a=$(awk 'NR == 6 + 10 + 1 { print $58 }' "$tmp/gauge_gpu/$f.asc"); c=$(awk 'NR == 6 + 10 + 1 { print $58 }' "$tmp/gauge_cpu-scalar/$f.asc")
+    lt "$(abs_rel "$a" "$c")" 1e-4; ok $? "gpu flood map $f at the mouth: $a, cpu-scalar $c"
+  done
 else
   echo "skip  the gpu comparisons: no EGL device ($(head -1 "$tmp/info"))"
 fi

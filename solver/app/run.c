@@ -19,6 +19,7 @@
 #include "output_nc.h"
 #include "run.h"
 #include "swe_forcing.h"
+#include "swe_maps.h"
 
 #include <signal.h>
 
@@ -167,8 +168,6 @@ static swgl_status gauge_sample(gauge_ctx *g, double t, scheme_inst *in)
     return st == SWGL_OK ? gauge_line(g, t) : st;
 }
 
-static swgl_status gauge_after_step(void *user, double t, scheme_inst *in) { return gauge_sample(user, t, in); }
-
 static swgl_status gauge_open(gauge_ctx *g, const scheme_desc *d, const scheme_setup *s, outdir *od)
 {
     const scenario *sc = s->sc;
@@ -193,6 +192,34 @@ static swgl_status gauge_open(gauge_ctx *g, const scheme_desc *d, const scheme_s
     return gauge_fields(g, 0.0, s->init);
 }
 
+/* The flood maps as .asc files and, with run.nc, as its constant fields. */
+static swgl_status write_maps(const swe_maps *m, const scheme_setup *s, outdir *od, nc_out *nc)
+{
+    swgl_status st = swe_maps_write(m, s, od);
+    static const nc_out_field desc[SWE_MAP_COUNT] = {
+        {"max_depth", "largest water depth", NULL, "m"},
+        {"max_speed", "largest speed", NULL, "m s-1"},
+        {"time_of_max_depth", "time of the largest depth", NULL, "s"},
+        {"arrival_time", "first time the depth exceeded [output] arrival_depth", NULL, "s"},
+        {"max_hazard", "largest hazard rating h (|v| + 0.5)", NULL, "m2 s-1"}};
+    size_t n = (size_t)s->nx * (size_t)s->ny;
+    double *v = nc && st == SWGL_OK ? malloc(n * sizeof(double)) : NULL;
+    unsigned char *mask = v ? malloc(n) : NULL;
+    if (nc && st == SWGL_OK && !mask) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (int k = 0; mask && st == SWGL_OK && k < SWE_MAP_COUNT; k++) {
+        for (int j = 0; j < s->ny; j++)
+            for (int i = 0; i < s->nx; i++) {
+                size_t q = (size_t)j * s->nx + i;
+                v[q] = m->m[k][grid_in(s->nx, i, j)];
+                mask[q] = !(k == SWE_MAP_ARRIVAL && v[q] < 0);   /* never reached: the fill */
+            }
+        st = nc_out_put_fixed(nc, &desc[k], v, mask);
+    }
+    free(v);
+    free(mask);
+    return st;
+}
+
 typedef struct snap_ctx {
     const scheme_setup *s;
     scheme_fields *f;
@@ -201,7 +228,20 @@ typedef struct snap_ctx {
     gauge_ctx *gauges;
     const unsigned char *kind;   /* per stop: 1 an output time, 2 a gauge time (bits) */
     int next;                    /* the stop the next call is at */
+    swe_maps *maps;              /* the flood maps, or NULL */
+    int gauges_every_step, maps_on_host;
 } snap_ctx;
+
+/* After every step (scheme_inst.after_step): the gauges sampled every step, and the flood
+ * maps of a backend that does not keep them (the CPU backends: from the state). */
+static swgl_status after_step(void *user, double t, scheme_inst *in)
+{
+    snap_ctx *c = user;
+    swgl_status st = c->gauges_every_step ? gauge_sample(c->gauges, t, in) : SWGL_OK;
+    if (st == SWGL_OK && c->maps_on_host && (st = in->be->get_state(in->self, c->f->f)) == SWGL_OK)
+        swe_maps_update(c->maps, c->s->code, c->f->f, t);
+    return st;
+}
 
 /* "_tT" with T the shortest decimal that reads back as t, so that two output times
  * never share a file name */
@@ -262,9 +302,19 @@ static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, cons
     swgl_status st = scheme_open(&in, d, b, s, cfg);
     if (st != SWGL_OK) return st;
     snprintf(name, namelen, "%s", in.name);
-    if (snap && snap->gauges && snap->gauges->f && !(s->sc->gauge_interval > 0)) {   /* gauges every step */
-        in.after_step = gauge_after_step;
-        in.after_step_user = snap->gauges;
+    if (snap) {
+        snap->gauges_every_step = snap->gauges && snap->gauges->f && !(s->sc->gauge_interval > 0);
+        snap->maps_on_host = 0;
+        if (snap->maps && in.be->maps_start) st = in.be->maps_start(in.self, snap->maps);   /* kept by the GPU */
+        else if (snap->maps) snap->maps_on_host = 1;
+        if (st != SWGL_OK) {
+            scheme_close(&in);
+            return st;
+        }
+        if (snap->gauges_every_step || snap->maps_on_host) {
+            in.after_step = after_step;
+            in.after_step_user = snap;
+        }
     }
     if (snap && progress >= 0) {
         char line[256] = "";
@@ -278,6 +328,7 @@ static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, cons
     int kept = st == SWGL_OK || st == SWGL_ERR_INTERRUPTED;
     swgl_status st2 = kept ? in.be->get_state(in.self, out->f) : SWGL_OK;
     *has_acc = 0;
+    if (kept && st2 == SWGL_OK && snap && snap->maps && in.be->maps_read) st2 = in.be->maps_read(in.self, snap->maps);
     if (kept && st2 == SWGL_OK && acc && in.be->account) {
         st2 = in.be->account(in.self, acc);
         *has_acc = st2 == SWGL_OK;
@@ -302,6 +353,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     int has_acc = 0;
     nc_ctx ncc = {0};
     gauge_ctx gauges = {0};
+    swe_maps maps = {0};
     int interrupted = 0;   /* the signal that stopped the run (its outputs are still written) */
     norms nd;
     char name[200] = "", other[200] = "";
@@ -371,7 +423,8 @@ int run_scenario(const scenario *sc, const run_options *opt)
     if (want_nc && ((st = nc_open(&ncc, &s, od)) != SWGL_OK || (st = nc_step(&ncc, 0.0, s.init)) != SWGL_OK))
         goto fail;
     if ((st = gauge_open(&gauges, d, &s, od)) != SWGL_OK) goto fail;
-    snap_ctx snap = {&s, &f, od, &ncc, &gauges, kinds, 0};
+    if (sc->maps && (st = swe_maps_init(&maps, &s, s.init, sc->arrival_depth)) != SWGL_OK) goto fail;
+    snap_ctx snap = {&s, &f, od, &ncc, &gauges, kinds, 0, sc->maps ? &maps : NULL, 0, 0};
     int progress = opt->quiet ? -1 : opt->progress;
     const swe_forcing *forcing = d->forcing ? d->forcing(&s) : NULL;
     if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto fail;
@@ -424,6 +477,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
             goto fail;
         }
     }
+    if (sc->maps && (st = write_maps(&maps, &s, od, ncc.nc)) != SWGL_OK) goto fail;
     if ((st = nc_step(&ncc, s.t_end, f.f)) != SWGL_OK || (st = nc_out_close(ncc.nc)) != SWGL_OK) {
         ncc.nc = NULL;
         goto fail;
@@ -506,6 +560,7 @@ fail:
     nc_out_close(ncc.nc);
     nc_ctx_free(&ncc);
     gauge_free(&gauges);
+    swe_maps_free(&maps);
     free(stops);
     free(kinds);
     if (d && s.problem) d->setup_free(&s);

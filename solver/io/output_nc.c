@@ -150,6 +150,23 @@ swgl_status nc_out_append(nc_out *o, double t, const double *const *fields)
     return SWGL_OK;
 }
 
+swgl_status nc_out_put_fixed(nc_out *o, const nc_out_field *f, const double *v, const unsigned char *mask)
+{
+    int dims[2], var, rc = nc_inq_dimid(o->ncid, "y", &dims[0]);
+    if (rc == NC_NOERR) rc = nc_inq_dimid(o->ncid, "x", &dims[1]);
+    if (rc == NC_NOERR) rc = nc_redef(o->ncid);
+    if (rc == NC_NOERR) rc = def_field(o, f, 2, dims, &var);
+    if (rc == NC_NOERR) rc = nc_enddef(o->ncid);
+    if (rc == NC_NOERR) {
+        to_float(o, v, o->buf);
+        for (size_t k = 0; mask && k < (size_t)o->nx * (size_t)o->ny; k++)
+            if (!mask[k]) o->buf[k] = NC_OUT_FILL;
+        rc = nc_put_var_float(o->ncid, var, o->buf);
+    }
+    if (rc == NC_NOERR) rc = nc_sync(o->ncid);
+    return rc == NC_NOERR ? SWGL_OK : nc_fail(o->path, rc, "adding a map");
+}
+
 swgl_status nc_out_close(nc_out *o)
 {
     if (!o) return SWGL_OK;
@@ -175,6 +192,12 @@ swgl_status nc_out_create(const char *path, const nc_out_desc *d, nc_out **out)
 swgl_status nc_out_append(nc_out *o, double t, const double *const *fields)
 {
     (void)o, (void)t, (void)fields;
+    return swgl_fail(SWGL_ERR_ARG, "netCDF: not built");
+}
+
+swgl_status nc_out_put_fixed(nc_out *o, const nc_out_field *f, const double *v, const unsigned char *mask)
+{
+    (void)o, (void)f, (void)v, (void)mask;
     return swgl_fail(SWGL_ERR_ARG, "netCDF: not built");
 }
 

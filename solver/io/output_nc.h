@@ -39,6 +39,9 @@ swgl_status nc_out_create(const char *path, const nc_out_desc *d, nc_out **out);
 /* Appends time t with the n_fields fields (nx*ny doubles each, row 0 southern), written
  * as float, and syncs the file. */
 swgl_status nc_out_append(nc_out *o, double t, const double *const *fields);
+/* Adds a constant field over (y, x) (nx*ny doubles, row 0 southern; the fill at the
+ * inactive cells and where mask, if given, is 0), e.g. a flood map at the end. */
+swgl_status nc_out_put_fixed(nc_out *o, const nc_out_field *f, const double *v, const unsigned char *mask);
 /* Closes the file (NULL is fine); the status of the close. */
 swgl_status nc_out_close(nc_out *o);
 

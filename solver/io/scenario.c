@@ -1109,6 +1109,11 @@ static swgl_status build_scenario(build *b)
         v = 0;
         if (st == SWGL_OK) st = get_word(b, "output", "frames", yes_no, "true or false", &v);
         b->sc->frames = v % 2;
+        v = 1;
+        if (st == SWGL_OK) st = get_word(b, "output", "maps", yes_no, "true or false", &v);
+        b->sc->maps = v % 2 && !is_sediment(b);
+        b->sc->arrival_depth = 0.01;
+        if (st == SWGL_OK) st = get_num(b, "output", "arrival_depth", 0, R_NONNEG, &b->sc->arrival_depth);
     }
     return st;
 }

@@ -131,6 +131,8 @@ typedef struct scenario {
     int netcdf;              /* output.netcdf: 1 write run.nc, 0 not, -1 not given (where built with it) */
     int frames;              /* output.frames: 1 a picture at every output time and the end */
     double gauge_interval;   /* output.gauge_interval: s between gauge samples, 0: every step */
+    int maps;                /* output.maps: the flood maps (shallow water; default 1) */
+    double arrival_depth;    /* output.arrival_depth, m (default 0.01) */
     int n_gauges;
     sc_gauge *gauges;        /* [gauges] (shallow water) */
 

@@ -42,6 +42,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {"kp", "theta", FAM_KP}, {"kp", "kappa", FAM_KP}, {"kp", "integrator", FAM_KP},
     {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_KP}, {"sources", "rain", FAM_SW},
     {"output", "netcdf", FAM_ALL}, {"output", "frames", FAM_ALL}, {"output", "gauge_interval", FAM_SW},
+    {"output", "maps", FAM_SW}, {"output", "arrival_depth", FAM_SW},
     {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
     {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
     {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},

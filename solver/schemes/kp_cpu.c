@@ -56,7 +56,7 @@ static void describe(const void *self, char *name, size_t len) { snprintf(name, 
 static const char *precision(const void *self) { return kp_cpu_precision(self); }
 
 const scheme_backend kp_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
-                                       stages, describe, precision, NULL, NULL, set_time, account, NULL, NULL};
+                                       stages, describe, precision, NULL, NULL, set_time, account, NULL, NULL, NULL, NULL};
 const scheme_backend kp_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
                                               advance, stages, describe, precision, NULL, NULL, set_time, account,
-                                              NULL, NULL};
+                                              NULL, NULL, NULL, NULL};

@@ -171,6 +171,13 @@ struct kp_gpu {
     gpu_program *p_ring;
     float *ringbuf;
     double *bvbuf;
+    /* flood maps (solver/schemes/swe_maps.h; shaders/kp/kp_maps.glsl): ping-pong MRTs of
+     * (max depth, max speed, time of max depth, arrival) and (max hazard, 0, 0, 0) */
+    gpu_mrt *maps[2];
+    gpu_program *p_maps[2];      /* [time from the clock texel] */
+    int mi;                      /* the maps holding the latest */
+    double t_now, stop_now;      /* the host clock's time; run_to's stop */
+    float arrival, maps_hdry;
 };
 
 static const char *pass_names[KP_PASS_COUNT] = {"wet map", "flux", "gather", "reduction", "clock", "integration"};
@@ -216,6 +223,10 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_array2d_destroy(g->clock[1]);
     gpu_readback_destroy(g->rb);
     gpu_timer_destroy(g->timer);
+    gpu_mrt_destroy(g->maps[0]);
+    gpu_mrt_destroy(g->maps[1]);
+    gpu_program_destroy(g->p_maps[0]);
+    gpu_program_destroy(g->p_maps[1]);
     gpu_mrt_destroy(g->bvals);
     gpu_mrt_destroy(g->rainf);
     gpu_array2d_destroy(g->ring);
@@ -922,6 +933,83 @@ static void integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_a
     if (g->forcing && g->forc->n_src) set_real(g, p, "u_src_add", src_add);
 }
 
+/* The flood maps' pass after a step (g->maps set): from the new state, at time t (host
+ * clock) or from the clock texels (run_to: clock this step's, prev the one before, the
+ * time known t_known and the steps not read back). */
+static swgl_status maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, const gpu_array2d *prev, double t_known,
+                             int unknown)
+{
+    if (!g->maps[0]) return SWGL_OK;
+    gpu_pass p;
+    gpu_pass_begin(&p, g->p_maps[clock != NULL]);
+    BIND(g, &p, "u_state", g->state[g->cur], 0);
+    gpu_pass_array(&p, "u_maps_a", gpu_mrt_member(g->maps[g->mi], 0));
+    gpu_pass_array(&p, "u_maps_b", gpu_mrt_member(g->maps[g->mi], 1));
+    gpu_pass_float(&p, "u_arrival", g->arrival);
+    gpu_pass_float(&p, "u_maps_hdry", g->maps_hdry);
+    if (clock) {
+        gpu_pass_array(&p, "u_clock", clock);
+        gpu_pass_array(&p, "u_prev", prev);
+        gpu_pass_float(&p, "u_t_known", (float)t_known);
+        gpu_pass_int(&p, "u_unknown", unknown);
+    } else {
+        gpu_pass_float(&p, "u_t", (float)t);
+    }
+    swgl_status st = gpu_pass_draw_mrt(&p, g->maps[1 - g->mi], NULL);
+    if (st == SWGL_OK) g->mi = 1 - g->mi;
+    return st;
+}
+
+swgl_status kp_gpu_maps_start(kp_gpu *g, const swe_maps *m)
+{
+    size_t n = grid_size(g->nx, g->ny);
+    gpu_mrt_desc d = {g->tw, g->th, 2, {GPU_RGBA32F, GPU_RGBA32F}, "kp flood maps"};
+    float *a = malloc(4 * n * sizeof(float)), *b = calloc(4 * n, sizeof(float));
+    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    char defs[1300];
+    for (int k = 0; st == SWGL_OK && k < 2; k++) {
+        if (!g->maps[k]) st = gpu_mrt_create(&d, &g->maps[k]);
+        snprintf(defs, sizeof defs, "%s%s", g->defs, k ? "#define SWE_MAPS_DT_ON_GPU 1\n" : "");
+        if (st == SWGL_OK && !g->p_maps[k]) st = gpu_program_create("kp_maps", defs, &g->p_maps[k]);
+    }
+    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
+        a[4 * k] = (float)m->m[SWE_MAP_MAX_H][k];
+        a[4 * k + 1] = (float)m->m[SWE_MAP_MAX_SPEED][k];
+        a[4 * k + 2] = (float)m->m[SWE_MAP_T_MAX_H][k];
+        a[4 * k + 3] = (float)m->m[SWE_MAP_ARRIVAL][k];
+        b[4 * k] = (float)m->m[SWE_MAP_MAX_HAZARD][k];
+    }
+    for (int k = 0; st == SWGL_OK && k < 2; k++)
+        if ((st = gpu_array2d_upload(gpu_mrt_member(g->maps[k], 0), a)) == SWGL_OK)
+            st = gpu_array2d_upload(gpu_mrt_member(g->maps[k], 1), b);
+    free(a);
+    free(b);
+    g->mi = 0;
+    g->arrival = (float)m->arrival_depth;
+    g->maps_hdry = (float)m->h_dry;
+    return st;
+}
+
+swgl_status kp_gpu_maps_read(kp_gpu *g, swe_maps *m)
+{
+    size_t n = grid_size(g->nx, g->ny);
+    float *a = malloc(4 * n * sizeof(float)), *b = malloc(4 * n * sizeof(float));
+    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    if (st == SWGL_OK && g->maps[0] && (st = gpu_array2d_download(gpu_mrt_member(g->maps[g->mi], 0), a)) == SWGL_OK)
+        st = gpu_array2d_download(gpu_mrt_member(g->maps[g->mi], 1), b);
+    for (size_t k = 0; st == SWGL_OK && g->maps[0] && k < n; k++) {
+        if (g->code[k] != CELL_ACTIVE) continue;
+        m->m[SWE_MAP_MAX_H][k] = a[4 * k];
+        m->m[SWE_MAP_MAX_SPEED][k] = a[4 * k + 1];
+        m->m[SWE_MAP_T_MAX_H][k] = a[4 * k + 2];
+        m->m[SWE_MAP_ARRIVAL][k] = a[4 * k + 3];
+        m->m[SWE_MAP_MAX_HAZARD][k] = b[4 * k];
+    }
+    free(a);
+    free(b);
+    return st;
+}
+
 /* w of cell k of an array (its first element), as the GPU holds it */
 static swgl_status read_w(kp_gpu *g, gpu_mrt *m, size_t k, double *w)
 {
@@ -967,6 +1055,10 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
     }
     if (st == SWGL_OK && g->forcing && !clock) swe_clock_applied(&g->fclk, k, kp_gpu_stages(g), dt);
     if (st == SWGL_OK && last) g->cur = 1 - g->cur;
+    if (st == SWGL_OK && last && !clock) {
+        g->t_now += dt;
+        st = maps_pass(g, g->t_now, NULL, NULL, 0, 0);
+    }
     return st;
 }
 
@@ -979,6 +1071,7 @@ swgl_status kp_gpu_apply(kp_gpu *g, int k, double dt)
 
 void kp_gpu_set_time(kp_gpu *g, double t, double stop)
 {
+    g->t_now = t;
     if (g->forcing) swe_clock_set_time(&g->fclk, t, stop);
 }
 
@@ -1060,6 +1153,7 @@ static swgl_status step_on_gpu(kp_gpu *g, double left, int unknown, int stop_ind
     const gpu_array2d *clock = g->clock[g->clk];
     if ((st = integrate(g, 0, 0, clock)) != SWGL_OK) return st;
     if (g->rk2 && ((st = flux_eval(g, 1)) != SWGL_OK || (st = integrate(g, 1, 0, clock)) != SWGL_OK)) return st;
+    if ((st = maps_pass(g, 0, clock, g->clock[1 - g->clk], g->stop_now - left, unknown)) != SWGL_OK) return st;
     return gpu_readback_request(g->rb, clock, 0, 0, 1, 1);
 }
 
@@ -1070,6 +1164,7 @@ static swgl_status step_fn(void *self, double left, int unknown, int stop_index,
 
 swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {
+    g->stop_now = stop;
     return gpu_steps_run_to(g->rb, &g->dt_recent, g->clock[g->clk], step_fn, g, t, stop, stop_index, dt_floor, sp);
 }
 
@@ -1145,6 +1240,8 @@ static swgl_status be_sample(void *self, const size_t *cells, int n, double *con
 }
 
 static void be_set_time(void *self, double t, double stop) { kp_gpu_set_time(self, t, stop); }
+static swgl_status be_maps_start(void *self, const swe_maps *m) { return kp_gpu_maps_start(self, m); }
+static swgl_status be_maps_read(void *self, swe_maps *m) { return kp_gpu_maps_read(self, m); }
 static int be_host_clock(const void *self) { return kp_gpu_host_clock(self); }
 static swgl_status be_account(void *self, swe_account *a)
 {
@@ -1155,4 +1252,4 @@ static swgl_status be_account(void *self, swe_account *a)
 const scheme_backend kp_backend_gpu = {BACKEND_GPU, be_create,  be_destroy,   be_set,       be_get,
                                        be_stage,    be_advance, be_stages,    be_describe,  be_precision,
                                        be_finish,   be_run_to,  be_set_time,  be_account,   be_host_clock,
-                                       be_sample};
+                                       be_sample,   be_maps_start, be_maps_read};

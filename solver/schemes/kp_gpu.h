@@ -23,6 +23,7 @@
 #define SWGL_KP_GPU_H
 
 #include "kp_cpu.h"
+#include "swe_maps.h"
 #include "swgl_error.h"
 
 typedef struct kp_gpu kp_gpu;
@@ -107,5 +108,9 @@ swgl_status kp_gpu_profile_read(kp_gpu *g, double seconds[KP_PASS_COUNT], long c
 void kp_gpu_set_time(kp_gpu *g, double t, double stop);
 int kp_gpu_host_clock(const kp_gpu *g);
 void kp_gpu_account(const kp_gpu *g, swe_account *a);
+
+/* The flood maps (swe_maps.h): kept on the GPU from m's state, a pass after every step. */
+swgl_status kp_gpu_maps_start(kp_gpu *g, const swe_maps *m);
+swgl_status kp_gpu_maps_read(kp_gpu *g, swe_maps *m);
 
 #endif

@@ -63,7 +63,7 @@ static void describe(const void *self, char *name, size_t len) { snprintf(name, 
 static const char *precision(const void *self) { return roe_cpu_precision(self); }
 
 const scheme_backend roe_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
-                                        scheme_one_stage, describe, precision, NULL, NULL, set_time, account, NULL, NULL};
+                                        scheme_one_stage, describe, precision, NULL, NULL, set_time, account, NULL, NULL, NULL, NULL};
 const scheme_backend roe_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
                                                advance, scheme_one_stage, describe, precision, NULL, NULL, set_time,
-                                               account, NULL, NULL};
+                                               account, NULL, NULL, NULL, NULL};

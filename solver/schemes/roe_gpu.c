@@ -89,6 +89,13 @@ struct roe_gpu {
     gpu_array2d *bvals, *rainf, *ring;
     gpu_program *p_ring;
     float *ringbuf;
+    /* flood maps (swe_maps.h; shaders/roe/roe_maps.glsl), as kp_gpu.c keeps them */
+    gpu_mrt *maps[2];
+    gpu_program *p_maps[2];
+    int mi;
+    double t_now, stop_now;
+    float arrival, maps_hdry;
+    char maps_defs[1200];
 };
 
 void roe_gpu_destroy(roe_gpu *r)
@@ -110,6 +117,10 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_program_destroy(r->p_clock);
     gpu_program_destroy(r->p_update_clock);
     gpu_readback_destroy(r->rb);
+    gpu_mrt_destroy(r->maps[0]);
+    gpu_mrt_destroy(r->maps[1]);
+    gpu_program_destroy(r->p_maps[0]);
+    gpu_program_destroy(r->p_maps[1]);
     gpu_array2d_destroy(r->bvals);
     gpu_array2d_destroy(r->rainf);
     gpu_array2d_destroy(r->ring);
@@ -247,6 +258,7 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
     }
     char defs_clock[1200];
     snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
+    snprintf(r->maps_defs, sizeof r->maps_defs, "%s", defs);
     if (r->dbl) {
         gpu_mrt_desc s0 = {r->tex_w, r->tex_h, 2, {GPU_RGBA32UI, GPU_RGBA32UI}, "roe state 0 (double)"};
         gpu_mrt_desc s1 = {r->tex_w, r->tex_h, 2, {GPU_RGBA32UI, GPU_RGBA32UI}, "roe state 1 (double)"};
@@ -554,6 +566,81 @@ static swgl_status ring_rates(roe_gpu *r, double dt)
     return st;
 }
 
+/* The flood maps' pass after a step (kp_gpu.c's maps_pass). */
+static swgl_status maps_pass(roe_gpu *r, double t, const gpu_array2d *clock, const gpu_array2d *prev, double t_known,
+                             int unknown)
+{
+    if (!r->maps[0]) return SWGL_OK;
+    gpu_pass p;
+    gpu_pass_begin(&p, r->p_maps[clock != NULL]);
+    bind_state(r, &p, r->cur);
+    gpu_pass_array(&p, "u_maps_a", gpu_mrt_member(r->maps[r->mi], 0));
+    gpu_pass_array(&p, "u_maps_b", gpu_mrt_member(r->maps[r->mi], 1));
+    gpu_pass_float(&p, "u_arrival", r->arrival);
+    gpu_pass_float(&p, "u_maps_hdry", r->maps_hdry);
+    if (clock) {
+        gpu_pass_array(&p, "u_clock", clock);
+        gpu_pass_array(&p, "u_prev", prev);
+        gpu_pass_float(&p, "u_t_known", (float)t_known);
+        gpu_pass_int(&p, "u_unknown", unknown);
+    } else {
+        gpu_pass_float(&p, "u_t", (float)t);
+    }
+    swgl_status st = gpu_pass_draw_mrt(&p, r->maps[1 - r->mi], NULL);
+    if (st == SWGL_OK) r->mi = 1 - r->mi;
+    return st;
+}
+
+swgl_status roe_gpu_maps_start(roe_gpu *r, const swe_maps *m)
+{
+    size_t n = (size_t)r->tex_w * r->tex_h;
+    gpu_mrt_desc d = {r->tex_w, r->tex_h, 2, {GPU_RGBA32F, GPU_RGBA32F}, "roe flood maps"};
+    float *a = malloc(4 * n * sizeof(float)), *b = calloc(4 * n, sizeof(float));
+    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    char defs[1300];
+    for (int k = 0; st == SWGL_OK && k < 2; k++) {
+        if (!r->maps[k]) st = gpu_mrt_create(&d, &r->maps[k]);
+        snprintf(defs, sizeof defs, "%s%s", r->maps_defs, k ? "#define SWE_MAPS_DT_ON_GPU 1\n" : "");
+        if (st == SWGL_OK && !r->p_maps[k]) st = gpu_program_create("roe_maps", defs, &r->p_maps[k]);
+    }
+    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
+        a[4 * k] = (float)m->m[SWE_MAP_MAX_H][k];
+        a[4 * k + 1] = (float)m->m[SWE_MAP_MAX_SPEED][k];
+        a[4 * k + 2] = (float)m->m[SWE_MAP_T_MAX_H][k];
+        a[4 * k + 3] = (float)m->m[SWE_MAP_ARRIVAL][k];
+        b[4 * k] = (float)m->m[SWE_MAP_MAX_HAZARD][k];
+    }
+    for (int k = 0; st == SWGL_OK && k < 2; k++)
+        if ((st = gpu_array2d_upload(gpu_mrt_member(r->maps[k], 0), a)) == SWGL_OK)
+            st = gpu_array2d_upload(gpu_mrt_member(r->maps[k], 1), b);
+    free(a);
+    free(b);
+    r->mi = 0;
+    r->arrival = (float)m->arrival_depth;
+    r->maps_hdry = (float)m->h_dry;
+    return st;
+}
+
+swgl_status roe_gpu_maps_read(roe_gpu *r, swe_maps *m)
+{
+    size_t n = (size_t)r->tex_w * r->tex_h;
+    float *a = malloc(4 * n * sizeof(float)), *b = malloc(4 * n * sizeof(float));
+    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    if (st == SWGL_OK && r->maps[0] && (st = gpu_array2d_download(gpu_mrt_member(r->maps[r->mi], 0), a)) == SWGL_OK)
+        st = gpu_array2d_download(gpu_mrt_member(r->maps[r->mi], 1), b);
+    for (size_t k = 0; st == SWGL_OK && r->maps[0] && k < n; k++) {
+        if (r->code[k] != CELL_ACTIVE) continue;
+        m->m[SWE_MAP_MAX_H][k] = a[4 * k];
+        m->m[SWE_MAP_MAX_SPEED][k] = a[4 * k + 1];
+        m->m[SWE_MAP_T_MAX_H][k] = a[4 * k + 2];
+        m->m[SWE_MAP_ARRIVAL][k] = a[4 * k + 3];
+        m->m[SWE_MAP_MAX_HAZARD][k] = b[4 * k];
+    }
+    free(a);
+    free(b);
+    return st;
+}
+
 /* h of cell k of the state array side, as the GPU holds it */
 static swgl_status read_h(roe_gpu *r, int side, size_t k, double *h)
 {
@@ -602,11 +689,14 @@ static swgl_status forcing_update(roe_gpu *r, double dt)
 
 swgl_status roe_gpu_apply(roe_gpu *r, double dt)
 {
-    return r->forcing ? forcing_update(r, dt) : update(r, dt, NULL, NULL, 0, 0);
+    swgl_status st = r->forcing ? forcing_update(r, dt) : update(r, dt, NULL, NULL, 0, 0);
+    r->t_now += dt;
+    return st == SWGL_OK ? maps_pass(r, r->t_now, NULL, NULL, 0, 0) : st;
 }
 
 void roe_gpu_set_time(roe_gpu *r, double t, double stop)
 {
+    r->t_now = t;
     if (r->forcing) swe_clock_set_time(&r->fclk, t, stop);
 }
 
@@ -636,6 +726,7 @@ static swgl_status step_on_gpu(roe_gpu *r, double left, int unknown, int stop_in
     if ((st = gpu_pass_draw(&p, r->clock[1 - r->clk], NULL)) != SWGL_OK) return st;
     r->clk = 1 - r->clk;
     if ((st = update(r, 0, r->clock[r->clk], r->clock[1 - r->clk], left, unknown)) != SWGL_OK) return st;
+    if ((st = maps_pass(r, 0, r->clock[r->clk], r->clock[1 - r->clk], r->stop_now - left, unknown)) != SWGL_OK) return st;
     return gpu_readback_request(r->rb, r->clock[r->clk], 0, 0, 1, 1);
 }
 
@@ -646,6 +737,7 @@ static swgl_status step_fn(void *self, double left, int unknown, int stop_index,
 
 swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {
+    r->stop_now = stop;
     return gpu_steps_run_to(r->rb, &r->dt_recent, r->clock[r->clk], step_fn, r, t, stop, stop_index, dt_floor, sp);
 }
 
@@ -729,6 +821,8 @@ static swgl_status be_sample(void *self, const size_t *cells, int n, double *con
 }
 
 static void be_set_time(void *self, double t, double stop) { roe_gpu_set_time(self, t, stop); }
+static swgl_status be_maps_start(void *self, const swe_maps *m) { return roe_gpu_maps_start(self, m); }
+static swgl_status be_maps_read(void *self, swe_maps *m) { return roe_gpu_maps_read(self, m); }
 static int be_host_clock(const void *self) { return roe_gpu_host_clock(self); }
 static swgl_status be_account(void *self, swe_account *a)
 {
@@ -739,4 +833,4 @@ static swgl_status be_account(void *self, swe_account *a)
 const scheme_backend roe_backend_gpu = {BACKEND_GPU, be_create,    be_destroy, be_set,       be_get,
                                         be_stage,    be_advance,   scheme_one_stage,  be_describe,  be_precision,
                                         be_finish,   be_run_to,  be_set_time, be_account, be_host_clock,
-                                        be_sample};
+                                        be_sample,   be_maps_start, be_maps_read};

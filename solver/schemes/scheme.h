@@ -77,6 +77,8 @@ typedef struct scheme_config {
     enum precision_choice precision;      /* --precision */
 } scheme_config;
 
+struct swe_maps;
+
 typedef struct scheme_backend {
     enum backend backend;
     swgl_status (*create)(const scheme_setup *s, const scheme_config *cfg, void **self);
@@ -111,6 +113,12 @@ typedef struct scheme_backend {
     /* Optional: the state fields at n cells (grid_at indices) into out[field][m], without
      * the whole state (gauges); scheme_sample falls back to get_state. */
     swgl_status (*sample)(void *self, const size_t *cells, int n, double *const *out);
+    /* Optional (the GPU backends): the flood maps (swe_maps.h) kept by the backend, from
+     * their state at the start (maps_start), updated after every step, read back at the
+     * end (maps_read); without them the run driver updates the maps from the state after
+     * each step. */
+    swgl_status (*maps_start)(void *self, const struct swe_maps *m);
+    swgl_status (*maps_read)(void *self, struct swe_maps *m);
 } scheme_backend;
 
 typedef struct scheme_desc {

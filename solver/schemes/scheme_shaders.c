@@ -1,4 +1,5 @@
-/* scheme_shaders.c — the schemes' GLSL (shaders/roe/, shaders/sediment/, shaders/kp/),
+/* scheme_shaders.c — the schemes' GLSL (shaders/roe/, shaders/sediment/, shaders/kp/, and
+ * shaders/swe/ which the shallow-water schemes share),
  * embedded by the build, made known to the gpgpu layer. */
 #include "scheme_shaders.h"
 
@@ -7,10 +8,12 @@
 extern const struct swgl_embedded swgl_shaders_roe_files[];
 extern const struct swgl_embedded swgl_shaders_sediment_files[];
 extern const struct swgl_embedded swgl_shaders_kp_files[];
+extern const struct swgl_embedded swgl_shaders_swe_files[];
 
 void scheme_register_shaders(void)
 {
     gpu_shader_register("roe", swgl_shaders_roe_files);
     gpu_shader_register("sediment", swgl_shaders_sediment_files);
     gpu_shader_register("kp", swgl_shaders_kp_files);
+    gpu_shader_register("swe", swgl_shaders_swe_files);
 }

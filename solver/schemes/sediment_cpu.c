@@ -58,7 +58,7 @@ static const char *precision(const void *self)
 }
 
 const scheme_backend sediment_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage,
-                                             advance, scheme_one_stage, describe, precision, NULL, NULL, NULL, NULL, NULL, NULL};
+                                             advance, scheme_one_stage, describe, precision, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 const scheme_backend sediment_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state,
                                                     stage, advance, scheme_one_stage, describe, precision, NULL,
-                                                    NULL, NULL, NULL, NULL, NULL};
+                                                    NULL, NULL, NULL, NULL, NULL, NULL, NULL};

@@ -365,4 +365,4 @@ static void be_finish(void *self)
 }
 
 const scheme_backend sediment_backend_gpu = {BACKEND_GPU, be_create, be_destroy, be_set, be_get, be_stage,
-                                             be_advance, scheme_one_stage, be_describe, be_precision, be_finish, NULL, NULL, NULL, NULL, NULL};
+                                             be_advance, scheme_one_stage, be_describe, be_precision, be_finish, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
