@@ -158,6 +158,12 @@ void kp_cpu_set_time(kp_cpu *s, double t, double stop);
  * problem's forcing shape). */
 void kp_cpu_account(const kp_cpu *s, swe_account *out);
 
+/* The surface w of the active cells (grid_size; the bed's datum as the problem's),
+ * exactly as the solver holds it (h = w - B_ij loses bits where |h| is far above |w|),
+ * and back after set_state (its momenta kept): a restart then continues bit for bit. */
+void kp_cpu_get_surface(const kp_cpu *s, double *w);
+void kp_cpu_set_surface(kp_cpu *s, const double *w);
+
 /* What the last apply's clip h < 0 -> 0 added (m^3), may be NULL. */
 void kp_cpu_clip_stats(const kp_cpu *s, double *volume);
 /* Early exit of the last rates: tiles computed and tiles in all (both 0 when off). */

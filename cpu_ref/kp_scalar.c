@@ -188,6 +188,30 @@ void kp_cpu_set_state(kp_cpu *s, const double *h, const double *qx, const double
     }
 }
 
+void kp_cpu_get_surface(const kp_cpu *s, double *w)
+{
+    size_t n = grid_size(s->p.sw.nx, s->p.sw.ny);
+    if (s->fast) {   /* the float solver: B_ij + its depth (set_surface leaves it as set_state put it) */
+        double *q = malloc(2 * n * sizeof(double));
+        if (q) kp_fast_get_state(s->fast, w, q, q + n);
+        for (size_t k = 0; k < n; k++) w[k] = q && s->p.sw.code[k] == CELL_ACTIVE ? w[k] - s->p.sw.H[k] : 0.0;
+        free(q);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) w[k] = s->code[k] == CELL_ACTIVE ? s->w[s->qn][k] : 0.0;
+}
+
+void kp_cpu_set_surface(kp_cpu *s, const double *w)
+{
+    if (s->fast) return;   /* the float solver took the depth from set_state */
+    double eps = s->p.sw.h_dry, *Bij = s->bed[4];
+    for (size_t k = 0; k < s->n; k++) {
+        if (s->code[k] != CELL_ACTIVE || !(w[k] >= Bij[k])) continue;
+        s->w[s->qn][k] = w[k];
+        if (w[k] - Bij[k] <= eps) s->hu[s->qn][k] = s->hv[s->qn][k] = 0.0;   /* dry as set_state decides */
+    }
+}
+
 void kp_cpu_get_state(const kp_cpu *s, double *h, double *qx, double *qy)
 {
     if (s->fast) {

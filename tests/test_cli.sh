@@ -252,5 +252,37 @@ ok $? "largest depth at 20.25 m: $m m (Ritter 0.0945 m at t_end, 2%: the front's
 t=$(awk 'NR == 7 { print $141 }' "$tmp/ritter/time_of_max_depth.asc")
 [ "$t" = "6" ]; ok $? "the depth at 20.25 m still grows at t_end: time of the largest depth $t s"
 
+# restart: a run split in two by --restart equals the uninterrupted run bit for bit on
+# cpu-scalar (the restart_* fields of run.nc hold the state in double, kp's surface too)
+if command -v ncdump > /dev/null && [ -s "$tmp/snap/run.nc" ]; then
+  same_state() {   # same_state A B: every restart_* field (3 or more) of the two run.nc equal, in full
+    n=0
+    for v in $(ncdump -h "$1" | awk '/double restart_.*\(y, x\)/ { sub(/\(.*/, "", $2); print $2 }'); do
+      [ "$(ncdump -p 17,17 -v $v "$1" | sed -n "/^ $v =/,\$p")" = "$(ncdump -p 17,17 -v $v "$2" | sed -n "/^ $v =/,\$p")" ] || return 1
+      n=$((n + 1))
+    done
+    [ $n -ge 3 ]
+  }
+  for sch in kp roe; do
+    fr=""; [ $sch = roe ] && fr="--set friction.manning="
+    base="--case valley-flood --set run.scheme=$sch $fr --backend cpu-scalar --set run.output_times= --quiet"
+    "$swgl" run $base --set run.t_end=600 --set run.output_times=300 --out "$tmp/rs_$sch.A" --quiet
+    "$swgl" run $base --set run.t_end=300 --out "$tmp/rs_$sch.B"
+    "$swgl" run $base --set run.t_end=600 --restart "$tmp/rs_$sch.B/run.nc" --out "$tmp/rs_$sch.C"
+    ok $? "$sch: a run restarted from another's run.nc at t = 300 s"
+    same_state "$tmp/rs_$sch.A/run.nc" "$tmp/rs_$sch.C/run.nc"
+    ok $? "$sch: 0 -> 300 -> 600 s by a restart equals 0 -> 600 s bit for bit (cpu-scalar)"
+    grep -q '"t_start": 300' "$tmp/rs_$sch.C/summary.json"; ok $? "$sch: summary.json names the restart's start"
+  done
+  "$swgl" run --case valley-flood --backend cpu-scalar --set run.t_end=600 --set run.output_times= \
+    --restart "$tmp/rs_kp.A/run.nc" --restart-time 123 --out "$tmp/rs_bad" 2> "$tmp/err"
+  [ $? -ne 0 ] && grep -q 'no time step at t = 123 s' "$tmp/err"; ok $? "--restart-time at a time not stored: $(tail -1 "$tmp/err")"
+  "$swgl" run --case valley-flood --backend cpu-scalar --set run.t_end=200 --set run.output_times= \
+    --restart "$tmp/rs_kp.B/run.nc" --out "$tmp/rs_bad" 2> "$tmp/err"
+  [ $? -ne 0 ] && grep -q 'is not before t_end' "$tmp/err"; ok $? "a restart at or after t_end: $(tail -1 "$tmp/err")"
+  "$swgl" run --case dambreak --backend cpu-scalar --restart "$tmp/rs_kp.B/run.nc" --out "$tmp/rs_bad" 2> "$tmp/err"
+  [ $? -ne 0 ] && grep -q 'the scenario.s is 200 x 200' "$tmp/err"; ok $? "a restart on another grid: $(tail -1 "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -274,7 +274,7 @@ static void dt_limit(void)
         }
         /* through the driver too: exit status 1, nothing written */
         run_options o = {"/tmp/swgl-test-sed-dt-should-not-exist", BACKEND_CPU_SCALAR, BACKEND_NONE, -1,
-                         PRECISION_AUTO, 1, 0};
+                         PRECISION_AUTO, 1, 0, NULL, -1};
         sc.sed_dt = 1e7;
         CHECK(run_scenario(&sc, &o) == 1, "the run driver refuses dt above the limit (exit status 1)");
     }

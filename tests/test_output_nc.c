@@ -34,14 +34,16 @@ int main(void)
                      .fixed = bed, .fixed_desc = {"bed", "bed elevation", "surface_altitude", "m"}, .n_fields = 2,
                      .fields = {{"h", "water depth", NULL, "m"},
                                 {"eta", "water surface elevation", "water_surface_height_above_reference_datum", "m"}},
-                     .title = "test", .scenario = "[domain]\nnx = 3\n", .overrides = "run.t_end=2"};
+                     .title = "test", .scenario = "[domain]\nnx = 3\n", .overrides = "run.t_end=2", .n_state = 1,
+                     .state = {"h"}};
     nc_out *o;
     CHECK(nc_out_create(path, &d, &o) == SWGL_OK, "create: %s", swgl_last_error());
     double h[NX * NY], eta[NX * NY];
     for (int s = 0; s < 3; s++) {
         for (int k = 0; k < NX * NY; k++) h[k] = 0.1 * s + 0.01 * k, eta[k] = bed[k] + h[k];
-        const double *f[2] = {h, eta};
-        CHECK(nc_out_append(o, 0.5 * s, f) == SWGL_OK, "append step %d: %s", s, swgl_last_error());
+        const double *f[2] = {h, eta}, *state[1] = {h};
+        if (s == 2) h[0] = 1.0 / 3.0;   /* a double that float cannot hold */
+        CHECK(nc_out_append(o, 0.5 * s, f, state) == SWGL_OK, "append step %d: %s", s, swgl_last_error());
     }
     CHECK(nc_out_close(o) == SWGL_OK, "close");
 
@@ -80,11 +82,33 @@ int main(void)
     int ok = 1;
     for (int s = 0; s < 3; s++)
         for (int k = 0; k < NX * NY; k++)
-            ok &= active[k] ? v[s * NX * NY + k] == (float)(0.1 * s + 0.01 * k) : v[s * NX * NY + k] == NC_OUT_FILL;
+            ok &= active[k] ? v[s * NX * NY + k] == (float)(s == 2 && k == 0 ? 1.0 / 3.0 : 0.1 * s + 0.01 * k)
+                            : v[s * NX * NY + k] == NC_OUT_FILL;
     /* exact: the file holds the float image of each value written */
     CHECK(ok, "h at every step: the values written (as float), _FillValue at the inactive cell");
     CHECK(nc_get_var_float(ncid, vbed, b) == NC_NOERR && b[5] == 5.0f && b[4] == NC_OUT_FILL, "bed");
     nc_close(ncid);
+
+    /* the restart state: the latest step in double; an earlier stored time in float */
+    double r[NX * NY], t_r = -1;
+    double *out[1] = {r};
+    const char *names[1] = {"h"};
+    int exact = 0;
+    swgl_status rs = nc_restart_read(path, NX, NY, 1, names, &t_r, out, &exact);
+    CHECK(rs == SWGL_OK && exact && t_r == 1.0, "restart: the latest step, t = %g, exact %d", t_r, exact);
+    CHECK(r[0] == 1.0 / 3.0, "restart: h in double (1/3 exactly)");
+    t_r = 0.5;
+    CHECK(nc_restart_read(path, NX, NY, 1, names, &t_r, out, &exact) == SWGL_OK && !exact &&
+              r[5] == (double)(float)(0.1 + 0.05),
+          "restart at a stored time: the float field");
+    t_r = 0.7;
+    CHECK(nc_restart_read(path, NX, NY, 1, names, &t_r, out, &exact) != SWGL_OK &&
+              strstr(swgl_last_error(), "no time step at t = 0.7"),
+          "restart at a time not stored: %s", swgl_last_error());
+    t_r = -1;
+    CHECK(nc_restart_read(path, NX + 1, NY, 1, names, &t_r, out, &exact) != SWGL_OK &&
+              strstr(swgl_last_error(), "the scenario's is 4 x 2"),
+          "restart on another grid: %s", swgl_last_error());
     unlink(path);
     rmdir(dir);
     return check_done();

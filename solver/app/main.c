@@ -34,6 +34,8 @@ static const char *usage =
     "                         roe and kp default to single (double on the gpu needs fp64);\n"
     "                         sediment defaults to double where the GPU has fp64\n"
     "  --quiet                no progress line and no summary on stdout\n"
+    "  --restart FILE         continue from a run.nc: its latest state (exact, in double), or\n"
+    "  --restart-time T       the one stored at T (float); output times before it are skipped\n"
     "\n"
     "environment: SWGL_DEVICE=N (device), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
     "             tree's shaders/), SWGL_DT_READBACK=sync (read the time step back every step\n"
@@ -99,7 +101,8 @@ static int cmd_show_case(int argc, char **argv)
 
 static int cmd_run(int argc, char **argv)
 {
-    run_options opt = {.out_dir = "out", .backend = BACKEND_GPU, .compare = BACKEND_NONE, .device = -1};
+    run_options opt = {.out_dir = "out", .backend = BACKEND_GPU, .compare = BACKEND_NONE, .device = -1,
+                       .restart_time = -1};
     const char *file = NULL, *casename = NULL;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     int nsets = 0;
@@ -111,6 +114,16 @@ static int cmd_run(int argc, char **argv)
         else if (strcmp(a, "--set") == 0 && more) sets[nsets++] = argv[++i];
         else if (strcmp(a, "--device") == 0 && more) opt.device = atoi(argv[++i]);
         else if (strcmp(a, "--quiet") == 0) opt.quiet = 1;
+        else if (strcmp(a, "--restart") == 0 && more) opt.restart = argv[++i];
+        else if (strcmp(a, "--restart-time") == 0 && more) {
+            char *end;
+            opt.restart_time = strtod(argv[++i], &end);
+            if (*end || !(opt.restart_time >= 0)) {
+                fprintf(stderr, "swgl run: --restart-time %s: expected a time >= 0 (s)\n", argv[i]);
+                free(sets);
+                return 2;
+            }
+        }
         else if (strcmp(a, "--backend") == 0 && more) {
             if (backend_parse(argv[++i], &opt.backend)) {
                 fprintf(stderr, "swgl run: --backend %s: expected gpu, cpu or cpu-scalar\n", argv[i]);
@@ -142,6 +155,11 @@ static int cmd_run(int argc, char **argv)
             free(sets);
             return 2;
         }
+    }
+    if (opt.restart_time >= 0 && !opt.restart) {
+        fprintf(stderr, "swgl run: --restart-time needs --restart FILE\n");
+        free(sets);
+        return 2;
     }
     if (file && casename) {
         fprintf(stderr, "swgl run: give a scenario file or --case, not both\n");

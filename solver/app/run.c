@@ -59,15 +59,22 @@ typedef struct nc_ctx {
     int sw;                          /* a shallow-water scheme: eta = bed + h is added */
     int n;
     double *v[NC_OUT_MAX_FIELDS];    /* the fields' interiors */
+    int native;                      /* the scheme has a native field (kp's surface) */
+    double *nat;                     /* grid_size: its value from the backend, or NULL */
+    double *nat_in;                  /* its interior */
 } nc_ctx;
 
 static void nc_ctx_free(nc_ctx *c)
 {
     for (int k = 0; k < NC_OUT_MAX_FIELDS; k++) free(c->v[k]);
+    free(c->nat);
+    free(c->nat_in);
     memset(c, 0, sizeof *c);
 }
 
-static swgl_status nc_step(nc_ctx *c, double t, double *const *f)
+/* a step of run.nc from the state fields f; native (grid_size, or NULL) the backend's
+ * native field for the restart */
+static swgl_status nc_step(nc_ctx *c, double t, double *const *f, const double *native)
 {
     if (!c || !c->nc) return SWGL_OK;
     const scheme_setup *s = c->s;
@@ -85,7 +92,13 @@ static swgl_status nc_step(nc_ctx *c, double t, double *const *f)
             m++;
         }
     }
-    return nc_out_append(c->nc, t, (const double *const *)c->v);
+    const double *state[4] = {c->v[0], c->v[c->sw ? 2 : 1], c->sw ? c->v[3] : NULL, NULL};   /* without eta */
+    if (c->native && native) {
+        for (int j = 0; j < s->ny; j++)
+            for (int i = 0; i < s->nx; i++) c->nat_in[(size_t)j * s->nx + i] = native[grid_in(s->nx, i, j)];
+        state[3] = c->nat_in;
+    }
+    return nc_out_append(c->nc, t, (const double *const *)c->v, state);
 }
 
 static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od)
@@ -105,6 +118,15 @@ static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od)
         {"qy", "discharge per unit width along y (h v)", NULL, "m2 s-1"}};
     static const nc_out_field sed[2] = {{"h", "basin height", NULL, "m"}, {"s", "sand fraction", NULL, "1"}};
     d.n_fields = c->sw ? 4 : 2;
+    d.n_state = s->sc->scheme == SCHEME_SEDIMENT ? 2 : 3;   /* the scheme's state fields, for --restart */
+    for (int q = 0; q < d.n_state; q++) d.state[q] = q == 0 ? "h" : c->sw ? (q == 1 ? "qx" : "qy") : "s";
+    c->native = sc->scheme == SCHEME_KP;   /* kp's surface w, exact (cpu_ref/kp_cpu.h kp_cpu_get_surface) */
+    if (c->native) {
+        d.state[d.n_state++] = "surface";
+        c->nat = malloc(grid_size(s->nx, s->ny) * sizeof(double));
+        c->nat_in = malloc((size_t)s->nx * s->ny * sizeof(double));
+        if (!c->nat || !c->nat_in) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    }
     memcpy(d.fields, c->sw ? sw : sed, (size_t)d.n_fields * sizeof(nc_out_field));
     if (c->sw) {
         d.fixed = sc->bed;
@@ -168,7 +190,7 @@ static swgl_status gauge_sample(gauge_ctx *g, double t, scheme_inst *in)
     return st == SWGL_OK ? gauge_line(g, t) : st;
 }
 
-static swgl_status gauge_open(gauge_ctx *g, const scheme_desc *d, const scheme_setup *s, outdir *od)
+static swgl_status gauge_open(gauge_ctx *g, const scheme_desc *d, const scheme_setup *s, outdir *od, double t0)
 {
     const scenario *sc = s->sc;
     memset(g, 0, sizeof *g);
@@ -189,7 +211,7 @@ static swgl_status gauge_open(gauge_ctx *g, const scheme_desc *d, const scheme_s
         fprintf(g->f, ",%s_h_m,%s_eta_m,%s_u_ms,%s_v_ms", sc->gauges[m].name, sc->gauges[m].name, sc->gauges[m].name,
                 sc->gauges[m].name);
     fputc('\n', g->f);
-    return gauge_fields(g, 0.0, s->init);
+    return gauge_fields(g, t0, s->init);
 }
 
 /* The flood maps as .asc files and, with run.nc, as its constant fields. */
@@ -230,6 +252,7 @@ typedef struct snap_ctx {
     int next;                    /* the stop the next call is at */
     swe_maps *maps;              /* the flood maps, or NULL */
     int gauges_every_step, maps_on_host;
+    int have_native;             /* nc->nat holds the final native field */
 } snap_ctx;
 
 /* After every step (scheme_inst.after_step): the gauges sampled every step, and the flood
@@ -266,7 +289,11 @@ static swgl_status on_stop(void *user, double t, scheme_inst *in)
     if (st == SWGL_OK) st = in->desc->write_grids(c->s, c->f->f, c->od, suffix);
     if (st == SWGL_OK && c->s->sc->frames && in->desc->write_frame)
         st = in->desc->write_frame(c->s, c->f->f, c->od, suffix, t);
-    return st == SWGL_OK ? nc_step(c->nc, t, c->f->f) : st;
+    const double *nat = NULL;
+    if (st == SWGL_OK && c->nc && c->nc->native && in->be->get_native &&
+        (st = in->be->get_native(in->self, c->nc->nat)) == SWGL_OK)
+        nat = c->nc->nat;
+    return st == SWGL_OK ? nc_step(c->nc, t, c->f->f, nat) : st;
 }
 
 static long nonfinite_cells(const scheme_setup *s, const scheme_fields *f)
@@ -295,12 +322,18 @@ static long active_cells(const scheme_setup *s)
 
 /* One backend from t = 0 to t_end; the final state in out. */
 static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, const scheme_config *cfg, enum backend b,
-                               const double *stops, int nstops, int progress, snap_ctx *snap, scheme_fields *out,
-                               timeloop_result *r, char *name, size_t namelen, swe_account *acc, int *has_acc)
+                               double t0, const double *native0, const double *stops, int nstops, int progress,
+                               snap_ctx *snap, scheme_fields *out, timeloop_result *r, char *name, size_t namelen,
+                               swe_account *acc, int *has_acc)
 {
     scheme_inst in;
     swgl_status st = scheme_open(&in, d, b, s, cfg);
     if (st != SWGL_OK) return st;
+    in.t_start = t0;
+    if (native0 && in.be->set_native && (st = in.be->set_native(in.self, native0)) != SWGL_OK) {   /* a restart */
+        scheme_close(&in);
+        return st;
+    }
     snprintf(name, namelen, "%s", in.name);
     if (snap) {
         snap->gauges_every_step = snap->gauges && snap->gauges->f && !(s->sc->gauge_interval > 0);
@@ -329,12 +362,53 @@ static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, cons
     swgl_status st2 = kept ? in.be->get_state(in.self, out->f) : SWGL_OK;
     *has_acc = 0;
     if (kept && st2 == SWGL_OK && snap && snap->maps && in.be->maps_read) st2 = in.be->maps_read(in.self, snap->maps);
+    if (kept && st2 == SWGL_OK && snap && snap->nc && snap->nc->nat && in.be->get_native &&
+        (st2 = in.be->get_native(in.self, snap->nc->nat)) == SWGL_OK)
+        snap->have_native = 1;
     if (kept && st2 == SWGL_OK && acc && in.be->account) {
         st2 = in.be->account(in.self, acc);
         *has_acc = st2 == SWGL_OK;
     }
     if (st2 != SWGL_OK) st = st2;
     scheme_close(&in);
+    return st;
+}
+
+/* --restart FILE [--restart-time T]: the state of a run.nc (output_nc.h) as the initial
+ * state of the setup, and its time as the run's start. */
+static swgl_status load_restart(scheme_setup *s, const run_options *opt, double *t0, double **native)
+{
+    const scenario *sc = s->sc;
+    int sw = sc->scheme != SCHEME_SEDIMENT, n = sw ? 3 : 2, exact = 0;
+    const char *names[3] = {"h", sw ? "qx" : "s", "qy"};
+    size_t cells = (size_t)s->nx * (size_t)s->ny;
+    double *v[3] = {NULL, NULL, NULL}, t = opt->restart_time;
+    swgl_status st = SWGL_OK;
+    for (int q = 0; q < n && st == SWGL_OK; q++)
+        if (!(v[q] = malloc(cells * sizeof(double)))) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    if (st == SWGL_OK) st = nc_restart_read(opt->restart, s->nx, s->ny, n, names, &t, v, &exact);
+    if (st == SWGL_OK && !(t < s->t_end))
+        st = swgl_fail(SWGL_ERR_INPUT, "%s: its time %.9g s is not before t_end = %.9g s", opt->restart, t, s->t_end);
+    for (int q = 0; q < n && st == SWGL_OK; q++)
+        for (int j = 0; j < s->ny; j++)
+            for (int i = 0; i < s->nx; i++) {
+                size_t k = grid_in(s->nx, i, j);
+                s->init[q][k] = !s->code || s->code[k] == CELL_ACTIVE ? v[q][(size_t)j * s->nx + i] : 0.0;
+            }
+    /* kp's surface, where the file has it at that time (exact only) */
+    if (st == SWGL_OK && exact && sc->scheme == SCHEME_KP && v[0] &&
+        nc_restart_extra(opt->restart, s->nx, s->ny, "surface", v[0]) == 1) {
+        if (!(*native = calloc(grid_size(s->nx, s->ny), sizeof(double)))) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        for (int j = 0; st == SWGL_OK && j < s->ny; j++)
+            for (int i = 0; i < s->nx; i++) (*native)[grid_in(s->nx, i, j)] = v[0][(size_t)j * s->nx + i];
+    }
+    for (int q = 0; q < 3; q++) free(v[q]);
+    if (st == SWGL_OK) {
+        *t0 = t;
+        if (!opt->quiet)
+            fprintf(stderr, "swgl: restart from %s at t = %.9g s (%s)\n", opt->restart, t,
+                    exact ? "its latest state, in double" : "a stored time, in float");
+    }
     return st;
 }
 
@@ -354,6 +428,9 @@ int run_scenario(const scenario *sc, const run_options *opt)
     nc_ctx ncc = {0};
     gauge_ctx gauges = {0};
     swe_maps maps = {0};
+    double t0 = 0;         /* the start: 0, or the restart's time */
+    double *native0 = NULL;   /* a restart's native field (kp's surface), grid_size, or NULL */
+    int have_native = 0;
     int interrupted = 0;   /* the signal that stopped the run (its outputs are still written) */
     norms nd;
     char name[200] = "", other[200] = "";
@@ -379,8 +456,11 @@ int run_scenario(const scenario *sc, const run_options *opt)
         goto fail;
     if (!(od = outdir_open(opt->out_dir))) goto fail;
 
-    /* the stops: the output times before t_end and, with a gauge interval, its multiples
-     * before t_end, merged in order (kind: 1 output, 2 gauge), then t_end */
+    if (opt->restart && (st = load_restart(&s, opt, &t0, &native0)) != SWGL_OK) goto fail;
+
+    /* the stops: the output times after t0 (0, or the restart's time) and before t_end
+     * and, with a gauge interval, its multiples there, merged in order (kind: 1 output,
+     * 2 gauge), then t_end */
     int nstops = 0;
     double gi = sc->n_gauges ? sc->gauge_interval : 0;
     long ng = gi > 0 ? (long)ceil(s.t_end / gi) : 0;
@@ -396,7 +476,10 @@ int run_scenario(const scenario *sc, const run_options *opt)
         goto fail;
     }
     int snap_at_end = 0;   /* an output time at t_end: its grids too, from the final state */
-    for (int i = 0, k = 1; i < sc->n_output_times || (k <= ng && k * gi < s.t_end);) {
+    int i0 = 0;
+    long k0 = gi > 0 ? (long)floor(t0 / gi) + 1 : 1;
+    while (i0 < sc->n_output_times && sc->output_times[i0] <= t0) i0++;
+    for (int i = i0, k = (int)k0; i < sc->n_output_times || (k <= ng && k * gi < s.t_end);) {
         double to = i < sc->n_output_times ? sc->output_times[i] : INFINITY;
         double tg = k <= ng && k * gi < s.t_end ? k * gi : INFINITY;
         if (to >= s.t_end && tg == INFINITY) {
@@ -410,7 +493,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
         if (t == to) i++;
         if (t == tg) k++;
     }
-    for (int i = 0; i < sc->n_output_times; i++) snap_at_end |= sc->output_times[i] >= s.t_end;
+    for (int i = i0; i < sc->n_output_times; i++) snap_at_end |= sc->output_times[i] >= s.t_end;
     kinds[nstops] = 0;
     stops[nstops++] = s.t_end;
 
@@ -420,17 +503,18 @@ int run_scenario(const scenario *sc, const run_options *opt)
                        "(install libnetcdf-dev and rebuild, or set netcdf = false)", sc->source);
         goto fail;
     }
-    if (want_nc && ((st = nc_open(&ncc, &s, od)) != SWGL_OK || (st = nc_step(&ncc, 0.0, s.init)) != SWGL_OK))
+    if (want_nc && ((st = nc_open(&ncc, &s, od)) != SWGL_OK || (st = nc_step(&ncc, t0, s.init, native0)) != SWGL_OK))
         goto fail;
-    if ((st = gauge_open(&gauges, d, &s, od)) != SWGL_OK) goto fail;
-    if (sc->maps && (st = swe_maps_init(&maps, &s, s.init, sc->arrival_depth)) != SWGL_OK) goto fail;
-    snap_ctx snap = {&s, &f, od, &ncc, &gauges, kinds, 0, sc->maps ? &maps : NULL, 0, 0};
+    if ((st = gauge_open(&gauges, d, &s, od, t0)) != SWGL_OK) goto fail;
+    if (sc->maps && (st = swe_maps_init(&maps, &s, s.init, sc->arrival_depth, t0)) != SWGL_OK) goto fail;
+    snap_ctx snap = {&s, &f, od, &ncc, &gauges, kinds, 0, sc->maps ? &maps : NULL, 0, 0, 0};
     int progress = opt->quiet ? -1 : opt->progress;
     const swe_forcing *forcing = d->forcing ? d->forcing(&s) : NULL;
     if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto fail;
     const double t_planned = s.t_end;
-    st = run_backend(d, &s, &cfg, opt->backend, stops, nstops, progress, &snap, &f, &r, name, sizeof name,
+    st = run_backend(d, &s, &cfg, opt->backend, t0, native0, stops, nstops, progress, &snap, &f, &r, name, sizeof name,
                      forcing ? &acc : NULL, &has_acc);
+    have_native = snap.have_native;
     if (st == SWGL_ERR_INTERRUPTED) {
         /* SIGINT / SIGTERM: the state reached is written as the run's last (its time
          * the end), summary.json says so, and the exit status is 128 + the signal */
@@ -444,7 +528,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     if (opt->compare != BACKEND_NONE && !interrupted) {
         if (!opt->quiet) fprintf(stderr, "swgl: comparing with %s\n", backend_name(opt->compare));
         int unused;
-        if ((st = run_backend(d, &s, &cfg, opt->compare, stops, nstops, opt->quiet ? 0 : opt->progress, NULL, &g,
+        if ((st = run_backend(d, &s, &cfg, opt->compare, t0, native0, stops, nstops, opt->quiet ? 0 : opt->progress, NULL, &g,
                               &ro, other, sizeof other, NULL, &unused)))
             goto fail;
         nd = difference(&s, &f, &g);
@@ -478,7 +562,8 @@ int run_scenario(const scenario *sc, const run_options *opt)
         }
     }
     if (sc->maps && (st = write_maps(&maps, &s, od, ncc.nc)) != SWGL_OK) goto fail;
-    if ((st = nc_step(&ncc, s.t_end, f.f)) != SWGL_OK || (st = nc_out_close(ncc.nc)) != SWGL_OK) {
+    if ((st = nc_step(&ncc, s.t_end, f.f, ncc.nat && have_native ? ncc.nat : NULL)) != SWGL_OK ||
+        (st = nc_out_close(ncc.nc)) != SWGL_OK) {
         ncc.nc = NULL;
         goto fail;
     }
@@ -503,6 +588,10 @@ int run_scenario(const scenario *sc, const run_options *opt)
     json_int(w, "steps", r.steps);
     json_num(w, "t_end", s.t_end);
     json_bool(w, "interrupted", interrupted != 0);
+    if (opt->restart) {
+        json_str(w, "restart_from", opt->restart);
+        json_num(w, "t_start", t0);
+    }
     if (interrupted) json_num(w, "t_planned", t_planned);
     json_num(w, "dt_min", r.steps ? r.dt_min : 0);
     json_num(w, "dt_max", r.dt_max);
@@ -561,6 +650,7 @@ fail:
     nc_ctx_free(&ncc);
     gauge_free(&gauges);
     swe_maps_free(&maps);
+    free(native0);
     free(stops);
     free(kinds);
     if (d && s.problem) d->setup_free(&s);

@@ -13,6 +13,8 @@ typedef struct run_options {
     enum precision_choice precision;   /* --precision single|double (sediment on the GPU) */
     int quiet;                  /* --quiet: no progress, no summary on stdout */
     int progress;               /* TIMELOOP_PROGRESS_TTY (stderr a terminal), _LINES (not), 0 (--quiet) */
+    const char *restart;        /* --restart PREVIOUS/run.nc, or NULL */
+    double restart_time;        /* --restart-time T, or -1: the latest stored state */
 } run_options;
 
 /* The one run driver of every scheme (run.c): runs the scenario's scheme on the chosen

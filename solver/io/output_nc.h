@@ -30,6 +30,8 @@ typedef struct nc_out_desc {
     int n_fields;
     nc_out_field fields[NC_OUT_MAX_FIELDS];
     const char *title, *scenario, *overrides;   /* global attributes (NULL: left out) */
+    int n_state;                    /* the scheme's state fields, kept in double for a restart */
+    const char *state[NC_OUT_MAX_FIELDS];   /* their names: restart_NAME(y, x), restart_time */
 } nc_out_desc;
 
 typedef struct nc_out nc_out;
@@ -37,8 +39,20 @@ typedef struct nc_out nc_out;
 int nc_out_available(void);
 swgl_status nc_out_create(const char *path, const nc_out_desc *d, nc_out **out);
 /* Appends time t with the n_fields fields (nx*ny doubles each, row 0 southern), written
- * as float, and syncs the file. */
-swgl_status nc_out_append(nc_out *o, double t, const double *const *fields);
+ * as float, overwrites restart_NAME with the n_state state fields (in double: the exact
+ * state of the latest step, which swgl run --restart continues; a NULL field is marked
+ * missing in restart_valid_NAME) and restart_time, and syncs the file. */
+swgl_status nc_out_append(nc_out *o, double t, const double *const *fields, const double *const *state);
+/* Reads restart_NAME (double) when the latest append gave it (restart_valid_NAME = 1);
+ * 1 when read, 0 when absent, -1 on an error (message set). */
+int nc_restart_extra(const char *path, int nx, int ny, const char *name, double *out);
+
+/* A restart read back: the state fields (nx*ny doubles each, row 0 southern) named names
+ * at time t: the double restart_NAME fields when t is restart_time (t < 0: that time),
+ * else the float fields NAME at the stored time t (not exact: float).  Errors name the
+ * file and what did not match (the grid nx, ny; a time not stored). */
+swgl_status nc_restart_read(const char *path, int nx, int ny, int n, const char *const *names, double *t,
+                            double *const *out, int *exact);
 /* Adds a constant field over (y, x) (nx*ny doubles, row 0 southern; the fill at the
  * inactive cells and where mask, if given, is 0), e.g. a flood map at the end. */
 swgl_status nc_out_put_fixed(nc_out *o, const nc_out_field *f, const double *v, const unsigned char *mask);

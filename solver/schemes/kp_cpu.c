@@ -46,6 +46,16 @@ static swgl_status advance(void *self, int k, double dt)
 }
 
 static int stages(const void *self) { return kp_cpu_stages(self); }
+static swgl_status get_native(void *self, double *w)
+{
+    kp_cpu_get_surface(self, w);
+    return SWGL_OK;
+}
+static swgl_status set_native(void *self, const double *w)
+{
+    kp_cpu_set_surface(self, w);
+    return SWGL_OK;
+}
 static void set_time(void *self, double t, double stop) { kp_cpu_set_time(self, t, stop); }
 static swgl_status account(void *self, swe_account *a)
 {
@@ -55,8 +65,13 @@ static swgl_status account(void *self, swe_account *a)
 static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", kp_cpu_name(self)); }
 static const char *precision(const void *self) { return kp_cpu_precision(self); }
 
-const scheme_backend kp_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
-                                       stages, describe, precision, NULL, NULL, set_time, account, NULL, NULL, NULL, NULL};
-const scheme_backend kp_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
-                                              advance, stages, describe, precision, NULL, NULL, set_time, account,
-                                              NULL, NULL, NULL, NULL};
+const scheme_backend kp_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
+                                       .set_state = set_state, .get_state = get_state, .stage = stage,
+                                       .advance = advance, .stages = stages, .describe = describe,
+                                       .precision = precision, .set_time = set_time, .account = account,
+                                       .get_native = get_native, .set_native = set_native};
+const scheme_backend kp_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create, .destroy = destroy,
+                                              .set_state = set_state, .get_state = get_state, .stage = stage,
+                                              .advance = advance, .stages = stages, .describe = describe,
+                                              .precision = precision, .set_time = set_time, .account = account,
+                                              .get_native = get_native, .set_native = set_native};

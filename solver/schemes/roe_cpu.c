@@ -62,8 +62,11 @@ static void describe(const void *self, char *name, size_t len) { snprintf(name, 
 
 static const char *precision(const void *self) { return roe_cpu_precision(self); }
 
-const scheme_backend roe_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage, advance,
-                                        scheme_one_stage, describe, precision, NULL, NULL, set_time, account, NULL, NULL, NULL, NULL};
-const scheme_backend roe_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state, stage,
-                                               advance, scheme_one_stage, describe, precision, NULL, NULL, set_time,
-                                               account, NULL, NULL, NULL, NULL};
+const scheme_backend roe_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
+                                        .set_state = set_state, .get_state = get_state, .stage = stage,
+                                        .advance = advance, .stages = scheme_one_stage, .describe = describe,
+                                        .precision = precision, .set_time = set_time, .account = account};
+const scheme_backend roe_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create, .destroy = destroy,
+                                               .set_state = set_state, .get_state = get_state, .stage = stage,
+                                               .advance = advance, .stages = scheme_one_stage, .describe = describe,
+                                               .precision = precision, .set_time = set_time, .account = account};

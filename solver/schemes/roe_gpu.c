@@ -830,7 +830,9 @@ static swgl_status be_account(void *self, swe_account *a)
     return SWGL_OK;
 }
 
-const scheme_backend roe_backend_gpu = {BACKEND_GPU, be_create,    be_destroy, be_set,       be_get,
-                                        be_stage,    be_advance,   scheme_one_stage,  be_describe,  be_precision,
-                                        be_finish,   be_run_to,  be_set_time, be_account, be_host_clock,
-                                        be_sample,   be_maps_start, be_maps_read};
+const scheme_backend roe_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
+                                        .set_state = be_set, .get_state = be_get, .stage = be_stage,
+                                        .advance = be_advance, .stages = scheme_one_stage, .describe = be_describe,
+                                        .precision = be_precision, .finish = be_finish, .run_to = be_run_to,
+                                        .set_time = be_set_time, .account = be_account, .host_clock = be_host_clock,
+                                        .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read};

@@ -119,6 +119,11 @@ typedef struct scheme_backend {
      * each step. */
     swgl_status (*maps_start)(void *self, const struct swe_maps *m);
     swgl_status (*maps_read)(void *self, struct swe_maps *m);
+    /* Optional: a field of the backend's own state that get_state's fields do not give
+     * back exactly (kp: its surface w, of which h = w - B loses bits), grid_size; set
+     * after set_state, so that a restart continues bit for bit. */
+    swgl_status (*get_native)(void *self, double *f);
+    swgl_status (*set_native)(void *self, const double *f);
 } scheme_backend;
 
 typedef struct scheme_desc {
@@ -179,6 +184,7 @@ typedef struct scheme_inst {
      * step); the time loop then runs the steps on the host clock. */
     swgl_status (*after_step)(void *user, double t, struct scheme_inst *in);
     void *after_step_user;
+    double t_start;          /* the time the run starts from (0; a restart's time) */
 } scheme_inst;
 
 /* The state fields of an instance at n cells (grid_at indices) into out[field][m]: the
@@ -220,7 +226,8 @@ int timeloop_stop_requested(void);   /* the signal number, or 0 */
 /* Called at every stop before the last with the time; the instance holds the state. */
 typedef swgl_status (*timeloop_stop_fn)(void *user, double t, scheme_inst *in);
 
-/* Runs from t = 0 through the n_stops increasing times (the last is t_end), landing
+/* Runs from t = in->t_start (0, or a restart's time) through the n_stops increasing times
+ * (each after t_start; the last is t_end), landing
  * exactly on each.  progress: TIMELOOP_PROGRESS_TTY a line on stderr refreshed in place
  * at most 4 times a second, TIMELOOP_PROGRESS_LINES a line every ~10 % of t_end (stderr
  * is not a terminal), 0 none; each with the simulated time, the percent, steps/s,

@@ -57,8 +57,12 @@ static const char *precision(const void *self)
     return "double";
 }
 
-const scheme_backend sediment_backend_cpu = {BACKEND_CPU, create, destroy, set_state, get_state, stage,
-                                             advance, scheme_one_stage, describe, precision, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-const scheme_backend sediment_backend_cpu_scalar = {BACKEND_CPU_SCALAR, create, destroy, set_state, get_state,
-                                                    stage, advance, scheme_one_stage, describe, precision, NULL,
-                                                    NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+const scheme_backend sediment_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
+                                             .set_state = set_state, .get_state = get_state, .stage = stage,
+                                             .advance = advance, .stages = scheme_one_stage, .describe = describe,
+                                             .precision = precision};
+const scheme_backend sediment_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create,
+                                                    .destroy = destroy, .set_state = set_state,
+                                                    .get_state = get_state, .stage = stage, .advance = advance,
+                                                    .stages = scheme_one_stage, .describe = describe,
+                                                    .precision = precision};

@@ -364,5 +364,7 @@ static void be_finish(void *self)
     gpu_finish();
 }
 
-const scheme_backend sediment_backend_gpu = {BACKEND_GPU, be_create, be_destroy, be_set, be_get, be_stage,
-                                             be_advance, scheme_one_stage, be_describe, be_precision, be_finish, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+const scheme_backend sediment_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
+                                             .set_state = be_set, .get_state = be_get, .stage = be_stage,
+                                             .advance = be_advance, .stages = scheme_one_stage,
+                                             .describe = be_describe, .precision = be_precision, .finish = be_finish};

@@ -16,7 +16,7 @@ void swe_maps_free(swe_maps *m)
     memset(m, 0, sizeof *m);
 }
 
-swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth)
+swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth, double t0)
 {
     memset(m, 0, sizeof *m);
     m->nx = s->nx;
@@ -30,7 +30,7 @@ swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, 
             return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the flood maps");
         }
     for (size_t k = 0; k < n; k++) m->m[SWE_MAP_ARRIVAL][k] = -1.0;
-    swe_maps_update(m, s->code, f, 0.0);
+    swe_maps_update(m, s->code, f, t0);
     return SWGL_OK;
 }
 

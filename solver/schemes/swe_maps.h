@@ -20,8 +20,8 @@ typedef struct swe_maps {
 
 extern const char *const swe_map_names[SWE_MAP_COUNT];   /* "max_depth", ... (the files' names) */
 
-/* The maps of the state f (ghost-ring h, qx, qy) at t = 0. */
-swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth);
+/* The maps of the state f (ghost-ring h, qx, qy) at the start t0. */
+swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth, double t0);
 void swe_maps_free(swe_maps *m);
 /* One update from the state (h, qx, qy) at time t over the active cells of code. */
 void swe_maps_update(swe_maps *m, const unsigned char *code, double *const *f, double t);

@@ -91,7 +91,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     const double t_end = stops[n_stops - 1];
     const double dt_floor = TIMELOOP_COLLAPSE * t_end;
     const int stages = be->stages(in->self);
-    double t = 0, t0 = cpu_seconds(), paused = 0;
+    double t = in->t_start, t0 = cpu_seconds(), paused = 0;
     progress_line pl = {in, progress, t_end, t0, t0, 0, 0};
     long n = 0;
     swgl_status st = SWGL_OK;
