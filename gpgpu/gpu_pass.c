@@ -93,6 +93,15 @@ static int gl_check_enabled(void)
 /* vertices, instances: the triangle strip drawn (4, 0: the full-screen quad of the
  * internal vertex shader; instances > 0: glDrawArraysInstanced with the program's own
  * vertex shader) */
+static gpu_trace_fn g_trace;
+static void *g_trace_user;
+
+void gpu_pass_trace(gpu_trace_fn fn, void *user)
+{
+    g_trace = fn;
+    g_trace_user = user;
+}
+
 static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_array2d *const *outs,
                        int nouts, const gpu_rect *rect, int vertices, int instances, const gpu_depth_test *dt)
 {
@@ -168,6 +177,7 @@ static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_ar
         swgl_status st = gpu_check_gl("draw");
         if (st != SWGL_OK) return swgl_fail(st, "pass '%s': %s", pname, swgl_last_error());
     }
+    if (g_trace) g_trace(g_trace_user, p, outs, nouts);
     return SWGL_OK;
 }
 

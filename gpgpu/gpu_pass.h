@@ -69,4 +69,10 @@ typedef struct gpu_depth_test {
 swgl_status gpu_pass_draw_mrt_depth(gpu_pass *p, gpu_mrt_depth *out, const gpu_depth_test *test, int vertices,
                                     int instances);
 
+/* Tracing (swgl trace): fn is called after every draw with the pass (its program and
+ * inputs) and its output arrays; NULL turns it off.  For teaching and debugging: the
+ * caller may read the arrays back (gpu_array2d_download). */
+typedef void (*gpu_trace_fn)(void *user, const gpu_pass *p, gpu_array2d *const *outs, int n_outs);
+void gpu_pass_trace(gpu_trace_fn fn, void *user);
+
 #endif

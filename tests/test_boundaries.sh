@@ -194,6 +194,20 @@ if "$swgl" info > "$tmp/info" 2>&1 && grep -qi renderer "$tmp/info"; then
     a=$(awk 'NR == 6 + 10 + 1 { print $58 }' "$tmp/gauge_gpu/$f.asc"); c=$(awk 'NR == 6 + 10 + 1 { print $58 }' "$tmp/gauge_cpu-scalar/$f.asc")
     lt "$(abs_rel "$a" "$c")" 1e-4; ok $? "gpu flood map $f at the mouth: $a, cpu-scalar $c"
   done
+  # swgl trace: every pass of the last step, its shader and its arrays as pictures
+  for c in lastra-test1 thacker; do
+    "$swgl" trace --case $c --steps 2 --out "$tmp/trace_$c" > "$tmp/trace.log"
+    ok $? "swgl trace --case $c: $(cat "$tmp/trace.log")"
+    n=$(grep -c '<h2>' "$tmp/trace_$c/index.html")
+    missing=0
+    for img in $(grep -o 'src="[^"]*"' "$tmp/trace_$c/index.html" | cut -d'"' -f2); do
+      [ -s "$tmp/trace_$c/$img" ] || missing=$((missing + 1))
+    done
+    [ "$n" -ge 3 ] && [ $missing = 0 ] && grep -q '<h2>1. <code>' "$tmp/trace_$c/index.html"
+    ok $? "$c: index.html lists $n passes, every picture it shows is there ($missing missing)"
+  done
+  grep -q 'roe_edge.glsl' "$tmp/trace_lastra-test1/index.html" && grep -q 'kp_flux_cell.glsl' "$tmp/trace_thacker/index.html"
+  ok $? "the traces name the schemes' shaders (roe_edge.glsl, kp_flux_cell.glsl)"
   # a restart on the GPU: within float's rounding of the uninterrupted run (the float
   # state is restored from the double restart fields): the volume to 1e-5
   if command -v ncdump > /dev/null; then

@@ -17,6 +17,9 @@ static const char *usage =
     "  swgl run [SCENARIO.ini] [options]  run a scenario file, or a built-in case (--case NAME);\n"
     "                                     no scenario: the default demo (case 'dambreak')\n"
     "  swgl bench gpgpu|roe|kp|sediment [options]  timing tables (see 'swgl bench NAME --help')\n"
+    "  swgl trace SCENARIO|--case NAME [--steps N] [--out DIR]\n"
+    "                                     every pass of the last of N steps on the GPU: its input and\n"
+    "                                     output textures as pictures and DIR/index.html\n"
     "  swgl list-cases                    built-in cases\n"
     "  swgl show-case NAME                print a built-in case as a scenario file\n"
     "  swgl --help | --version\n"
@@ -212,6 +215,7 @@ int main(int argc, char **argv)
     if (strcmp(c, "info") == 0) return cmd_info(argc - 2, argv + 2);
     if (strcmp(c, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(c, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
+    if (strcmp(c, "trace") == 0) return cmd_trace(argc - 2, argv + 2);
     if (strcmp(c, "list-cases") == 0) return cmd_list_cases();
     if (strcmp(c, "show-case") == 0) return cmd_show_case(argc - 2, argv + 2);
     fprintf(stderr, "swgl: unknown command '%s'; see 'swgl --help'\n", c);

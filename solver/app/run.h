@@ -26,6 +26,9 @@ typedef struct run_options {
  * reached as its last, summary.json saying "interrupted"). */
 int run_scenario(const scenario *sc, const run_options *opt);
 
+/* swgl trace SCENARIO|--case NAME [--steps N] [--out DIR] (trace.c). */
+int cmd_trace(int argc, char **argv);
+
 /* swgl bench gpgpu | roe | sediment: argv[0] is the bench's name. */
 int bench_gpgpu(int argc, char **argv);
 int bench_roe(int argc, char **argv);
