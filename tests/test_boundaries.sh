@@ -218,6 +218,28 @@ if "$swgl" info > "$tmp/info" 2>&1 && grep -qi renderer "$tmp/info"; then
   grep -q 'roe_edge.glsl' "$tmp/trace_lastra-test1/index.html" && grep -q 'kp_flux_cell.glsl' "$tmp/trace_thacker/index.html" &&
     grep -q 'sed_h' "$tmp/trace_sediment-gaussian/index.html"
   ok $? "the traces name the schemes' shaders (roe_edge.glsl, kp_flux_cell.glsl, sed_h*.glsl)"
+  # SIGINT on the GPU's device clock: the state written is the one of the time written
+  # (the steps queued when the signal came count): a run to that time gives the same grid
+  cat > "$tmp/drybreak.ini" <<'INI'
+[domain]
+nx = 300
+ny = 300
+dx = 1
+dy = 1
+bed = 0
+[initial]
+depth = x < 150 ? 2 : 0
+[run]
+scheme = roe
+t_end = 500
+INI
+  "$swgl" run "$tmp/drybreak.ini" --backend gpu --out "$tmp/gsig" --quiet 2> /dev/null &
+  pid=$!
+  sleep 3; kill -INT $pid; wait $pid
+  tr=$(num "$tmp/gsig/summary.json" t_end)
+  "$swgl" run "$tmp/drybreak.ini" --backend gpu --set run.t_end=$tr --out "$tmp/gsig2" --quiet
+  cmp -s "$tmp/gsig/h.asc" "$tmp/gsig2/h.asc"
+  ok $? "gpu SIGINT at t = $tr s: h.asc equals a run to that time"
   # a restart on the GPU: within float's rounding of the uninterrupted run (the float
   # state is restored from the double restart fields): the volume to 1e-5
   if command -v ncdump > /dev/null; then

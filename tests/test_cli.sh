@@ -121,7 +121,7 @@ for sig in INT TERM; do
   [ $rc -eq $want ] && grep -q 'stopped by signal .* at t = ' "$tmp/err"
   ok $? "SIG$sig: exit $want and a message with the time reached (exit $rc: $(tail -1 "$tmp/err"))"
   grep -q '"interrupted": true' "$tmp/sig$sig/summary.json" && [ -s "$tmp/sig$sig/h.asc" ] &&
-    awk '/"t_end"/ { gsub(/[,]/, "", $2); exit !($2 > 0 && $2 < 50) }' "$tmp/sig$sig/summary.json"
+    awk '/"t_end"/ { gsub(/[,]/, "", $2); exit !($2 + 0 > 0 && $2 + 0 < 50) }' "$tmp/sig$sig/summary.json"
   ok $? "SIG$sig: the outputs hold the state reached, summary.json says interrupted, t_end < 50"
   if [ -s "$tmp/sig$sig/run.nc" ] && command -v ncdump > /dev/null; then
     ncdump -h "$tmp/sig$sig/run.nc" | grep -q 'time = UNLIMITED ; // (2 currently)'
@@ -286,6 +286,30 @@ if command -v ncdump > /dev/null && [ -s "$tmp/snap/run.nc" ]; then
   [ $? -ne 0 ] && grep -q 'is not before t_end' "$tmp/err"; ok $? "a restart at or after t_end: $(tail -1 "$tmp/err")"
   "$swgl" run --case dambreak --backend cpu-scalar --restart "$tmp/rs_kp.B/run.nc" --out "$tmp/rs_bad" 2> "$tmp/err"
   [ $? -ne 0 ] && grep -q 'the scenario.s is 200 x 200' "$tmp/err"; ok $? "a restart on another grid: $(tail -1 "$tmp/err")"
+fi
+
+# gauge times merge with the output times and a restart's time they mean (3 x 0.1 is not
+# 0.3 in binary): one stop each, no sliver of a step
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=1 --set run.output_times=0.3 \
+  --set "gauges.a=5 0.5" --set output.gauge_interval=0.1 --out "$tmp/gm" --quiet
+[ "$(cut -d, -f1 "$tmp/gm/gauges.csv" | tail -n +2 | tr '\n' ' ')" = "0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1 " ]
+ok $? "gauges every 0.1 s with an output time at 0.3 s: one row each, 0 .. 1 s"
+awk '/"dt_min"/ { gsub(/,/, "", $2); exit !($2 + 0 > 1e-6) }' "$tmp/gm/summary.json"; ok $? "no sliver step where 3 x 0.1 meets 0.3"
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=0.3 --set run.output_times= --out "$tmp/gm0" --quiet
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set run.t_end=1 --set "gauges.a=5 0.5" --set output.gauge_interval=0.1 \
+  --restart "$tmp/gm0/run.nc" --out "$tmp/gm1" --quiet
+[ "$(cut -d, -f1 "$tmp/gm1/gauges.csv" | tail -n +2 | tr '\n' ' ')" = "0.3 0.4 0.5 0.6 0.7 0.8 0.9 1 " ]
+ok $? "gauges after a restart at 0.3 s: from 0.3 s, one row each"
+"$swgl" run --case lastra-test1 --backend cpu-scalar --set "gauges.a=5 0.5" --set output.gauge_interval=1e-300 \
+  --out "$tmp/gm2" 2> "$tmp/err"
+[ $? -ne 0 ] && grep -q 'more than 10^7 samples' "$tmp/err"; ok $? "a gauge interval of 1e-300 s is refused: $(tail -1 "$tmp/err")"
+# a full disk while run.nc is written: a clear error, exit 1, nothing half-written
+if [ -s "$tmp/snap/run.nc" ]; then
+  (ulimit -f 100; trap '' XFSZ; "$swgl" run --case valley-flood --backend cpu-scalar --set domain.level=1 \
+     --set run.output_times=600,1200 --out "$tmp/full" --quiet 2> "$tmp/err"; echo $? > "$tmp/rc")
+  [ "$(cat "$tmp/rc")" = 1 ] && grep -q 'run.nc: netCDF: writing' "$tmp/err" && [ ! -e "$tmp/full" ] &&
+    [ -z "$(ls -a "$tmp" | grep '\.full\.swgl-tmp')" ]
+  ok $? "a full disk (ulimit -f) while writing run.nc: exit 1, the message, no folder: $(tail -1 "$tmp/err")"
 fi
 
 echo "$pass passed, $fail failed"

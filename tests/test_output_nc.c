@@ -67,7 +67,7 @@ int main(void)
     CHECK(attr_is(ncid, NC_GLOBAL, "Conventions", "CF-1.8"), "Conventions CF-1.8");
     CHECK(attr_is(ncid, NC_GLOBAL, "scenario", "[domain]\nnx = 3\n"), "the scenario's text");
     CHECK(attr_is(ncid, NC_GLOBAL, "scenario_overrides", "run.t_end=2"), "the overrides");
-    CHECK(attr_is(ncid, vt, "units", "s") && attr_is(ncid, vh, "units", "m"), "units");
+    CHECK(attr_is(ncid, vt, "units", "seconds since 1970-01-01 00:00:00") && attr_is(ncid, vh, "units", "m"), "units (time: CF's since a date)");
     CHECK(attr_is(ncid, veta, "standard_name", "water_surface_height_above_reference_datum"), "eta's standard name");
     float fill = 0;
     CHECK(nc_get_att_float(ncid, vh, "_FillValue", &fill) == NC_NOERR && fill == NC_OUT_FILL, "_FillValue");

@@ -62,6 +62,8 @@ typedef struct nc_ctx {
     int native;                      /* the scheme has a native field (kp's surface) */
     double *nat;                     /* grid_size: its value from the backend, or NULL */
     double *nat_in;                  /* its interior */
+    double last;                     /* the time of the last step appended */
+    long steps;                      /* steps appended */
 } nc_ctx;
 
 static void nc_ctx_free(nc_ctx *c)
@@ -76,7 +78,9 @@ static void nc_ctx_free(nc_ctx *c)
  * native field for the restart */
 static swgl_status nc_step(nc_ctx *c, double t, double *const *f, const double *native)
 {
-    if (!c || !c->nc) return SWGL_OK;
+    /* a time already appended (a run stopped by a signal at a stop) is not appended twice:
+     * the time coordinate stays increasing */
+    if (!c || !c->nc || (c->steps && t == c->last)) return SWGL_OK;
     const scheme_setup *s = c->s;
     size_t n = (size_t)s->nx * (size_t)s->ny;
     int m = 0;
@@ -98,7 +102,9 @@ static swgl_status nc_step(nc_ctx *c, double t, double *const *f, const double *
             for (int i = 0; i < s->nx; i++) c->nat_in[(size_t)j * s->nx + i] = native[grid_in(s->nx, i, j)];
         state[3] = c->nat_in;
     }
-    return nc_out_append(c->nc, t, (const double *const *)c->v, state);
+    swgl_status st = nc_out_append(c->nc, t, (const double *const *)c->v, state);
+    if (st == SWGL_OK) c->last = t, c->steps++;
+    return st;
 }
 
 static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od)
@@ -463,37 +469,39 @@ int run_scenario(const scenario *sc, const run_options *opt)
      * 2 gauge), then t_end */
     int nstops = 0;
     double gi = sc->n_gauges ? sc->gauge_interval : 0;
-    long ng = gi > 0 ? (long)ceil(s.t_end / gi) : 0;
-    if (ng > 10000000) {
+    if (gi > 0 && !(s.t_end / gi <= 1e7)) {   /* tested in double: the count may not fit a long */
         st = swgl_fail(SWGL_ERR_INPUT, "%s: [output] gauge_interval = %g s: more than 10^7 samples to t_end = %g s",
                        sc->source, gi, s.t_end);
         goto fail;
     }
+    long ng = gi > 0 ? (long)ceil(s.t_end / gi) : 0;
     stops = malloc((size_t)(sc->n_output_times + ng + 1) * sizeof(double));
     kinds = malloc((size_t)(sc->n_output_times + ng + 1));
     if (!stops || !kinds) {
         st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         goto fail;
     }
+    /* two times within a relative 1e-9 are one stop (k gi is not exactly an output time
+     * or the restart's time that it means: 3 x 0.1 = 0.30000000000000004) */
+#define SAME_TIME(a, b) (isfinite(a) && isfinite(b) && fabs((a) - (b)) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b))))
     int snap_at_end = 0;   /* an output time at t_end: its grids too, from the final state */
     int i0 = 0;
-    long k0 = gi > 0 ? (long)floor(t0 / gi) + 1 : 1;
-    while (i0 < sc->n_output_times && sc->output_times[i0] <= t0) i0++;
-    for (int i = i0, k = (int)k0; i < sc->n_output_times || (k <= ng && k * gi < s.t_end);) {
+    long k0 = 1;
+    while (gi > 0 && (k0 * gi < t0 || SAME_TIME(k0 * gi, t0))) k0++;
+    while (i0 < sc->n_output_times && (sc->output_times[i0] <= t0 || SAME_TIME(sc->output_times[i0], t0))) i0++;
+    for (int i = i0, k = (int)k0;;) {
         double to = i < sc->n_output_times ? sc->output_times[i] : INFINITY;
-        double tg = k <= ng && k * gi < s.t_end ? k * gi : INFINITY;
-        if (to >= s.t_end && tg == INFINITY) {
-            snap_at_end = i < sc->n_output_times;
-            break;
-        }
-        double t = fmin(to, tg);
-        if (t >= s.t_end) break;
-        stops[nstops] = t;
-        kinds[nstops++] = (unsigned char)((t == to) | (t == tg ? 2 : 0));
-        if (t == to) i++;
-        if (t == tg) k++;
+        double tg = k <= ng && k * gi < s.t_end && !SAME_TIME(k * gi, s.t_end) ? k * gi : INFINITY;
+        if (!(fmin(to, tg) < s.t_end) || SAME_TIME(fmin(to, tg), s.t_end)) break;
+        int is_out = to <= tg || SAME_TIME(to, tg), is_gauge = tg <= to || SAME_TIME(to, tg);
+        stops[nstops] = is_out ? to : tg;   /* an output time where one coincides */
+        kinds[nstops++] = (unsigned char)(is_out | (is_gauge ? 2 : 0));
+        if (is_out) i++;
+        if (is_gauge) k++;
     }
-    for (int i = i0; i < sc->n_output_times; i++) snap_at_end |= sc->output_times[i] >= s.t_end;
+#undef SAME_TIME
+    for (int i = i0; i < sc->n_output_times; i++)   /* at t_end (or within 1e-9 of it) */
+        snap_at_end |= sc->output_times[i] >= s.t_end * (1 - 1e-9);
     kinds[nstops] = 0;
     stops[nstops++] = s.t_end;
 
@@ -528,11 +536,19 @@ int run_scenario(const scenario *sc, const run_options *opt)
     if (opt->compare != BACKEND_NONE && !interrupted) {
         if (!opt->quiet) fprintf(stderr, "swgl: comparing with %s\n", backend_name(opt->compare));
         int unused;
-        if ((st = run_backend(d, &s, &cfg, opt->compare, t0, native0, stops, nstops, opt->quiet ? 0 : opt->progress, NULL, &g,
-                              &ro, other, sizeof other, NULL, &unused)))
+        st = run_backend(d, &s, &cfg, opt->compare, t0, native0, stops, nstops, opt->quiet ? 0 : opt->progress, NULL, &g,
+                         &ro, other, sizeof other, NULL, &unused);
+        if (st == SWGL_ERR_INTERRUPTED) {   /* the main run is whole: written without the comparison */
+            interrupted = timeloop_stop_requested();
+            fprintf(stderr, "%sswgl: the comparison was interrupted; writing the run without it\n",
+                    opt->quiet ? "" : "\n");
+            st = SWGL_OK;
+        } else if (st != SWGL_OK) {
             goto fail;
-        nd = difference(&s, &f, &g);
-        have_other = 1;
+        } else {
+            nd = difference(&s, &f, &g);
+            have_other = 1;
+        }
     }
 
     long bad = nonfinite_cells(&s, &f);
@@ -562,12 +578,11 @@ int run_scenario(const scenario *sc, const run_options *opt)
         }
     }
     if (sc->maps && (st = write_maps(&maps, &s, od, ncc.nc)) != SWGL_OK) goto fail;
-    if ((st = nc_step(&ncc, s.t_end, f.f, ncc.nat && have_native ? ncc.nat : NULL)) != SWGL_OK ||
-        (st = nc_out_close(ncc.nc)) != SWGL_OK) {
-        ncc.nc = NULL;
-        goto fail;
-    }
+    st = nc_step(&ncc, s.t_end, f.f, ncc.nat && have_native ? ncc.nat : NULL);
+    swgl_status close_st = nc_out_close(ncc.nc);   /* always closed, once */
     ncc.nc = NULL;
+    if (st == SWGL_OK) st = close_st;
+    if (st != SWGL_OK) goto fail;
     if (sc->frames && d->write_frame && (st = d->write_frame(&s, f.f, od, end_suffix, s.t_end)) != SWGL_OK) goto fail;
     if ((snap_at_end && (st = d->write_grids(&s, f.f, od, end_suffix)) != SWGL_OK) ||
         (st = d->write_grids(&s, f.f, od, "")) != SWGL_OK ||

@@ -12,6 +12,7 @@ struct nc_out {
     int ncid, dim_t, var_t, nx, ny, n_fields, n_state, var_rt;
     int var[NC_OUT_MAX_FIELDS], var_state[NC_OUT_MAX_FIELDS], var_valid[NC_OUT_MAX_FIELDS];
     double *dbuf;
+    int failed;                      /* a write failed: the file is aborted, not closed */
     size_t steps;
     unsigned char *active;
     float *buf;
@@ -19,6 +20,9 @@ struct nc_out {
 };
 
 int nc_out_available(void) { return 1; }
+
+static int g_broken;
+int nc_out_broken(void) { return g_broken; }
 
 static swgl_status nc_fail(const char *path, int rc, const char *what)
 {
@@ -93,7 +97,9 @@ swgl_status nc_out_create(const char *path, const nc_out_desc *d, nc_out **out)
     if (rc == NC_NOERR) rc = nc_def_var(o->ncid, "time", NC_DOUBLE, 1, &o->dim_t, &o->var_t);
     if (rc == NC_NOERR) rc = nc_def_var(o->ncid, "y", NC_DOUBLE, 1, &dim_y, &var_y);
     if (rc == NC_NOERR) rc = nc_def_var(o->ncid, "x", NC_DOUBLE, 1, &dim_x, &var_x);
-    static const nc_out_field tf = {"time", "time since the start of the run", "time", "s"};
+    /* CF wants "<unit> since <date>"; a run has no date: its start stands at the epoch */
+    static const nc_out_field tf = {"time", "time since the start of the run (the start stands at the epoch)", "time",
+                                    "seconds since 1970-01-01 00:00:00"};
     static const nc_out_field xf = {"x", "x of the cell centre", "projection_x_coordinate", "m"};
     static const nc_out_field yf = {"y", "y of the cell centre", "projection_y_coordinate", "m"};
     if (rc == NC_NOERR) rc = describe(o->ncid, o->var_t, &tf);
@@ -168,7 +174,10 @@ swgl_status nc_out_append(nc_out *o, double t, const double *const *fields, cons
     }
     if (rc == NC_NOERR && state && o->n_state) rc = nc_put_var_double(o->ncid, o->var_rt, &t);
     if (rc == NC_NOERR) rc = nc_sync(o->ncid);   /* a reader sees this step now */
-    if (rc != NC_NOERR) return nc_fail(o->path, rc, "writing a time step");
+    if (rc != NC_NOERR) {
+        o->failed = g_broken = 1;
+        return nc_fail(o->path, rc, "writing a time step");
+    }
     o->steps++;
     return SWGL_OK;
 }
@@ -187,13 +196,17 @@ swgl_status nc_out_put_fixed(nc_out *o, const nc_out_field *f, const double *v, 
         rc = nc_put_var_float(o->ncid, var, o->buf);
     }
     if (rc == NC_NOERR) rc = nc_sync(o->ncid);
+    if (rc != NC_NOERR) o->failed = g_broken = 1;
     return rc == NC_NOERR ? SWGL_OK : nc_fail(o->path, rc, "adding a map");
 }
 
 swgl_status nc_out_close(nc_out *o)
 {
     if (!o) return SWGL_OK;
-    int rc = nc_close(o->ncid);
+    /* after a failed write (a full disk) HDF5's close of the broken file can crash at
+     * exit: the file is aborted instead (the run fails and its folder is discarded) */
+    int rc = o->failed ? nc_abort(o->ncid) : nc_close(o->ncid);
+    if (o->failed) rc = NC_NOERR;
     swgl_status st = rc == NC_NOERR ? SWGL_OK : nc_fail(o->path, rc, "closing");
     free(o->buf);
     free(o->dbuf);
@@ -291,6 +304,7 @@ swgl_status nc_restart_read(const char *path, int nx, int ny, int n, const char 
 
 
 int nc_out_available(void) { return 0; }
+int nc_out_broken(void) { return 0; }
 
 swgl_status nc_out_create(const char *path, const nc_out_desc *d, nc_out **out)
 {

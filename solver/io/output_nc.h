@@ -56,6 +56,10 @@ swgl_status nc_restart_read(const char *path, int nx, int ny, int n, const char 
 /* Adds a constant field over (y, x) (nx*ny doubles, row 0 southern; the fill at the
  * inactive cells and where mask, if given, is 0), e.g. a flood map at the end. */
 swgl_status nc_out_put_fixed(nc_out *o, const nc_out_field *f, const double *v, const unsigned char *mask);
+/* Whether a write to a netCDF file failed in this process (a full disk).  HDF5 then
+ * crashes in its exit handlers on the broken file (libhdf5 1.10), so the program leaves
+ * by _exit after flushing its own output (main.c). */
+int nc_out_broken(void);
 /* Closes the file (NULL is fine); the status of the close. */
 swgl_status nc_out_close(nc_out *o);
 

@@ -59,7 +59,9 @@ swgl_status gpu_steps_run_to(gpu_readback *rb, double *dt_recent, gpu_array2d *c
         if ((st = step(self, stop - sp->t, issued - known, stop_index, dt_floor)) == SWGL_OK) issued++;
     }
     /* steps issued after the landing (or the blow-up) took dt = 0 and left the state as
-     * it was; drain their texels (keeping the first error's message) */
+     * it was; after an interrupt they did advance it, so their steps count (the time
+     * reached is then the state's); drain their texels (keeping the first error's
+     * message) */
     while (known < issued) {
         int ready = 0;
         if (gpu_readback_fetch(rb, 1, c, &ready) != SWGL_OK || !ready) {
@@ -67,6 +69,7 @@ swgl_status gpu_steps_run_to(gpu_readback *rb, double *dt_recent, gpu_array2d *c
             break;
         }
         known++;
+        if (!done && !blown && st == SWGL_ERR_INTERRUPTED) done = take_clock(c, stop_index, stop, sp, &blown);
     }
     if (st == SWGL_OK && blown)   /* the time loop words the message, with the run's step */
         st = swgl_fail(SWGL_ERR_BLOWUP, "blown");

@@ -56,14 +56,15 @@ static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
 typedef struct progress_line {
     const scheme_inst *in;
     int mode;                /* TIMELOOP_PROGRESS_TTY or _LINES */
-    double t_end, shown, t0;
+    double t_start, t_end, shown, t0;
     int tenth;               /* _LINES: the last tenth of t_end reported */
     long base;
 } progress_line;
 
 static void show(progress_line *p, double t, long n, double dt)
 {
-    double now = cpu_seconds(), el = now - p->t0, frac = p->t_end > 0 ? t / p->t_end : 1;
+    double now = cpu_seconds(), el = now - p->t0, span = p->t_end - p->t_start;
+    double frac = span > 0 ? (t - p->t_start) / span : 1;   /* of this run (from a restart's time) */
     int tenth = (int)(frac * 10 + 1e-9);
     if (p->mode == TIMELOOP_PROGRESS_TTY ? now - p->shown < 0.25 : tenth <= p->tenth) return;
     p->shown = now;
@@ -74,7 +75,7 @@ static void show(progress_line *p, double t, long n, double dt)
     else if (left >= 60) snprintf(eta, sizeof eta, "%dm%02ds", (int)(left / 60), (int)left % 60);
     else snprintf(eta, sizeof eta, "%.0fs", left);
     fprintf(stderr, "%s  %s: t = %.6g / %.6g s (%3.0f%%), step %ld, dt = %.3g s, %.3g steps/s, %.3g Mcells/s, %s left%s",
-            p->mode == TIMELOOP_PROGRESS_TTY ? "\r" : "", p->in->name, t, p->t_end, 100 * frac, n, dt, sps,
+            p->mode == TIMELOOP_PROGRESS_TTY ? "\r" : "", p->in->name, t, p->t_end, 100 * (t / p->t_end), n, dt, sps,
             sps * (double)p->in->cells / 1e6, eta, p->mode == TIMELOOP_PROGRESS_TTY ? "   " : "\n");
 }
 
@@ -92,7 +93,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     const double dt_floor = TIMELOOP_COLLAPSE * t_end;
     const int stages = be->stages(in->self);
     double t = in->t_start, t0 = cpu_seconds(), paused = 0;
-    progress_line pl = {in, progress, t_end, t0, t0, 0, 0};
+    progress_line pl = {in, progress, in->t_start, t_end, t0, t0, 0, 0};
     long n = 0;
     swgl_status st = SWGL_OK;
     r->dt_min = INFINITY;
