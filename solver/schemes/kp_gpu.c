@@ -94,6 +94,7 @@
 #include <string.h>
 
 #include "gpu_context.h"
+#include "gpu_maps.h"
 #include "gpu_pass.h"
 #include "gpu_readback.h"
 #include "gpu_reductor.h"
@@ -171,13 +172,9 @@ struct kp_gpu {
     gpu_program *p_ring;
     float *ringbuf;
     double *bvbuf;
-    /* flood maps (solver/schemes/swe_maps.h; shaders/kp/kp_maps.glsl): ping-pong MRTs of
-     * (max depth, max speed, time of max depth, arrival) and (max hazard, 0, 0, 0) */
-    gpu_mrt *maps[2];
-    gpu_program *p_maps[2];      /* [time from the clock texel] */
-    int mi;                      /* the maps holding the latest */
+    /* flood maps (gpu_maps.h; shaders/kp/kp_maps.glsl) */
+    gpu_maps maps;
     double t_now, stop_now;      /* the host clock's time; run_to's stop */
-    float arrival, maps_hdry;
 };
 
 static const char *pass_names[KP_PASS_COUNT] = {"wet map", "flux", "gather", "reduction", "clock", "integration"};
@@ -223,10 +220,7 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_array2d_destroy(g->clock[1]);
     gpu_readback_destroy(g->rb);
     gpu_timer_destroy(g->timer);
-    gpu_mrt_destroy(g->maps[0]);
-    gpu_mrt_destroy(g->maps[1]);
-    gpu_program_destroy(g->p_maps[0]);
-    gpu_program_destroy(g->p_maps[1]);
+    gpu_maps_destroy(&g->maps);
     gpu_mrt_destroy(g->bvals);
     gpu_mrt_destroy(g->rainf);
     gpu_array2d_destroy(g->ring);
@@ -933,82 +927,23 @@ static void integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_a
     if (g->forcing && g->forc->n_src) set_real(g, p, "u_src_add", src_add);
 }
 
-/* The flood maps' pass after a step (g->maps set): from the new state, at time t (host
- * clock) or from the clock texels (run_to: clock this step's, prev the one before, the
- * time known t_known and the steps not read back). */
+/* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host
+ * clock) or from the clock texels (run_to). */
 static swgl_status maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, const gpu_array2d *prev, double t_known,
                              int unknown)
 {
-    if (!g->maps[0]) return SWGL_OK;
     gpu_pass p;
-    gpu_pass_begin(&p, g->p_maps[clock != NULL]);
+    if (!gpu_maps_begin(&g->maps, &p, t, clock, prev, t_known, unknown)) return SWGL_OK;
     BIND(g, &p, "u_state", g->state[g->cur], 0);
-    gpu_pass_array(&p, "u_maps_a", gpu_mrt_member(g->maps[g->mi], 0));
-    gpu_pass_array(&p, "u_maps_b", gpu_mrt_member(g->maps[g->mi], 1));
-    gpu_pass_float(&p, "u_arrival", g->arrival);
-    gpu_pass_float(&p, "u_maps_hdry", g->maps_hdry);
-    if (clock) {
-        gpu_pass_array(&p, "u_clock", clock);
-        gpu_pass_array(&p, "u_prev", prev);
-        gpu_pass_float(&p, "u_t_known", (float)t_known);
-        gpu_pass_int(&p, "u_unknown", unknown);
-    } else {
-        gpu_pass_float(&p, "u_t", (float)t);
-    }
-    swgl_status st = gpu_pass_draw_mrt(&p, g->maps[1 - g->mi], NULL);
-    if (st == SWGL_OK) g->mi = 1 - g->mi;
-    return st;
+    return gpu_maps_end(&g->maps, &p);
 }
 
 swgl_status kp_gpu_maps_start(kp_gpu *g, const swe_maps *m)
 {
-    size_t n = grid_size(g->nx, g->ny);
-    gpu_mrt_desc d = {g->tw, g->th, 2, {GPU_RGBA32F, GPU_RGBA32F}, "kp flood maps"};
-    float *a = malloc(4 * n * sizeof(float)), *b = calloc(4 * n, sizeof(float));
-    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    char defs[1300];
-    for (int k = 0; st == SWGL_OK && k < 2; k++) {
-        if (!g->maps[k]) st = gpu_mrt_create(&d, &g->maps[k]);
-        snprintf(defs, sizeof defs, "%s%s", g->defs, k ? "#define SWE_MAPS_DT_ON_GPU 1\n" : "");
-        if (st == SWGL_OK && !g->p_maps[k]) st = gpu_program_create("kp_maps", defs, &g->p_maps[k]);
-    }
-    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-        a[4 * k] = (float)m->m[SWE_MAP_MAX_H][k];
-        a[4 * k + 1] = (float)m->m[SWE_MAP_MAX_SPEED][k];
-        a[4 * k + 2] = (float)m->m[SWE_MAP_T_MAX_H][k];
-        a[4 * k + 3] = (float)m->m[SWE_MAP_ARRIVAL][k];
-        b[4 * k] = (float)m->m[SWE_MAP_MAX_HAZARD][k];
-    }
-    for (int k = 0; st == SWGL_OK && k < 2; k++)
-        if ((st = gpu_array2d_upload(gpu_mrt_member(g->maps[k], 0), a)) == SWGL_OK)
-            st = gpu_array2d_upload(gpu_mrt_member(g->maps[k], 1), b);
-    free(a);
-    free(b);
-    g->mi = 0;
-    g->arrival = (float)m->arrival_depth;
-    g->maps_hdry = (float)m->h_dry;
-    return st;
+    return gpu_maps_start(&g->maps, g->tw, g->th, "kp_maps", g->defs, m);
 }
 
-swgl_status kp_gpu_maps_read(kp_gpu *g, swe_maps *m)
-{
-    size_t n = grid_size(g->nx, g->ny);
-    float *a = malloc(4 * n * sizeof(float)), *b = malloc(4 * n * sizeof(float));
-    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    if (st == SWGL_OK && g->maps[0] && (st = gpu_array2d_download(gpu_mrt_member(g->maps[g->mi], 0), a)) == SWGL_OK)
-        st = gpu_array2d_download(gpu_mrt_member(g->maps[g->mi], 1), b);
-    for (size_t k = 0; st == SWGL_OK && g->maps[0] && k < n; k++) {
-        if (g->code[k] != CELL_ACTIVE) continue;
-        m->m[SWE_MAP_MAX_H][k] = a[4 * k];
-        m->m[SWE_MAP_MAX_SPEED][k] = a[4 * k + 1];
-        m->m[SWE_MAP_T_MAX_H][k] = a[4 * k + 2];
-        m->m[SWE_MAP_ARRIVAL][k] = a[4 * k + 3];
-        m->m[SWE_MAP_MAX_HAZARD][k] = b[4 * k];
-    }
-    free(a);
-    free(b);
-    return st;
-}
+swgl_status kp_gpu_maps_read(kp_gpu *g, swe_maps *m) { return gpu_maps_read(&g->maps, g->code, m); }
 
 /* w of cell k of an array (its first element), as the GPU holds it */
 static swgl_status read_w(kp_gpu *g, gpu_mrt *m, size_t k, double *w)

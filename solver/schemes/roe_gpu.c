@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "gpu_context.h"
+#include "gpu_maps.h"
 #include "gpu_pass.h"
 #include "gpu_readback.h"
 #include "gpu_reductor.h"
@@ -90,11 +91,8 @@ struct roe_gpu {
     gpu_program *p_ring;
     float *ringbuf;
     /* flood maps (swe_maps.h; shaders/roe/roe_maps.glsl), as kp_gpu.c keeps them */
-    gpu_mrt *maps[2];
-    gpu_program *p_maps[2];
-    int mi;
+    gpu_maps maps;
     double t_now, stop_now;
-    float arrival, maps_hdry;
     char maps_defs[1200];
 };
 
@@ -117,10 +115,7 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_program_destroy(r->p_clock);
     gpu_program_destroy(r->p_update_clock);
     gpu_readback_destroy(r->rb);
-    gpu_mrt_destroy(r->maps[0]);
-    gpu_mrt_destroy(r->maps[1]);
-    gpu_program_destroy(r->p_maps[0]);
-    gpu_program_destroy(r->p_maps[1]);
+    gpu_maps_destroy(&r->maps);
     gpu_array2d_destroy(r->bvals);
     gpu_array2d_destroy(r->rainf);
     gpu_array2d_destroy(r->ring);
@@ -566,80 +561,23 @@ static swgl_status ring_rates(roe_gpu *r, double dt)
     return st;
 }
 
-/* The flood maps' pass after a step (kp_gpu.c's maps_pass). */
+/* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host
+ * clock) or from the clock texels (run_to). */
 static swgl_status maps_pass(roe_gpu *r, double t, const gpu_array2d *clock, const gpu_array2d *prev, double t_known,
                              int unknown)
 {
-    if (!r->maps[0]) return SWGL_OK;
     gpu_pass p;
-    gpu_pass_begin(&p, r->p_maps[clock != NULL]);
+    if (!gpu_maps_begin(&r->maps, &p, t, clock, prev, t_known, unknown)) return SWGL_OK;
     bind_state(r, &p, r->cur);
-    gpu_pass_array(&p, "u_maps_a", gpu_mrt_member(r->maps[r->mi], 0));
-    gpu_pass_array(&p, "u_maps_b", gpu_mrt_member(r->maps[r->mi], 1));
-    gpu_pass_float(&p, "u_arrival", r->arrival);
-    gpu_pass_float(&p, "u_maps_hdry", r->maps_hdry);
-    if (clock) {
-        gpu_pass_array(&p, "u_clock", clock);
-        gpu_pass_array(&p, "u_prev", prev);
-        gpu_pass_float(&p, "u_t_known", (float)t_known);
-        gpu_pass_int(&p, "u_unknown", unknown);
-    } else {
-        gpu_pass_float(&p, "u_t", (float)t);
-    }
-    swgl_status st = gpu_pass_draw_mrt(&p, r->maps[1 - r->mi], NULL);
-    if (st == SWGL_OK) r->mi = 1 - r->mi;
-    return st;
+    return gpu_maps_end(&r->maps, &p);
 }
 
 swgl_status roe_gpu_maps_start(roe_gpu *r, const swe_maps *m)
 {
-    size_t n = (size_t)r->tex_w * r->tex_h;
-    gpu_mrt_desc d = {r->tex_w, r->tex_h, 2, {GPU_RGBA32F, GPU_RGBA32F}, "roe flood maps"};
-    float *a = malloc(4 * n * sizeof(float)), *b = calloc(4 * n, sizeof(float));
-    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    char defs[1300];
-    for (int k = 0; st == SWGL_OK && k < 2; k++) {
-        if (!r->maps[k]) st = gpu_mrt_create(&d, &r->maps[k]);
-        snprintf(defs, sizeof defs, "%s%s", r->maps_defs, k ? "#define SWE_MAPS_DT_ON_GPU 1\n" : "");
-        if (st == SWGL_OK && !r->p_maps[k]) st = gpu_program_create("roe_maps", defs, &r->p_maps[k]);
-    }
-    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-        a[4 * k] = (float)m->m[SWE_MAP_MAX_H][k];
-        a[4 * k + 1] = (float)m->m[SWE_MAP_MAX_SPEED][k];
-        a[4 * k + 2] = (float)m->m[SWE_MAP_T_MAX_H][k];
-        a[4 * k + 3] = (float)m->m[SWE_MAP_ARRIVAL][k];
-        b[4 * k] = (float)m->m[SWE_MAP_MAX_HAZARD][k];
-    }
-    for (int k = 0; st == SWGL_OK && k < 2; k++)
-        if ((st = gpu_array2d_upload(gpu_mrt_member(r->maps[k], 0), a)) == SWGL_OK)
-            st = gpu_array2d_upload(gpu_mrt_member(r->maps[k], 1), b);
-    free(a);
-    free(b);
-    r->mi = 0;
-    r->arrival = (float)m->arrival_depth;
-    r->maps_hdry = (float)m->h_dry;
-    return st;
+    return gpu_maps_start(&r->maps, r->tex_w, r->tex_h, "roe_maps", r->maps_defs, m);
 }
 
-swgl_status roe_gpu_maps_read(roe_gpu *r, swe_maps *m)
-{
-    size_t n = (size_t)r->tex_w * r->tex_h;
-    float *a = malloc(4 * n * sizeof(float)), *b = malloc(4 * n * sizeof(float));
-    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    if (st == SWGL_OK && r->maps[0] && (st = gpu_array2d_download(gpu_mrt_member(r->maps[r->mi], 0), a)) == SWGL_OK)
-        st = gpu_array2d_download(gpu_mrt_member(r->maps[r->mi], 1), b);
-    for (size_t k = 0; st == SWGL_OK && r->maps[0] && k < n; k++) {
-        if (r->code[k] != CELL_ACTIVE) continue;
-        m->m[SWE_MAP_MAX_H][k] = a[4 * k];
-        m->m[SWE_MAP_MAX_SPEED][k] = a[4 * k + 1];
-        m->m[SWE_MAP_T_MAX_H][k] = a[4 * k + 2];
-        m->m[SWE_MAP_ARRIVAL][k] = a[4 * k + 3];
-        m->m[SWE_MAP_MAX_HAZARD][k] = b[4 * k];
-    }
-    free(a);
-    free(b);
-    return st;
-}
+swgl_status roe_gpu_maps_read(roe_gpu *r, swe_maps *m) { return gpu_maps_read(&r->maps, r->code, m); }
 
 /* h of cell k of the state array side, as the GPU holds it */
 static swgl_status read_h(roe_gpu *r, int side, size_t k, double *h)

@@ -1,0 +1,32 @@
+/* gpu_maps.h — the flood maps kept on the GPU (swe_maps.h), shared by the roe and kp GPU
+ * backends: two ping-pong MRTs of (max depth, max speed, time of max depth, arrival) and
+ * (max hazard, 0, 0, 0), and the scheme's maps pass (shaders/swe/swe_maps.glsl, called by
+ * roe_maps.glsl / kp_maps.glsl), built with and without SWE_MAPS_DT_ON_GPU. */
+#ifndef SWGL_GPU_MAPS_H
+#define SWGL_GPU_MAPS_H
+
+#include "gpu_pass.h"
+#include "swe_maps.h"
+
+typedef struct gpu_maps {
+    gpu_mrt *maps[2];
+    gpu_program *prog[2];    /* [time from the clock texels] */
+    int mi;                  /* the MRT holding the latest maps */
+    float arrival, hdry;
+} gpu_maps;
+
+/* Textures of w x h texels (the ghost-ring grid) from m, and the programs of the pass
+ * `pass` with the scheme's defines. */
+swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const char *defs, const swe_maps *m);
+/* Begins a maps pass (NULL when there are no maps: nothing to do): the previous maps and
+ * the uniforms bound, the time t (host clock) or from the clock texels (clock not NULL:
+ * this step's, prev the one before, t_known the CPU's time, unknown the steps not read);
+ * the caller binds the state and ends it with gpu_maps_end. */
+gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, const gpu_array2d *prev,
+                         double t_known, int unknown);
+swgl_status gpu_maps_end(gpu_maps *g, gpu_pass *p);
+/* The maps back into m over the active cells of code (grid_size). */
+swgl_status gpu_maps_read(gpu_maps *g, const unsigned char *code, swe_maps *m);
+void gpu_maps_destroy(gpu_maps *g);
+
+#endif
