@@ -145,6 +145,49 @@ static const char *with_bed(const char *name)
     return text;
 }
 
+/* bed = mesh(NODES, TRIANGLES), [domain] xll/yll, @data paths. */
+static void test_mesh_values(void)
+{
+    char text[4096];
+#define MESH_BED(extra) snprintf(text, sizeof text, "[domain]\ndx = 1\ndy = 1\n%sbed = mesh(%s/mesh-l-nodes.csv, " \
+                                 "%s/mesh-l-triangles.csv)\n" GOOD_INITIAL GOOD_RUN, extra, data_dir, data_dir)
+    MESH_BED("");
+    EXPECT_ERROR(text, "(loaded)");
+    MESH_BED("level = 1\n");
+    EXPECT_ERROR(text, "[domain] level = 1: expected 0: with a mesh bed the cell size is dx, dy");
+    snprintf(text, sizeof text, "[domain]\ndy = 1\nbed = mesh(%s/mesh-l-nodes.csv, %s/mesh-l-triangles.csv)\n"
+             GOOD_INITIAL GOOD_RUN, data_dir, data_dir);
+    EXPECT_ERROR(text, "[domain] dx is missing");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(a.csv)\n" GOOD_INITIAL GOOD_RUN,
+                 "expected mesh(NODES.csv, TRIANGLES.csv): two paths separated by a comma");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(, b.csv)\n" GOOD_INITIAL GOOD_RUN, "the first path is empty");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(nope.csv, b.csv)\n" GOOD_INITIAL GOOD_RUN, "nope.csv");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(@data/no-such-dir/n.csv, @data/no-such-dir/t.csv)\n"
+                 GOOD_INITIAL GOOD_RUN, "the shared data is not there");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(@data/no-such-dir/n.csv, @data/no-such-dir/t.csv)\n"
+                 GOOD_INITIAL GOOD_RUN, "set SWGL_DATA to the folder that holds it");
+    MESH_BED("xll = 2000\nnx = 3\nny = 3\n");
+    EXPECT_ERROR(text, "no cell of the 3 x 3 grid at (2000, 2000) lies in the mesh");
+    MESH_BED("nx = 0.5\n");
+    EXPECT_ERROR(text, "[domain] nx = 0.5: expected an integer >= 1");
+    MESH_BED("xll = abc\n");
+    EXPECT_ERROR(text, "[domain] xll = abc: expected a number");
+    /* a mesh for another field than the grid's: NODATA at an active cell is an error */
+    snprintf(text, sizeof text, "[domain]\nnx = 10\nny = 8\ndx = 1\ndy = 1\nxll = 1000\nyll = 2000\nbed = "
+             "mesh(%s/mesh-l-nodes.csv, %s/mesh-l-triangles.csv)\n" GOOD_INITIAL GOOD_RUN, data_dir, data_dir);
+    EXPECT_ERROR(text, "(loaded)");
+    snprintf(text, sizeof text, GOOD_DOMAIN "xll = 1000\nyll = 2000\n[initial]\neta = mesh(%s/mesh-l-nodes.csv, "
+             "%s/mesh-l-triangles.csv)\n" GOOD_RUN, data_dir, data_dir);
+    EXPECT_ERROR(text, "(loaded)");
+    snprintf(text, sizeof text, GOOD_DOMAIN "xll = 995\nyll = 2000\n[initial]\neta = mesh(%s/mesh-l-nodes.csv, "
+             "%s/mesh-l-triangles.csv)\n" GOOD_RUN, data_dir, data_dir);
+    EXPECT_ERROR(text, "NODATA at active cell (0, 0)");
+    /* an .asc grid fixes the corner */
+    snprintf(text, sizeof text, "[domain]\nxll = 5\nbed = %s/grid-bed.asc\n" GOOD_INITIAL GOOD_RUN, data_dir);
+    EXPECT_ERROR(text, "[domain] xll = 5: disagrees with the grid");
+#undef MESH_BED
+}
+
 static void test_bad_grids(void)
 {
     EXPECT_ERROR(with_bed("bad-header.asc"), "bad-header.asc:5: bad header: unknown keyword 'celsize'");
@@ -299,7 +342,7 @@ static void test_boundary_values(void)
 static void test_expressions(void)
 {
     EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 1 + * x\n" GOOD_INITIAL GOOD_RUN,
-                 "case.ini:6: [domain] bed = 1 + * x: bad expression: column 5: expected a number, x, y, pi, a function or '('");
+                 "case.ini:6: [domain] bed = 1 + * x: bad expression: column 5: expected a number, x, y, X, Y, pi, a function or '('");
     EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n[initial]\neta = sin(z)\n" GOOD_RUN,
                  "case.ini:8: [initial] eta = sin(z): bad expression: column 5: unknown name 'z'");
     EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = log(x - 1)\n" GOOD_INITIAL GOOD_RUN,
@@ -515,6 +558,7 @@ int main(void)
     test_good_base();
     test_structure();
     test_missing_files();
+    test_mesh_values();
     test_bad_grids();
     test_initial();
     test_numbers();

@@ -28,6 +28,9 @@ int run_scenario(const scenario *sc, const run_options *opt);
 
 /* swgl trace SCENARIO|--case NAME [--steps N] [--out DIR] (trace.c). */
 int cmd_trace(int argc, char **argv);
+/* swgl validate (validate.c) and swgl grid-from-mesh (grid_from_mesh.c) */
+int cmd_validate(int argc, char **argv);
+int cmd_grid_from_mesh(int argc, char **argv);
 
 /* swgl bench gpgpu | roe | sediment: argv[0] is the bench's name. */
 int bench_gpgpu(int argc, char **argv);

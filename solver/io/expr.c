@@ -11,8 +11,10 @@
  *   mul     := unary { ('*' | '/') unary }
  *   unary   := ('-' | '+' | '!') unary | power
  *   power   := primary [ '^' unary ]            right-associative: 2^3^2 = 2^9, -2^2 = -4
- *   primary := NUMBER | 'x' | 'y' | 'pi' | FUNC '(' cond { ',' cond } ')' | '(' cond ')'
+ *   primary := NUMBER | 'x' | 'y' | 'X' | 'Y' | 'pi' | FUNC '(' cond { ',' cond } ')' | '(' cond ')'
  *
+ * x, y are measured from the grid's corner; X, Y are map coordinates, x + xll and y + yll
+ * (expr_set_origin; 0 until set).
  * Comparisons and logical operators give 1 or 0; a value is true when it is nonzero.
  * FUNC is one of sin cos tan exp log sqrt abs floor (one argument) or min max (two).
  *
@@ -39,7 +41,7 @@
 #define EXPR_LOCAL_STACK 256    /* values evaluation keeps on the C stack; more: malloc'ed */
 
 enum op {
-    OP_NUM, OP_X, OP_Y, OP_NEG, OP_NOT,
+    OP_NUM, OP_X, OP_Y, OP_MX, OP_MY, OP_NEG, OP_NOT,
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_POW,
     OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
     OP_COND, OP_FN1, OP_MIN, OP_MAX
@@ -59,6 +61,7 @@ struct expr {
     int count, cap;
     int root;
     int uses_xy;
+    double xll, yll; /* X = x + xll, Y = y + yll */
     int max_stack;   /* values held at once by expr_eval */
 };
 
@@ -250,6 +253,10 @@ static int parse_name(parser *ps)
         ps->e->uses_xy = 1;
         return add_node(ps, OP_Y, -1, -1, -1);
     }
+    if (len == 1 && (*s == 'X' || *s == 'Y')) {
+        ps->e->uses_xy = 1;
+        return add_node(ps, *s == 'X' ? OP_MX : OP_MY, -1, -1, -1);
+    }
     if (len == 2 && strncmp(s, "pi", 2) == 0) {
         int k = add_node(ps, OP_NUM, -1, -1, -1);
         if (k >= 0) ps->e->n[k].v = 3.14159265358979323846;
@@ -270,7 +277,7 @@ static int parse_primary(parser *ps)
         return a;
     }
     char buf[32];
-    fail(ps, SWGL_ERR_INPUT, ps->p, "expected a number, x, y, pi, a function or '(' but found %s",
+    fail(ps, SWGL_ERR_INPUT, ps->p, "expected a number, x, y, X, Y, pi, a function or '(' but found %s",
          found(ps->p, buf, sizeof buf));
     return -1;
 }
@@ -377,7 +384,7 @@ static int parse_cond(parser *ps)
 static int arity(enum op op)
 {
     switch (op) {
-    case OP_NUM: case OP_X: case OP_Y: return 0;
+    case OP_NUM: case OP_X: case OP_Y: case OP_MX: case OP_MY: return 0;
     case OP_NEG: case OP_NOT: case OP_FN1: return 1;
     case OP_COND: return 3;
     default: return 2;
@@ -452,6 +459,8 @@ double expr_eval(const expr *e, double x, double y)
         case OP_NUM: st[sp++] = d->v; continue;
         case OP_X: st[sp++] = x; continue;
         case OP_Y: st[sp++] = y; continue;
+        case OP_MX: st[sp++] = x + e->xll; continue;
+        case OP_MY: st[sp++] = y + e->yll; continue;
         case OP_NEG: st[sp - 1] = -st[sp - 1]; continue;
         case OP_NOT: st[sp - 1] = st[sp - 1] == 0.0; continue;
         case OP_FN1: st[sp - 1] = d->f(st[sp - 1]); continue;
@@ -485,6 +494,12 @@ double expr_eval(const expr *e, double x, double y)
     double v = st[0];
     if (st != local) free(st);
     return v;
+}
+
+void expr_set_origin(expr *e, double xll, double yll)
+{
+    e->xll = xll;
+    e->yll = yll;
 }
 
 int expr_uses_xy(const expr *e)

@@ -20,7 +20,9 @@ typedef struct expr expr;
  * swgl_last_error(). */
 expr *expr_compile(const char *text);
 double expr_eval(const expr *e, double x, double y);
-int expr_uses_xy(const expr *e);        /* 1 if x or y appears: not a constant */
+int expr_uses_xy(const expr *e);        /* 1 if x, y, X or Y appears: not a constant */
+/* X and Y are map coordinates: x + xll, y + yll (both 0 until this is called). */
+void expr_set_origin(expr *e, double xll, double yll);
 void expr_free(expr *e);                /* NULL is fine */
 
 #endif

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "hydrograph.h"
+#include "mesh.h"
 #include "output.h"
 
 #define MAX_CELLS SCENARIO_MAX_CELLS
@@ -34,6 +35,8 @@ typedef struct build {
     sc_grid grid;
     double *grid_values;          /* the .asc bed / height that gave the grid, or NULL */
     unsigned char *grid_nodata;
+    mesh grid_mesh;               /* the mesh(NODES, TRIANGLES) bed that gave the grid */
+    int have_mesh;
 } build;
 
 const char *scheme_name(enum scheme_kind k)
@@ -259,11 +262,78 @@ static swgl_status check_against_grid(build *b, const sc_entry *ge)
             return sc_entry_error(e, SWGL_ERR_INPUT, "disagrees with the grid %s, which has %s = %g",
                                   ge->value, keys[i], have[i]);
     }
+    static const char *const corner[2] = {"xll", "yll"};
+    double at[2] = {b->grid.xll, b->grid.yll};
+    for (int i = 0; i < 2; i++) {
+        sc_entry *e = sc_value(b->t, "domain", corner[i]);
+        double v;
+        if (e && (!parse_number(e->value, &v) || fabs(v - at[i]) > 1e-6 * b->grid.dx))
+            return sc_entry_error(e, SWGL_ERR_INPUT, "disagrees with the grid %s, whose corner has "
+                                  "%s = %.9g", ge->value, corner[i], at[i]);
+    }
     sc_entry *e = sc_value(b->t, "domain", "level");
     double level;
     if (e && (!parse_integer(e->value, &level) || level != 0))
         return sc_entry_error(e, SWGL_ERR_INPUT, "expected 0: the grid %s fixes the resolution",
                               ge->value);
+    return SWGL_OK;
+}
+
+/* [domain] xll, yll: the grid's south-west corner in map coordinates (default 0). */
+static swgl_status get_corner(build *b)
+{
+    swgl_status st;
+    if ((st = get_num(b, "domain", "xll", 0, R_ANY, &b->grid.xll)) ||
+        (st = get_num(b, "domain", "yll", 0, R_ANY, &b->grid.yll)))
+        return st;
+    return SWGL_OK;
+}
+
+/* bed = mesh(NODES, TRIANGLES) (or the sediment scheme's height): dx, dy are required and
+ * level must be 0; the corner xll, yll defaults to the mesh's bounding-box minimum and nx,
+ * ny to the cells that cover the box.  The mesh is sampled later (sample_mesh_grid), once
+ * the grid is known to fit in memory. */
+static swgl_status grid_from_mesh(build *b, const sc_entry *ge)
+{
+    sc_grid *g = &b->grid;
+    swgl_status st = sc_mesh_read(ge, g->dir, &b->grid_mesh);
+    if (st != SWGL_OK) return st;
+    b->have_mesh = 1;
+    const mesh *m = &b->grid_mesh;
+    double nx = 0, ny = 0, level = 0;
+    g->xll = m->xmin;
+    g->yll = m->ymin;
+    if ((st = get_num(b, "domain", "dx", 1, R_POS, &g->dx)) ||
+        (st = get_num(b, "domain", "dy", 1, R_POS, &g->dy)) || (st = get_corner(b)) ||
+        (st = get_integer(b, "domain", "nx", 0, 1, &nx)) ||
+        (st = get_integer(b, "domain", "ny", 0, 1, &ny)) ||
+        (st = get_integer(b, "domain", "level", 0, 0, &level)))
+        return st;
+    if (level != 0)
+        return sc_entry_error(sc_value(b->t, "domain", "level"), SWGL_ERR_INPUT, "expected 0: with "
+                              "a mesh bed the cell size is dx, dy");
+    if (nx == 0) nx = fmax(1.0, ceil((m->xmax - g->xll) / g->dx - 1e-9));
+    if (ny == 0) ny = fmax(1.0, ceil((m->ymax - g->yll) / g->dy - 1e-9));
+    if (nx * ny > (double)MAX_CELLS)
+        return sc_entry_error(ge, SWGL_ERR_INPUT, "too many cells: %.0f x %.0f cells of %g x %g m, "
+                              "at most %ld: choose larger dx, dy", nx, ny, g->dx, g->dy, MAX_CELLS);
+    g->nx = (int)nx;
+    g->ny = (int)ny;
+    g->from_file = 1;
+    return SWGL_OK;
+}
+
+static swgl_status sample_mesh_grid(build *b, const sc_entry *ge)
+{
+    sc_grid *g = &b->grid;
+    size_t n = (size_t)g->nx * (size_t)g->ny;
+    if (!(b->grid_values = malloc(n * sizeof(double))) || !(b->grid_nodata = malloc(n)))
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory for %zu cells", b->t->file, n);
+    long inside = mesh_sample(&b->grid_mesh, g->xll + g->offset * g->dx, g->yll + g->offset * g->dy,
+                              g->dx, g->dy, g->nx, g->ny, b->grid_values, b->grid_nodata);
+    if (inside == 0)
+        return sc_entry_error(ge, SWGL_ERR_INPUT, "no cell of the %d x %d grid at (%g, %g) lies in "
+                              "the mesh", g->nx, g->ny, g->xll, g->yll);
     return SWGL_OK;
 }
 
@@ -294,7 +364,7 @@ static swgl_status grid_from_keys(build *b)
         (st = get_integer(b, "domain", "ny", 1, 1, &ny)) ||
         (st = get_num(b, "domain", "dx", 1, R_POS, &g->dx)) ||
         (st = get_num(b, "domain", "dy", 1, R_POS, &g->dy)) ||
-        (st = get_integer(b, "domain", "level", 0, 0, &level)))
+        (st = get_integer(b, "domain", "level", 0, 0, &level)) || (st = get_corner(b)))
         return st;
     sc_entry *ex = sc_value(b->t, "domain", "nx"), *ey = sc_value(b->t, "domain", "ny");
     sc_entry *le = sc_value(b->t, "domain", "level");
@@ -393,8 +463,10 @@ static swgl_status setup_grid(build *b)
     const char *key = is_sediment(b) ? "height" : "bed";
     sc_entry *ge = sc_value(b->t, section, key);
     b->grid.offset = is_sediment(b) ? 0.0 : 0.5;
-    swgl_status st = ge && sc_value_is_grid(ge->value) ? grid_from_file(b, ge) : grid_from_keys(b);
+    swgl_status st = ge && sc_value_is_grid(ge->value) ? grid_from_file(b, ge)
+                     : ge && sc_value_is_mesh(ge->value) ? grid_from_mesh(b, ge) : grid_from_keys(b);
     if (st == SWGL_OK) st = check_memory(b);
+    if (st == SWGL_OK && b->have_mesh) st = sample_mesh_grid(b, ge);
     if (st != SWGL_OK) return st;
     scenario *sc = b->sc;
     sc->nx = b->grid.nx;
@@ -510,7 +582,7 @@ static swgl_status corner_bed(build *b)
     size_t nc = (size_t)(nx + 1) * (size_t)(ny + 1);
     if (!(sc->bed_corner = calloc(nc, sizeof(double)))) return no_memory(b);
     sc_entry *e = sc_value(b->t, "domain", "bed");
-    if (e && !sc_value_is_grid(e->value)) {
+    if (e && !sc_value_is_grid(e->value) && !b->have_mesh) {
         sc_grid g = b->grid;
         g.nx = nx + 1;
         g.ny = ny + 1;
@@ -536,6 +608,22 @@ static swgl_status corner_bed(build *b)
                 int a = cnt[1] > 0;
                 sc->bed_corner[(size_t)j * (nx + 1) + i] = sum[a] / cnt[a];
             }
+        /* a mesh: its own value at each corner inside it (the cell means above stay at
+         * the corners outside, on the mesh's edge) */
+        if (b->have_mesh) {
+            double *v = malloc(nc * sizeof(double));
+            unsigned char *nd = malloc(nc);
+            if (!v || !nd) {
+                free(v);
+                free(nd);
+                return no_memory(b);
+            }
+            mesh_sample(&b->grid_mesh, b->grid.xll, b->grid.yll, b->grid.dx, b->grid.dy, nx + 1, ny + 1, v, nd);
+            for (size_t k = 0; k < nc; k++)
+                if (!nd[k]) sc->bed_corner[k] = v[k];
+            free(v);
+            free(nd);
+        }
     }
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
@@ -1192,6 +1280,7 @@ static swgl_status load(scenario *sc, const char *file, FILE *f, const char *tex
         st = build_scenario(&b);
         free(b.grid_values);
         free(b.grid_nodata);
+        if (b.have_mesh) mesh_free(&b.grid_mesh);
     }
     if (st == SWGL_OK) st = keep_text(sc, f, text, overrides, n_overrides);
     sc_table_free(&t);

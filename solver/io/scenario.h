@@ -162,5 +162,9 @@ const char *scenario_case_text(const char *name);   /* NULL if unknown */
 const char *scenario_case_summary(const char *name); /* first comment line of the case */
 
 const char *scheme_name(enum scheme_kind k);
+/* The shared data folder (Malpasset's mesh, the UCL measurements; docs/validation.md):
+ * SWGL_DATA when set and not empty, else the folder beside the source tree that the build
+ * was configured from (SWGL_DEFAULT_DATA_DIR).  A scenario path "@data/..." starts there. */
+const char *sc_data_dir(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include "scenario.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,4 +89,14 @@ const char *scenario_case_summary(const char *name)
 {
     int i = find_case(name);
     return i < 0 ? NULL : cases.summary[i];
+}
+
+#ifndef SWGL_DEFAULT_DATA_DIR
+#define SWGL_DEFAULT_DATA_DIR "../shared/data"
+#endif
+
+const char *sc_data_dir(void)
+{
+    const char *d = getenv("SWGL_DATA");
+    return d && *d ? d : SWGL_DEFAULT_DATA_DIR;
 }

@@ -7,6 +7,11 @@
  *   a path ending ".asc"        an ESRI ASCII grid, which must have the grid's nx, ny and
  *                               cell size (and its xll, yll when the grid itself came
  *                               from a file)
+ *   mesh(NODES, TRIANGLES)      a triangle mesh (mesh.h) sampled at the sample points in
+ *                               map coordinates (xll + x, yll + y) by linear interpolation
+ *                               on its triangles; NODATA outside it
+ * Paths are relative to the scenario's folder; one that starts "@data/" is in the shared
+ * data folder (sc_data_dir(): SWGL_DATA).
  *
  * A number is just the simplest expression.  A value that is not finite at some point
  * (log(0), 1/0, ...) is an error that names the point.
@@ -17,8 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include "expr.h"
+#include "mesh.h"
 #include "output.h"
 
 int sc_value_is_grid(const char *value)
@@ -29,9 +37,85 @@ int sc_value_is_grid(const char *value)
 
 const char *sc_grid_path(const char *dir, const char *value, char *buf, size_t len)
 {
-    if (value[0] == '/' || !dir || !*dir) snprintf(buf, len, "%s", value);
+    if (strncmp(value, "@data/", 6) == 0) snprintf(buf, len, "%s/%s", sc_data_dir(), value + 6);
+    else if (value[0] == '/' || !dir || !*dir) snprintf(buf, len, "%s", value);
     else snprintf(buf, len, "%s/%s", dir, value);
     return buf;
+}
+
+int sc_value_is_mesh(const char *value)
+{
+    size_t n = strlen(value);
+    return n > 6 && strncasecmp(value, "mesh(", 5) == 0 && value[n - 1] == ')';
+}
+
+/* "mesh(A, B)": the two paths, trimmed, resolved against dir. */
+static swgl_status mesh_paths(const sc_entry *e, const char *dir, char *nodes, char *tris, size_t len)
+{
+    const char *v = e->value + 5, *end = e->value + strlen(e->value) - 1, *comma = strchr(v, ',');
+    if (!comma || comma > end || memchr(comma + 1, ',', (size_t)(end - comma - 1)))
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected mesh(NODES.csv, TRIANGLES.csv): two paths "
+                              "separated by a comma");
+    char part[2][512];
+    const char *from[2] = {v, comma + 1}, *to[2] = {comma, end};
+    for (int k = 0; k < 2; k++) {
+        while (from[k] < to[k] && (*from[k] == ' ' || *from[k] == '\t')) from[k]++;
+        while (to[k] > from[k] && (to[k][-1] == ' ' || to[k][-1] == '\t')) to[k]--;
+        size_t n = (size_t)(to[k] - from[k]);
+        if (n == 0 || n >= sizeof part[k])
+            return sc_entry_error(e, SWGL_ERR_INPUT, "expected mesh(NODES.csv, TRIANGLES.csv): the %s "
+                                  "path is %s", k ? "second" : "first", n ? "too long" : "empty");
+        memcpy(part[k], from[k], n);
+        part[k][n] = '\0';
+    }
+    sc_grid_path(dir, part[0], nodes, len);
+    sc_grid_path(dir, part[1], tris, len);
+    /* the shared data folder missing altogether: say how to point at it */
+    for (int k = 0; k < 2; k++) {
+        const char *path = k ? tris : nodes;
+        if (strncmp(part[k], "@data/", 6) == 0 && access(path, R_OK) != 0)
+            return sc_entry_error(e, SWGL_ERR_IO, "the shared data is not there: %s: %s (set SWGL_DATA to "
+                                  "the folder that holds it; docs/validation.md)", path, strerror(errno));
+    }
+    return SWGL_OK;
+}
+
+swgl_status sc_mesh_read(const sc_entry *e, const char *dir, mesh *m)
+{
+    char nodes[1024], tris[1024];
+    swgl_status st = mesh_paths(e, dir, nodes, tris, sizeof nodes);
+    if (st == SWGL_OK && (st = mesh_read(nodes, tris, m)) != SWGL_OK) {
+        if (e->is_override) return swgl_fail(st, "%s (%s)", swgl_last_error(), e->where);
+        return swgl_fail(st, "%s ([%s] %s, %s)", swgl_last_error(), e->section, e->key, e->where);
+    }
+    return st;
+}
+
+static swgl_status field_from_mesh(const sc_entry *e, const sc_grid *g, double *out,
+                                   unsigned char *nodata)
+{
+    mesh m;
+    swgl_status st = sc_mesh_read(e, g->dir, &m);
+    if (st != SWGL_OK) return st;
+    size_t n = (size_t)g->nx * (size_t)g->ny;
+    unsigned char *nd = nodata ? nodata : calloc(n, 1);
+    if (!nd) {
+        mesh_free(&m);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for %zu cells", n);
+    }
+    mesh_sample(&m, g->xll + g->offset * g->dx, g->yll + g->offset * g->dy, g->dx, g->dy, g->nx,
+                g->ny, out, nd);
+    mesh_free(&m);
+    for (size_t k = 0; !nodata && k < n; k++)
+        if (nd[k]) {
+            sc_entry_error(e, SWGL_ERR_INPUT, "the point x = %g, y = %g (m, map coordinates) is "
+                           "outside the mesh", g->xll + ((double)(k % (size_t)g->nx) + g->offset) * g->dx,
+                           g->yll + ((double)(k / (size_t)g->nx) + g->offset) * g->dy);
+            free(nd);
+            return SWGL_ERR_INPUT;
+        }
+    if (!nodata) free(nd);
+    return SWGL_OK;
 }
 
 static int close_enough(double a, double b)
@@ -88,6 +172,7 @@ static swgl_status field_from_expr(const sc_entry *e, const sc_grid *g, double *
                               "expected a number, an .asc grid or an expression in x, y");
     expr *x = expr_compile(e->value);
     if (!x) return sc_entry_error(e, SWGL_ERR_INPUT, "bad expression: %s", swgl_last_error());
+    expr_set_origin(x, g->xll, g->yll);
     int uses_xy = expr_uses_xy(x);
     double constant = uses_xy ? 0 : expr_eval(x, 0, 0);   /* no x, y: evaluated once */
     for (int j = 0; j < g->ny; j++) {
@@ -112,5 +197,6 @@ static swgl_status field_from_expr(const sc_entry *e, const sc_grid *g, double *
 swgl_status sc_field(const sc_entry *e, const sc_grid *g, double *out, unsigned char *nodata)
 {
     if (sc_value_is_grid(e->value)) return field_from_grid(e, g, out, nodata);
+    if (sc_value_is_mesh(e->value)) return field_from_mesh(e, g, out, nodata);
     return field_from_expr(e, g, out, nodata);
 }

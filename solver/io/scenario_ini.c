@@ -31,7 +31,7 @@
 static const struct known_key { const char *section, *key; enum key_family family; } known_keys[] = {
     {"domain", "nx", FAM_ALL}, {"domain", "ny", FAM_ALL}, {"domain", "dx", FAM_ALL},
     {"domain", "dy", FAM_ALL}, {"domain", "level", FAM_ALL}, {"domain", "bed", FAM_SW},
-    {"domain", "mask", FAM_ALL},
+    {"domain", "mask", FAM_ALL}, {"domain", "xll", FAM_ALL}, {"domain", "yll", FAM_ALL},
     {"initial", "eta", FAM_SW}, {"initial", "depth", FAM_SW}, {"initial", "qx", FAM_SW},
     {"initial", "qy", FAM_SW}, {"initial", "height", FAM_SED}, {"initial", "sand", FAM_SED},
     {"boundary", "west", FAM_ALL}, {"boundary", "east", FAM_ALL},

@@ -65,8 +65,12 @@ typedef struct sc_grid {
 /* Fills out[nx*ny] from e's value.  nodata (may be NULL: NODATA is then an error) gets 1
  * at a grid's NODATA cells, whose value is NaN. */
 swgl_status sc_field(const sc_entry *e, const sc_grid *g, double *out, unsigned char *nodata);
-/* 1 if the value names an .asc grid. */
+/* 1 if the value names an .asc grid; a triangle mesh, mesh(NODES, TRIANGLES). */
 int sc_value_is_grid(const char *value);
+int sc_value_is_mesh(const char *value);
+/* Reads the mesh a mesh(NODES, TRIANGLES) value names (paths against dir). */
+struct mesh;
+swgl_status sc_mesh_read(const sc_entry *e, const char *dir, struct mesh *m);
 /* The path of a grid value, relative to dir (into buf). */
 const char *sc_grid_path(const char *dir, const char *value, char *buf, size_t len);
 

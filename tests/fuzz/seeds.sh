@@ -10,11 +10,15 @@
 #                 repetition form of fuzz_expr.c (flat sums, deep nesting)
 #   OUT/asc       tests/data/*.asc
 #   OUT/hydrograph  a few time series files: good ones, and each kind the reader refuses
+#   OUT/mesh      triangle meshes, NODES then a 0xFF byte then TRIANGLES (fuzz_mesh.c): small
+#                 good ones (an L, CRLF and mixed separators, a degenerate triangle, map
+#                 coordinates), the first lines of the Malpasset mesh when the shared data
+#                 folder has it, and each kind the reader refuses
 set -euo pipefail
 out=${1:?usage: tests/fuzz/seeds.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph"
-mkdir -p "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph"
+rm -rf "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh"
+mkdir -p "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh"
 h="$out/hydrograph"
 printf 'time_s,discharge_m3s\n0,0\n600,60\n2400,10\n' > "$h/good"
 printf '# a tide\ntime_s, level_m\r\n0, 0\r\n\r\n900, 0.5\r\n1800, -0.5e0\r\n' > "$h/crlf"
@@ -22,6 +26,29 @@ printf 'time_s,q\n0,1\n0,2\n' > "$h/same-time"
 printf 'time_s,q\n0,1\n' > "$h/one-row"
 printf '0,1\n1,2\n' > "$h/no-header"
 printf 'time_s,q\n0,1,2\n1,nan\n2,1e999\n' > "$h/bad-fields"
+
+m="$out/mesh"
+L_nodes='1,0,0,1\n2,5,0,1.5\n3,10,0,2\n4,0,5,2\n5,5,5,2.5\n6,10,5,3\n7,0,10,3\n8,5,10,3.5\n'
+L_tris='1,1,2,5\n2,1,5,4\n3,2,3,6\n4,2,6,5\n5,4,5,8\n6,4,8,7\n'
+printf "node,x,y,z\n$L_nodes\377elem,n1,n2,n3\n$L_tris" > "$m/L"
+printf '# c\r\nnode;x;y;z;h0\r\n30; 0; 0; 1; 7\r\n\r\n10\t1\t0\t2\t7\r\n20 0 1 3 7\r\n\377# e\r\n5, 30, 10, 20\r\n' > "$m/crlf-mixed"
+printf '1,0,0,1\n2,1,1,2\n3,2,2,3\n4,0,2,4\n\3771,1,2,3\n2,1,1,4\n3,1,2,4\n' > "$m/degenerate"
+printf '1,612345.25,4812345.5,101.5\n2,612355.25,4812345.5,102\n3,612345.25,4812355.5,99.25\n4,612355.25,4812355.5,100\n\3771,1,2,4\n2,1,4,3\n' > "$m/map-coordinates"
+printf '1,-1e8,-1e8,0\n2,1e8,-1e8,0\n3,0,1e8,0\n\3771,1,2,3\n' > "$m/huge-triangle"
+printf "$L_nodes\3771,1,2,99\n" > "$m/unknown-node"
+printf '1,0,0,1\n1,1,0,2\n3,0,1,3\n\3771,1,1,3\n' > "$m/duplicate-id"
+printf '1,0,0,1\n2,1,nan,2\n3,0,1e999,3\n4,-0,0x1p3,1\n\3771,1,2,3\n' > "$m/bad-numbers"
+printf '1,0,0\n2,1,0,1\n\3771,1,2\n' > "$m/few-fields"
+printf '1000000000000000,0,0,1\n2,1,0,2\n3,0,1,3\n\3771,1000000000000000,2,3\n2,1,2,3.5\n' > "$m/big-ids"
+printf '\377' > "$m/empty"
+mal=${SWGL_DATA:-$root/../shared/data}/malpasset
+if [ -f "$mal/telemac_small_nodes.csv" ] && [ -f "$mal/telemac_small_triangles.csv" ]; then
+  # its first 12 triangles and the nodes they name (within -max_len's 4096 bytes)
+  awk -F, 'NR == FNR { if (FNR > 1 && FNR <= 13) { t[FNR] = $0; u[$2] = u[$3] = u[$4] = 1 }; next }
+           FNR == 1 || ($1 in u) { print }
+           END { printf "\377"; for (k = 2; k <= 13; k++) print t[k] }' \
+    "$mal/telemac_small_triangles.csv" "$mal/telemac_small_nodes.csv" > "$m/malpasset-head"
+fi
 
 # Shrinks a scenario: f = ceil(max(nx, ny) / 24); nx, ny /= f (rounded up), dx, dy *= f.
 shrink() {
@@ -69,4 +96,5 @@ printf '\xfe\x00\x022^1' > "$out/expr/rep-pow-256"         # 2^2^...^1: right-as
 
 cp "$root"/tests/data/*.asc "$out/asc/"
 
-echo "seeds.sh: $(ls "$out/scenario" | wc -l) scenario, $(ls "$out/expr" | wc -l) expression, $(ls "$out/asc" | wc -l) .asc seeds in $out"
+echo "seeds.sh: $(ls "$out/scenario" | wc -l) scenario, $(ls "$out/expr" | wc -l) expression, $(ls "$out/asc" | wc -l) .asc," \
+  "$(ls "$out/hydrograph" | wc -l) hydrograph, $(ls "$out/mesh" | wc -l) mesh seeds in $out"
