@@ -24,6 +24,7 @@ static const char *usage =
     "  swgl grid-from-mesh NODES.csv TRIANGLES.csv --cell D --out GRID.asc [options]\n"
     "                                     a triangle mesh's elevations on a grid (linear on each\n"
     "                                     triangle, NODATA outside); see --help\n"
+    "  swgl validate malpasset|ucl RUNDIR  a validation case's run against the measurements\n"
     "  swgl list-cases                    built-in cases\n"
     "  swgl show-case NAME                print a built-in case as a scenario file\n"
     "  swgl --help | --version\n"
@@ -224,6 +225,7 @@ int main(int argc, char **argv)
     if (strcmp(c, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(c, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
     if (strcmp(c, "trace") == 0) return cmd_trace(argc - 2, argv + 2);
+    if (strcmp(c, "validate") == 0) return cmd_validate(argc - 2, argv + 2);
     if (strcmp(c, "grid-from-mesh") == 0) return cmd_grid_from_mesh(argc - 2, argv + 2);
     if (strcmp(c, "list-cases") == 0) return cmd_list_cases();
     if (strcmp(c, "show-case") == 0) return cmd_show_case(argc - 2, argv + 2);

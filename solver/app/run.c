@@ -326,6 +326,23 @@ static long active_cells(const scheme_setup *s)
     return a;
 }
 
+/* performance.csv: the speed over simulated time (Brodtkorb et al. 2011, Figure 11), from
+ * the time loop's samples: between two samples, the cell updates of the whole grid (dry
+ * and inactive cells included, as the paper counts them) per second of stepping. */
+static swgl_status write_performance(const char *path, const timeloop_result *r, double cells)
+{
+    FILE *fp = fopen(path, "w");
+    if (!fp) return swgl_fail(SWGL_ERR_IO, "%s: cannot write", path);
+    fprintf(fp, "t_s,wall_s,steps,mcells_per_s\n");
+    for (int k = 0; k < r->n_samples; k++) {
+        const timeloop_sample *a = &r->samples[k], *p = k ? &r->samples[k - 1] : a;
+        double dw = a->wall - p->wall, rate = k && dw > 0 ? cells * (double)(a->steps - p->steps) / dw / 1e6 : 0;
+        fprintf(fp, "%.9g,%.6f,%ld,%.6g\n", a->t, a->wall, a->steps, rate);
+    }
+    if (fclose(fp) != 0) return swgl_fail(SWGL_ERR_IO, "%s: write failed", path);
+    return SWGL_OK;
+}
+
 /* One backend from t = 0 to t_end; the final state in out. */
 static swgl_status run_backend(const scheme_desc *d, const scheme_setup *s, const scheme_config *cfg, enum backend b,
                                double t0, const double *native0, const double *stops, int nstops, int progress,
@@ -588,6 +605,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
         (st = d->write_grids(&s, f.f, od, "")) != SWGL_OK ||
         (st = d->write_final(&s, f.f, od, backend_name(opt->backend), written, sizeof written)) != SWGL_OK)
         goto fail;
+    if ((st = write_performance(outdir_path(od, "performance.csv"), &r, (double)s.nx * s.ny)) != SWGL_OK) goto fail;
     json_writer *w = json_open(outdir_path(od, "summary.json"));
     if (!w) goto fail;
     json_str(w, "scheme", d->name);

@@ -209,7 +209,18 @@ void scheme_fields_free(scheme_fields *f);
 
 #define TIMELOOP_COLLAPSE 1e-9
 
+/* The run's progress sampled as it goes (each 1/TIMELOOP_SAMPLES of the span, and the
+ * start): simulated time, seconds of stepping and steps, for the speed over simulated time
+ * (performance.csv; Brodtkorb et al. 2011, Figure 11). */
+#define TIMELOOP_SAMPLES 200
+typedef struct timeloop_sample {
+    double t, wall;
+    long steps;
+} timeloop_sample;
+
 typedef struct timeloop_result {
+    int n_samples;
+    timeloop_sample samples[TIMELOOP_SAMPLES + 2];
     long steps;
     double t;            /* reached (the last good time after a blow-up) */
     double wall;         /* s of stepping (work finished), without the stop callbacks */

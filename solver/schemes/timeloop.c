@@ -59,12 +59,21 @@ typedef struct progress_line {
     double t_start, t_end, shown, t0;
     int tenth;               /* _LINES: the last tenth of t_end reported */
     long base;
+    timeloop_result *r;      /* its samples */
+    const double *paused;    /* s spent in the stop callbacks so far */
+    int next_sample;
 } progress_line;
 
 static void show(progress_line *p, double t, long n, double dt)
 {
     double now = cpu_seconds(), el = now - p->t0, span = p->t_end - p->t_start;
     double frac = span > 0 ? (t - p->t_start) / span : 1;   /* of this run (from a restart's time) */
+    int k = (int)(frac * TIMELOOP_SAMPLES + 1e-9);
+    if (k >= p->next_sample && p->r->n_samples < TIMELOOP_SAMPLES + 2) {
+        p->r->samples[p->r->n_samples++] = (timeloop_sample){t, el - *p->paused, n};
+        p->next_sample = k + 1;
+    }
+    if (!p->mode) return;
     int tenth = (int)(frac * 10 + 1e-9);
     if (p->mode == TIMELOOP_PROGRESS_TTY ? now - p->shown < 0.25 : tenth <= p->tenth) return;
     p->shown = now;
@@ -93,9 +102,11 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     const double dt_floor = TIMELOOP_COLLAPSE * t_end;
     const int stages = be->stages(in->self);
     double t = in->t_start, t0 = cpu_seconds(), paused = 0;
-    progress_line pl = {in, progress, in->t_start, t_end, t0, t0, 0, 0};
+    progress_line pl = {in, progress, in->t_start, t_end, t0, t0, 0, 0, r, &paused, 1};
     long n = 0;
     swgl_status st = SWGL_OK;
+    r->n_samples = 1;
+    r->samples[0] = (timeloop_sample){t, 0, 0};
     r->dt_min = INFINITY;
     r->dt_max = 0;
     const char *mode = getenv("SWGL_DT_READBACK");
@@ -104,7 +115,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {
-            timeloop_span sp = {0, t, INFINITY, 0, NAN, progress ? tick : NULL, &pl};
+            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl};
             pl.base = n;
             st = be->run_to(in->self, t, stop, s, dt_floor, &sp);
             if (st == SWGL_ERR_BLOWUP) blowup(in, sp.t, n + sp.steps, sp.bound);
@@ -147,7 +158,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
             if (in->after_step && (st = in->after_step(in->after_step_user, t, in)) != SWGL_OK) goto done;
             if (dt < r->dt_min) r->dt_min = dt;
             if (dt > r->dt_max) r->dt_max = dt;
-            if (progress) show(&pl, t, n, dt);
+            show(&pl, t, n, dt);
         }
         if (fn && s < n_stops - 1) {
             if (be->finish) be->finish(in->self);
@@ -162,5 +173,9 @@ done:
     r->steps = n;
     r->t = t;
     r->wall = cpu_seconds() - t0 - paused;
+    if (r->samples[r->n_samples - 1].t < t || r->samples[r->n_samples - 1].steps < n) {
+        if (r->n_samples == TIMELOOP_SAMPLES + 2) r->n_samples--;
+        r->samples[r->n_samples++] = (timeloop_sample){t, r->wall, n};
+    }
     return st;
 }
