@@ -69,6 +69,15 @@ ok $? "--nodata -1: the header says so and the 25 cells outside hold it"
 [ $? = 1 ] && [ ! -e "$tmp/n2.asc" ] && grep -q 'NODATA value 2.95' "$tmp/err"
 ok $? "--nodata 2.95, a value the mesh takes, is refused (exit 1): $(cat "$tmp/err")"
 
+# a grid with no cell in the mesh is refused (exit 1), as a scenario refuses it
+"$swgl" grid-from-mesh "$tmp/nodes.csv" "$tmp/tri.csv" --origin 1e6 1e6 --size 2 2 --cell 1 --out "$tmp/far.asc" 2> "$tmp/err"
+[ $? = 1 ] && [ ! -e "$tmp/far.asc" ] && grep -q 'no cell of the 2 x 2 grid' "$tmp/err"
+ok $? "no cell in the mesh: exit 1 and no file: $(cat "$tmp/err")"
+# the corner in full: map coordinates of 1e8 m keep their centimetres
+"$swgl" grid-from-mesh "$tmp/nodes.csv" "$tmp/tri.csv" --origin 0.125 0.25 --size 2 2 --cell 1 --out "$tmp/c.asc" 2> /dev/null &&
+  grep -q '^xllcorner 0.125$' "$tmp/c.asc" && grep -q '^yllcorner 0.25$' "$tmp/c.asc"
+ok $? "--origin 0.125 0.25: the header's corner is the sampled one"
+
 # a failure leaves an existing grid as it was, and no temporary file
 cp "$tmp/grid.asc" "$tmp/before.asc"
 printf '1,1,2,5\n2,1,5,99\n' > "$tmp/bad-tri.csv"

@@ -170,6 +170,8 @@ static void test_mesh_values(void)
     EXPECT_ERROR(text, "no cell of the 3 x 3 grid at (2000, 2000) lies in the mesh");
     MESH_BED("nx = 0.5\n");
     EXPECT_ERROR(text, "[domain] nx = 0.5: expected an integer >= 1");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh()\n" GOOD_INITIAL GOOD_RUN,
+                 "[domain] bed = mesh(): expected mesh(NODES.csv, TRIANGLES.csv)");
     MESH_BED("xll = abc\n");
     EXPECT_ERROR(text, "[domain] xll = abc: expected a number");
     /* a mesh for another field than the grid's: NODATA at an active cell is an error */
@@ -185,6 +187,8 @@ static void test_mesh_values(void)
     /* an .asc grid fixes the corner */
     snprintf(text, sizeof text, "[domain]\nxll = 5\nbed = %s/grid-bed.asc\n" GOOD_INITIAL GOOD_RUN, data_dir);
     EXPECT_ERROR(text, "[domain] xll = 5: disagrees with the grid");
+    snprintf(text, sizeof text, "[domain]\nyll = abc\nbed = %s/grid-bed.asc\n" GOOD_INITIAL GOOD_RUN, data_dir);
+    EXPECT_ERROR(text, "[domain] yll = abc: expected a number");
 #undef MESH_BED
 }
 

@@ -81,6 +81,24 @@ awk -v a="$arr" 'BEGIN { exit !(a >= 3 && a <= 20) }'
 ok $? "simulated arrival at G6 $arr s, observed 10.2 s (60 m cells: within [3, 20] s)"
 grep -q "| G6 |" "$tmp/v.txt"; ok $? "the markdown table names gauge 6"
 
+# the speed over simulated time: performance.csv from t = 0 to t_end, steps as summary.json's
+steps=$(num "$tmp/c/summary.json" steps)
+awk -F, -v n="$steps" 'NR == 1 { ok = ($0 == "t_s,wall_s,steps,mcells_per_s"); next }
+  { rows++; if ($1 < t || $3 < s || $2 < w || !($4 >= 0) || $4 == "inf") ok = 0; t = $1; s = $3; w = $2 }
+  END { exit !(ok && rows >= 50 && t == 20 && s == n) }' "$tmp/c/performance.csv"
+ok $? "performance.csv: $(($(wc -l < "$tmp/c/performance.csv") - 1)) rows, t, wall and steps increasing to 20 s and $steps steps, rates >= 0"
+
+# hostile observations: a row with a non-finite number is refused (file and line), and
+# --out is created
+mkdir -p "$tmp/data/malpasset"
+cp "$data/malpasset/"observations_*.csv "$tmp/data/malpasset/"
+sed -i 's/^P3,5790.6,4177.7,/P3,1e400,nan,/' "$tmp/data/malpasset/observations_police_points.csv"
+"$swgl" validate malpasset "$tmp/c" --data "$tmp/data" --out "$tmp/v2" > /dev/null 2> "$tmp/v2.err"
+[ $? = 1 ] && grep -q "observations_police_points.csv:9: expected id,x_m,y_m,value" "$tmp/v2.err"
+ok $? "a non-finite coordinate: exit 1 naming file and line ($(cat "$tmp/v2.err"))"
+"$swgl" validate malpasset "$tmp/c" --out "$tmp/new/folder" > /dev/null 2>&1 && [ -s "$tmp/new/folder/malpasset_points.csv" ]
+ok $? "--out creates its folder"
+
 # 4. without the data: a clear message
 SWGL_DATA="$tmp/nowhere" "$swgl" run --case malpasset $coarse --backend cpu --out "$tmp/n" > "$tmp/n.log" 2>&1
 [ $? = 1 ] && grep -q "the shared data is not there" "$tmp/n.log" && grep -q SWGL_DATA "$tmp/n.log"

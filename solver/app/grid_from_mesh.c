@@ -118,9 +118,10 @@ static int write_grid(const char *path, int nx, int ny, double xll, double yll, 
         close(fd);
         failed = 1;
     } else {
-        fprintf(f, "ncols %d\nnrows %d\nxllcorner %.9g\nyllcorner %.9g\n", nx, ny, xll, yll);
-        if (dx == dy) fprintf(f, "cellsize %.9g\n", dx);
-        else fprintf(f, "dx %.9g\ndy %.9g\n", dx, dy);
+        /* the corner and the cell size in full: map coordinates of 1e7 m lose centimetres at %.9g */
+        fprintf(f, "ncols %d\nnrows %d\nxllcorner %.17g\nyllcorner %.17g\n", nx, ny, xll, yll);
+        if (dx == dy) fprintf(f, "cellsize %.17g\n", dx);
+        else fprintf(f, "dx %.17g\ndy %.17g\n", dx, dy);
         fprintf(f, "NODATA_value %.9g\n", nodata_value);
         for (int j = ny - 1; j >= 0; j--)
             for (int i = 0; i < nx; i++) {
@@ -216,7 +217,7 @@ int cmd_grid_from_mesh(int argc, char **argv)
         rx = rx < 1 ? 1 : rx;
         ry = ry < 1 ? 1 : ry;
         if (!(rx <= GFM_MAX_SIDE && ry <= GFM_MAX_SIDE)) {
-            fprintf(stderr, "swgl grid-from-mesh: the mesh (%g x %g m) needs %.0f x %.0f cells of %g x %g m: "
+            fprintf(stderr, "swgl grid-from-mesh: the mesh (%g x %g m) needs %g x %g cells of %g x %g m: "
                     "expected at most %ld a side (a larger --cell, or --size)\n", m.xmax - x0, m.ymax - y0, rx, ry,
                     dx, dy, GFM_MAX_SIDE);
             mesh_free(&m);
@@ -241,6 +242,12 @@ int cmd_grid_from_mesh(int argc, char **argv)
     long inside = mesh_sample(&m, x0 + 0.5 * dx, y0 + 0.5 * dy, dx, dy, (int)nx, (int)ny, v, nd);
     double zlo = INFINITY, zhi = -INFINITY, nd_written = as_written(nodata_value);
     int rc = 0;
+    if (inside == 0) {
+        fprintf(stderr, "swgl grid-from-mesh: no cell of the %ld x %ld grid of %g x %g m from (%.9g, %.9g) lies in the "
+                "mesh (x %.9g to %.9g, y %.9g to %.9g): expected an --origin, --size or cell size that covers it\n",
+                nx, ny, dx, dy, x0, y0, m.xmin, m.xmax, m.ymin, m.ymax);
+        rc = 1;
+    }
     for (size_t k = 0; k < n && rc == 0; k++) {
         if (nd[k]) continue;
         zlo = fmin(zlo, v[k]), zhi = fmax(zhi, v[k]);
@@ -259,8 +266,7 @@ int cmd_grid_from_mesh(int argc, char **argv)
         else fprintf(stderr, "%g x %g m", dx, dy);
         fprintf(stderr, " from (%.9g, %.9g), %ld inside the mesh (%.1f%%), ", x0, y0, inside,
                 100.0 * (double)inside / (double)n);
-        if (inside) fprintf(stderr, "z from %.9g to %.9g m\n", zlo, zhi);
-        else fprintf(stderr, "no z: every cell NODATA\n");
+        fprintf(stderr, "z from %.9g to %.9g m\n", zlo, zhi);
     }
     free(v), free(nd), mesh_free(&m);
     return rc;

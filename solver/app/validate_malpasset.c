@@ -65,14 +65,24 @@ static int read_grid(const char *dir, const char *name, grid *g)
 static int same_grid(const grid *a, const grid *b)
 {
     return a->nx == b->nx && a->ny == b->ny && fabs(a->xll - b->xll) < 1e-6 * a->dx &&
-           fabs(a->yll - b->yll) < 1e-6 * a->dy && fabs(a->dx - b->dx) < 1e-9 * a->dx;
+           fabs(a->yll - b->yll) < 1e-6 * a->dy && fabs(a->dx - b->dx) < 1e-9 * a->dx &&
+           fabs(a->dy - b->dy) < 1e-9 * a->dy;
+}
+
+/* A number filling the whole field, finite. */
+static int finite_field(const char *f, double *v)
+{
+    char *end;
+    *v = strtod(f, &end);
+    while (*end == ' ' || *end == '\t') end++;
+    return end != f && *end == '\0' && isfinite(*v);
 }
 
 /* The rows of an observations file: comment lines (#) and the header (first field "id")
  * skipped, fields split at commas.  kind: "police", "gauge" or "transformer". */
 static int read_points(const char *data, const char *file, const char *kind, point *p, int *n)
 {
-    char path[1024], line[1024];
+    char path[1024];
     snprintf(path, sizeof path, "%s/malpasset/%s", data, file);
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -80,12 +90,18 @@ static int read_points(const char *data, const char *file, const char *kind, poi
                 "data folder)\n", path, strerror(errno));
         return 0;
     }
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, ok = 1;
+    while (ok && getline(&line, &cap, f) >= 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0' || strncmp(line, "id,", 3) == 0) continue;
-        if (*n == MAX_POINTS) break;
+        if (*n == MAX_POINTS) {
+            fprintf(stderr, "swgl validate malpasset: %s:%d: more than %d points\n", path, lineno, MAX_POINTS);
+            ok = 0;
+            break;
+        }
         char *field[8] = {0};
         int nf = 0;
         for (char *s = line; nf < 8;) {
@@ -98,14 +114,17 @@ static int read_points(const char *data, const char *file, const char *kind, poi
         point *q = &p[*n];
         memset(q, 0, sizeof *q);
         snprintf(q->kind, sizeof q->kind, "%s", kind);
-        char *end1, *end2, *end3;
-        q->x = strtod(nf > 1 ? field[1] : "", &end1);
-        q->y = strtod(nf > 2 ? field[2] : "", &end2);
-        double a = strtod(nf > 3 ? field[3] : "", &end3);
-        if (nf < 4 || end1 == field[1] || end2 == field[2] || end3 == field[3] || strlen(field[0]) + 1 >= sizeof q->id) {
-            fprintf(stderr, "swgl validate malpasset: %s:%d: expected id,x_m,y_m,value,...\n", path, lineno);
-            fclose(f);
-            return 0;
+        double a, b = NAN;
+        /* x, y and the first value must be finite numbers; the second value (gauges: the
+         * largest level; transformers: another source's time) may be empty; the police
+         * points' further columns (bank, George's bed) are not read */
+        if (nf < 4 || !finite_field(field[1], &q->x) || !finite_field(field[2], &q->y) || !finite_field(field[3], &a) ||
+            (strcmp(kind, "police") != 0 && nf > 4 && field[4][0] && !finite_field(field[4], &b)) || !field[0][0] ||
+            strlen(field[0]) + 1 >= sizeof q->id) {
+            fprintf(stderr, "swgl validate malpasset: %s:%d: expected id,x_m,y_m,value[,value] with an id of at most "
+                    "%zu characters and finite numbers\n", path, lineno, sizeof q->id - 2);
+            ok = 0;
+            break;
         }
         /* the model's gauges are numbered 6-14: named G6-G14 as in the case's [gauges] */
         snprintf(q->id, sizeof q->id, "%s%s", strcmp(kind, "gauge") == 0 ? "G" : "", field[0]);
@@ -113,35 +132,41 @@ static int read_points(const char *data, const char *file, const char *kind, poi
         if (strcmp(kind, "police") == 0) q->obs_wse = a;
         else if (strcmp(kind, "transformer") == 0) {
             q->obs_time = a;
-            if (nf > 4 && field[4][0]) q->alt_time = strtod(field[4], NULL);
+            q->alt_time = b;
         } else {
             q->obs_time = a;
-            q->obs_wse = nf > 4 ? strtod(field[4], NULL) : NAN;
+            q->obs_wse = b;
         }
         (*n)++;
     }
+    free(line);
     fclose(f);
-    return 1;
+    return ok;
 }
 
 /* The simulated values at a point by the "nearest wetted cell" rule (file comment). */
 static void simulate(point *p, const grid *maxd, const grid *bed, const grid *arr, const grid *tmax)
 {
     const grid *g = maxd;
-    int ci = (int)floor((p->x - g->xll) / g->dx), cj = (int)floor((p->y - g->yll) / g->dy);
-    int r = (int)ceil(NEAR_M / g->dx) + 1;
+    double fi = floor((p->x - g->xll) / g->dx), fj = floor((p->y - g->yll) / g->dy);
+    double rr = ceil(NEAR_M / fmin(g->dx, g->dy)) + 1;
     double best = INFINITY;
     p->wse_lo = INFINITY;
     p->wse_hi = -INFINITY;
     p->found = 0;
-    for (int j = cj - r; j <= cj + r; j++)
-        for (int i = ci - r; i <= ci + r; i++) {
-            if (i < 0 || j < 0 || i >= g->nx || j >= g->ny) continue;
+    p->wse = p->dist = p->arrival = p->t_max = NAN;
+    /* the cells within NEAR_M of the point, clipped to the grid (in doubles: a point far
+     * outside it, or a tiny cell, must not overflow an int) */
+    double i0 = fmax(fi - rr, 0), i1 = fmin(fi + rr, g->nx - 1.0), j0 = fmax(fj - rr, 0), j1 = fmin(fj + rr, g->ny - 1.0);
+    if (!(i0 <= i1 && j0 <= j1)) return;
+    int ci = (int)fmax(fmin(fi, g->nx), -1.0), cj = (int)fmax(fmin(fj, g->ny), -1.0);
+    for (int j = (int)j0; j <= (int)j1; j++)
+        for (int i = (int)i0; i <= (int)i1; i++) {
             size_t k = (size_t)j * (size_t)g->nx + (size_t)i;   /* asc_read: j = 0 the southern row */
             if (g->nd[k] || bed->nd[k] || !(g->v[k] > WET_M)) continue;
             double cx = g->xll + (i + 0.5) * g->dx, cy = g->yll + (j + 0.5) * g->dy;
             double d = (i == ci && j == cj) ? 0 : hypot(cx - p->x, cy - p->y);
-            if (d > NEAR_M && !(i == ci && j == cj)) continue;
+            if (d > NEAR_M) continue;
             double wse = bed->v[k] + g->v[k];
             if (d <= RANGE_M) {
                 p->wse_lo = fmin(p->wse_lo, wse);
@@ -156,7 +181,6 @@ static void simulate(point *p, const grid *maxd, const grid *bed, const grid *ar
                 p->t_max = tmax->nd[k] ? NAN : tmax->v[k];
             }
         }
-    if (!p->found) p->wse = p->dist = p->arrival = p->t_max = NAN;
 }
 
 typedef struct stats {
@@ -233,6 +257,15 @@ int validate_malpasset(const char *run_dir, const char *data_dir, const char *ou
         goto done;
     if (!same_grid(&maxd, &arr) || !same_grid(&maxd, &tmax) || !same_grid(&maxd, &h) || !same_grid(&maxd, &eta)) {
         fprintf(stderr, "swgl validate malpasset: the grids in %s are not all on one grid\n", run_dir);
+        goto done;
+    }
+    if (maxd.dx < 1e-3 * NEAR_M || maxd.dy < 1e-3 * NEAR_M) {
+        fprintf(stderr, "swgl validate malpasset: %s/max_depth.asc: cells of %g x %g m: expected the case's "
+                "(metres, not millimetres)\n", run_dir, maxd.dx, maxd.dy);
+        goto done;
+    }
+    if (validate_mkdir(out_dir) != 0) {
+        fprintf(stderr, "swgl validate malpasset: %s: cannot create the folder: %s\n", out_dir, strerror(errno));
         goto done;
     }
     /* the bed: eta - h, the scheme's own cell values */

@@ -520,21 +520,6 @@ static char *sh_quote(const char *s)
     return q;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/') continue;
-        *s = 0;
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) return -1;
-        *s = '/';
-    }
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) return -1;
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
-}
-
 /* ---- the velocity fields ------------------------------------------------------------ */
 
 typedef struct {
@@ -671,7 +656,7 @@ int validate_ucl(const char *run_dir, const char *data_dir, const char *out_dir)
                  "give the shared data folder with --data DIR or SWGL_DATA", ucl_dir);
         goto out;
     }
-    if (mkdir_p(out_dir) != 0) {
+    if (validate_mkdir(out_dir) != 0) {
         fail_msg("%s: cannot create the output folder: %s", out_dir, strerror(errno));
         goto out;
     }

@@ -267,7 +267,9 @@ static swgl_status check_against_grid(build *b, const sc_entry *ge)
     for (int i = 0; i < 2; i++) {
         sc_entry *e = sc_value(b->t, "domain", corner[i]);
         double v;
-        if (e && (!parse_number(e->value, &v) || fabs(v - at[i]) > 1e-6 * b->grid.dx))
+        if (e && !parse_number(e->value, &v))
+            return sc_entry_error(e, SWGL_ERR_INPUT, "expected a number%s", range_note(e->value));
+        if (e && fabs(v - at[i]) > 1e-6 * b->grid.dx)
             return sc_entry_error(e, SWGL_ERR_INPUT, "disagrees with the grid %s, whose corner has "
                                   "%s = %.9g", ge->value, corner[i], at[i]);
     }

@@ -46,7 +46,7 @@ const char *sc_grid_path(const char *dir, const char *value, char *buf, size_t l
 int sc_value_is_mesh(const char *value)
 {
     size_t n = strlen(value);
-    return n > 6 && strncasecmp(value, "mesh(", 5) == 0 && value[n - 1] == ')';
+    return n >= 6 && strncasecmp(value, "mesh(", 5) == 0 && value[n - 1] == ')';
 }
 
 /* "mesh(A, B)": the two paths, trimmed, resolved against dir. */
@@ -70,6 +70,8 @@ static swgl_status mesh_paths(const sc_entry *e, const char *dir, char *nodes, c
     }
     sc_grid_path(dir, part[0], nodes, len);
     sc_grid_path(dir, part[1], tris, len);
+    if (strlen(nodes) + 1 >= len || strlen(tris) + 1 >= len)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "a path of more than %zu bytes once resolved", len - 2);
     /* the shared data folder missing altogether: say how to point at it */
     for (int k = 0; k < 2; k++) {
         const char *path = k ? tris : nodes;
