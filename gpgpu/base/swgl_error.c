@@ -49,3 +49,16 @@ void swgl_clear_error(void)
 {
     last_error[0] = '\0';
 }
+
+const char *swgl_shown(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (; *s && o + 5 < len && o < 40; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f) buf[o++] = (char)c;
+        else o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
+    }
+    if (*s) o += (size_t)snprintf(buf + o, len - o, "...");
+    buf[o] = '\0';
+    return buf;
+}

@@ -8,6 +8,8 @@
 #ifndef SWGL_ERROR_H
 #define SWGL_ERROR_H
 
+#include <stddef.h>
+
 typedef enum swgl_status {
     SWGL_OK = 0,
     SWGL_ERR_ARG,          /* a bad argument or problem (size, parameter out of range, NULL) */
@@ -34,5 +36,8 @@ const char *swgl_last_error(void);
 swgl_status swgl_fail(swgl_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Forgets the message. */
 void swgl_clear_error(void);
+/* A piece of input as a message shows it: its first 40 bytes, printable ASCII kept, any
+ * other byte written \xNN, "..." when cut; into buf (len >= 48), which it returns. */
+const char *swgl_shown(const char *s, char *buf, size_t len);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "scenario.h"
 
 static const char *usage =
@@ -18,29 +19,6 @@ static const char *usage =
     "  --out RUNDIR) with the measurements: a table on stdout, CSV files, gnuplot scripts and,\n"
     "  where gnuplot is installed, PNG plots in DIR (default RUNDIR).  --data: the shared data\n"
     "  folder (default: SWGL_DATA, else the one beside the source tree).\n";
-
-int validate_mkdir(const char *dir)
-{
-    char p[4096];
-    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/') continue;
-        *s = 0;
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) return -1;
-        *s = '/';
-    }
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) return -1;
-    struct stat st;
-    if (stat(p, &st) != 0) return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
 
 /* Runs gnuplot on out_dir/script in out_dir (the script names its PNG files relative to
  * it); without gnuplot on PATH, says how to draw them later.  Returns an exit status. */

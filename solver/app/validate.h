@@ -11,7 +11,5 @@ int validate_ucl(const char *run_dir, const char *data_dir, const char *out_dir)
 /* gnuplot on out_dir/script, run in out_dir, where gnuplot is installed (else a note on
  * stderr, and 0); returns an exit status. */
 int validate_gnuplot(const char *out_dir, const char *script);
-/* mkdir -p: 0, or -1 with errno. */
-int validate_mkdir(const char *dir);
 
 #endif

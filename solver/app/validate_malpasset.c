@@ -264,7 +264,7 @@ int validate_malpasset(const char *run_dir, const char *data_dir, const char *ou
                 "(metres, not millimetres)\n", run_dir, maxd.dx, maxd.dy);
         goto done;
     }
-    if (validate_mkdir(out_dir) != 0) {
+    if (outdir_mkdirs(out_dir) != 0) {
         fprintf(stderr, "swgl validate malpasset: %s: cannot create the folder: %s\n", out_dir, strerror(errno));
         goto done;
     }

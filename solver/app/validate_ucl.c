@@ -656,7 +656,7 @@ int validate_ucl(const char *run_dir, const char *data_dir, const char *out_dir)
                  "give the shared data folder with --data DIR or SWGL_DATA", ucl_dir);
         goto out;
     }
-    if (validate_mkdir(out_dir) != 0) {
+    if (outdir_mkdirs(out_dir) != 0) {
         fail_msg("%s: cannot create the output folder: %s", out_dir, strerror(errno));
         goto out;
     }

@@ -32,20 +32,6 @@ static int number(const char *s, size_t n, double *v)
     return *end == '\0' && end != buf && isfinite(*v);
 }
 
-/* The line shown in a message: at most 40 bytes, printable ASCII only. */
-static const char *shown(const char *s, char *buf, size_t len)
-{
-    size_t o = 0;
-    for (; *s && o + 5 < len && o < 40; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7f) buf[o++] = (char)c;
-        else o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
-    }
-    if (*s) o += (size_t)snprintf(buf + o, len - o, "...");
-    buf[o] = '\0';
-    return buf;
-}
-
 swgl_status hydrograph_read(FILE *f, const char *name, double lo, double hi, const char *what, hydrograph *h)
 {
     memset(h, 0, sizeof *h);
@@ -69,7 +55,7 @@ swgl_status hydrograph_read(FILE *f, const char *name, double lo, double hi, con
             int named = comma && !strchr(comma + 1, ',') && comma > line + b && comma[1 + strspn(comma + 1, " \t")];
             if (!named || number(line, (size_t)(comma - line), &x)) {
                 st = swgl_fail(SWGL_ERR_INPUT, "%s:%d: '%s': expected a header line naming the two columns, "
-                               "with units, e.g. time_s,value", name, lineno, shown(line, sh, sizeof sh));
+                               "with units, e.g. time_s,value", name, lineno, swgl_shown(line, sh, sizeof sh));
                 goto fail;
             }
             header = 1;
@@ -79,7 +65,7 @@ swgl_status hydrograph_read(FILE *f, const char *name, double lo, double hi, con
         if (!comma || strchr(comma + 1, ',') || !number(line, (size_t)(comma - line), &t) ||
             !number(comma + 1, strlen(comma + 1), &v)) {
             st = swgl_fail(SWGL_ERR_INPUT, "%s:%d: '%s': expected two numbers \"time, value\" (time in s)", name,
-                           lineno, shown(line, sh, sizeof sh));
+                           lineno, swgl_shown(line, sh, sizeof sh));
             goto fail;
         }
         if (h->n && !(t > h->t[h->n - 1])) {

@@ -96,20 +96,6 @@ static int id_value(const char *s, double *v)
     return number(s, v) && *v >= 0 && *v <= MESH_MAX_ID && *v == floor(*v);
 }
 
-/* A field as shown in a message: at most 40 bytes, printable ASCII only. */
-static const char *shown(const char *s, char *buf, size_t len)
-{
-    size_t o = 0;
-    for (; *s && o + 5 < len && o < 40; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7f) buf[o++] = (char)c;
-        else o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c);
-    }
-    if (*s) o += (size_t)snprintf(buf + o, len - o, "...");
-    buf[o] = '\0';
-    return buf;
-}
-
 /* ---- reading a file -------------------------------------------------------------------- */
 
 /* One file's data lines handed to a callback, one at a time, with comments, blank lines
@@ -221,7 +207,7 @@ static swgl_status read_nodes(const char *path, mesh *m, id_index **ids_out)
             int ok = c == 0 ? id_value(fl.f[c], &v[c]) : number(fl.f[c], &v[c]);
             if (!ok) {
                 st = swgl_fail(SWGL_ERR_INPUT, "%s:%ld: column %d (%s): '%s': expected %s", path, r.lineno, c + 1,
-                               col[c], shown(fl.f[c], sh, sizeof sh),
+                               col[c], swgl_shown(fl.f[c], sh, sizeof sh),
                                c == 0 ? "an integer id >= 0 (at most 2^53)" : "a finite decimal number (m)");
                 goto fail;
             }
@@ -306,7 +292,7 @@ static swgl_status read_triangles(const char *path, const char *nodes_path, cons
             if (!id_value(fl.f[c], &v)) {
                 st = swgl_fail(SWGL_ERR_INPUT, "%s:%ld: column %d (%s): '%s': expected an integer id >= 0 (at most "
                                "2^53)", path, r.lineno, c + 1, c == 0 ? "id" : c == 1 ? "n1" : c == 2 ? "n2" : "n3",
-                               shown(fl.f[c], sh, sizeof sh));
+                               swgl_shown(fl.f[c], sh, sizeof sh));
                 goto fail;
             }
             if (c == 0) continue;

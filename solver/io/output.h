@@ -21,6 +21,7 @@ typedef struct outdir outdir;
 outdir *outdir_open(const char *dir);                    /* NULL on failure */
 const char *outdir_path(outdir *o, const char *name);   /* staged path of a file; valid until next call */
 swgl_status outdir_commit(outdir *o);                    /* frees o */
+int outdir_mkdirs(const char *path);                     /* mkdir -p: 0, or -1 with errno */
 void outdir_abort(outdir *o);                            /* frees o; NULL is fine */
 
 /* ESRI ASCII grid of nx*ny values, row j = 0 the southern one (written last).

@@ -49,7 +49,7 @@ struct outdir {
 };
 
 /* mkdir -p: creates path and its parents; an existing folder is fine. */
-static int make_dirs(const char *path)
+int outdir_mkdirs(const char *path)
 {
     char buf[PATH_MAX];
     if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
@@ -189,7 +189,7 @@ outdir *outdir_open(const char *dir)
         free(o);
         return NULL;
     }
-    if (make_dirs(o->parent) != 0) {
+    if (outdir_mkdirs(o->parent) != 0) {
         swgl_fail(SWGL_ERR_IO, "%s: cannot create folder: %s", o->parent, strerror(errno));
         free(o);
         return NULL;
@@ -228,7 +228,7 @@ const char *outdir_path(outdir *o, const char *name)
     char *slash = strrchr(o->path, '/');
     if (slash > o->path + strlen(o->stage)) {   /* name has folders: make them */
         *slash = '\0';
-        int rc = make_dirs(o->path);
+        int rc = outdir_mkdirs(o->path);
         *slash = '/';
         if (rc != 0) return NULL;
     }
