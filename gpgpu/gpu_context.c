@@ -121,7 +121,7 @@ void gpu_context_destroy(gpu_context *c)
 }
 
 /* Initialises dpy and makes a GL major.minor core context current on it. */
-static swgl_status make_context(gpu_context *c, EGLDisplay dpy)
+static swgl_status make_context(gpu_context *c, EGLDisplay dpy, int want_compute)
 {
     EGLint maj, min, n = 0;
     EGLConfig cfg;
@@ -141,18 +141,25 @@ static swgl_status make_context(gpu_context *c, EGLDisplay dpy)
     const EGLint attr[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
                            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                            EGL_NONE};
-    c->ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attr);
-    if (c->ctx == EGL_NO_CONTEXT)
-        return swgl_fail(SWGL_ERR_NO_CONTEXT, "no OpenGL 3.3 core context (EGL error 0x%x)",
-                        eglGetError());
-    /* Can a 4.3 core context (compute shaders) be had? Ask, then let it go. */
+    /* Can a 4.3 core context (compute shaders) be had? Ask; keep it when compute is
+     * wanted (a 4.3 core context runs every 3.3 pass too), else let it go. */
     const EGLint attr43[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                              EGL_NONE};
+    c->info.compute_context = 0;
     EGLContext c43 = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attr43);
     c->info.has_compute = c43 != EGL_NO_CONTEXT;
-    if (c43 != EGL_NO_CONTEXT) eglDestroyContext(dpy, c43);
     eglGetError();
+    if (c43 != EGL_NO_CONTEXT && want_compute) {
+        c->ctx = c43;
+        c->info.compute_context = 1;
+    } else {
+        if (c43 != EGL_NO_CONTEXT) eglDestroyContext(dpy, c43);
+        c->ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attr);
+        if (c->ctx == EGL_NO_CONTEXT)
+            return swgl_fail(SWGL_ERR_NO_CONTEXT, "no OpenGL 3.3 core context (EGL error 0x%x)",
+                            eglGetError());
+    }
     if (!surfaceless) {
         const EGLint pb[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
         c->surf = eglCreatePbufferSurface(dpy, cfg, pb);
@@ -179,6 +186,8 @@ static void fill_info(gpu_info *info)
              (s = (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION)) ? s : "?");
     glGetIntegerv(GL_MAJOR_VERSION, &info->gl_major);
     glGetIntegerv(GL_MINOR_VERSION, &info->gl_minor);
+    /* Mesa gives its highest core version whatever was asked: a 3.3 request may be 4.5 */
+    info->compute_context = info->gl_major > 4 || (info->gl_major == 4 && info->gl_minor >= 3);
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &info->max_texture_size);
     glGetIntegerv(GL_MAX_DRAW_BUFFERS, &info->max_draw_buffers);
     GLint next = 0;
@@ -244,7 +253,7 @@ swgl_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
     for (int k = 0; k < no; k++) {
         int i = order[k];
         EGLDisplay dpy = e.get_platform_display(EGL_PLATFORM_DEVICE_EXT, devs[i], NULL);
-        st = make_context(c, dpy);
+        st = make_context(c, dpy, desc && desc->want_compute);
         if (st == SWGL_OK) {
             c->info.device_index = i;
             device_name(&e, devs[i], c->info.device_name, sizeof c->info.device_name);
@@ -261,7 +270,7 @@ swgl_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
         if (want >= 0) break;
     }
     if (want < 0) {
-        st = make_context(c, eglGetDisplay(EGL_DEFAULT_DISPLAY));
+        st = make_context(c, eglGetDisplay(EGL_DEFAULT_DISPLAY), desc && desc->want_compute);
         if (st == SWGL_OK) {
             snprintf(c->info.device_name, sizeof c->info.device_name, "EGL_DEFAULT_DISPLAY");
             goto ready;

@@ -14,6 +14,8 @@
 typedef struct gpu_context_desc {
     int device;          /* EGL device index; -1 (or 0-filled desc with use_device 0): automatic */
     int use_device;      /* nonzero: device is meaningful */
+    int want_compute;    /* nonzero: a GL 4.3 core context (compute shaders) where the device
+                          * offers one, else the 3.3 one (info.compute_context says which) */
 } gpu_context_desc;
 
 typedef struct gpu_info {
@@ -25,10 +27,12 @@ typedef struct gpu_info {
     char renderer[256];
     char version[256];         /* GL_VERSION */
     char glsl_version[128];
-    int gl_major, gl_minor;    /* of this context (3.3 core asked for) */
+    int gl_major, gl_minor;    /* of this context (3.3 core, or 4.3 with want_compute) */
     int max_gl_major, max_gl_minor; /* highest core version the driver offered */
     int has_fp64;              /* GL_ARB_gpu_shader_fp64 in this context */
     int has_compute;           /* a GL >= 4.3 core context can be had */
+    int compute_context;       /* this context is GL >= 4.3 (want_compute asks for one; Mesa
+                                * gives its highest version to a 3.3 request too) */
     int max_texture_size;
     int max_draw_buffers;
     char egl_version[64];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cpu_info.h"
+#include "gpu_compute.h"
 #include "gpu_context.h"
 #include "gpu_pass.h"
 #include "gpu_reductor.h"
@@ -61,6 +62,7 @@ typedef struct job {
     bench_arrays *ar;
     gpu_reductor *red;
     int mrt;
+    gpu_compute *cs;
 } job;
 
 static swgl_status run_pass(void *v)
@@ -79,6 +81,19 @@ static swgl_status run_pass(void *v)
     return gpu_pass_draw(&p, f ? ar->a : ar->b, NULL);
 }
 
+/* the compute copy (GL 4.3), ping-pong like the fragment passes */
+static swgl_status run_compute(void *v)
+{
+    job *j = v;
+    bench_arrays *ar = j->ar;
+    int f = ar->flip;
+    ar->flip = 1 - f;
+    gpu_compute_begin(j->cs);
+    gpu_compute_texture(j->cs, "u_in", 0, f ? ar->b : ar->a);
+    gpu_compute_image(j->cs, 0, f ? ar->a : ar->b, GPU_IMAGE_WRITE);
+    return gpu_compute_dispatch(j->cs, gpu_array2d_width(ar->a), gpu_array2d_height(ar->a));
+}
+
 static swgl_status run_reduce(void *v)
 {
     job *j = v;
@@ -91,7 +106,7 @@ static swgl_status run_reduce(void *v)
 gpu_context *bench_context(int device)
 {
     gpu_context *ctx = NULL;
-    gpu_context_desc desc = {device, device >= 0};
+    gpu_context_desc desc = {.device = device, .use_device = device >= 0};
     if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
         fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return NULL;
@@ -145,9 +160,19 @@ int bench_gpgpu(int argc, char **argv)
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
-    gpu_context *ctx = bench_context(device);
-    if (!ctx) return 1;
+    /* a GL 4.3 context where the device has one: the compute copy beside the fragment one */
+    gpu_context *ctx = NULL;
+    gpu_context_desc cdesc = {.device = device, .use_device = device >= 0, .want_compute = 1};
+    if (gpu_context_create(&cdesc, &ctx) != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+        return 1;
+    }
     const gpu_info *info = gpu_context_info(ctx);
+    gpu_compute *copy_cs = NULL;
+    if (info->compute_context && gpu_compute_create("copy_cs", NULL, &copy_cs) != SWGL_OK) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+        return 1;
+    }
     gpu_program *copy = NULL, *sten = NULL, *mrt3 = NULL;
     gpu_reductor *red = NULL;
     if (gpu_program_create("copy", NULL, &copy) || gpu_program_create("stencil5", NULL, &sten) ||
@@ -155,8 +180,12 @@ int bench_gpgpu(int argc, char **argv)
         fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
     }
-    printf("swgl bench gpgpu — texture-layer ceilings (fragment passes, float4 elements)\n");
+    printf("swgl bench gpgpu — texture-layer ceilings (fragment passes, and the compute copy where GL 4.3 is "
+           "there; float4 elements)\n");
     printf("renderer: %s | %s | GL %s\n", info->renderer, info->vendor, info->version);
+    printf("compute: %s\n", copy_cs ? "copy-cs is copy.glsl's work as a GL 4.3 compute pass (16 x 16 work groups, "
+                                      "texelFetch in, imageStore out)" : "no GL 4.3 context on this device: fragment "
+                                      "passes only");
     printf("bytes: each input element read once + each output element written once, 16 B per float4;\n"
            "each pass reads the previous pass's output (ping-pong), the median of 5 batches\n\n");
     printf("%7s  %-12s %10s %10s %11s %9s\n", "N", "pass", "ms", "GB/s", "Mcells/s", "of copy");
@@ -181,16 +210,18 @@ int bench_gpgpu(int argc, char **argv)
             break;
         }
         free(init);
-        struct { const char *name; gpu_program *prog; int mrt; double bytes; int reduce; } rows[] = {
-            {"copy", copy, 0, 32, 0},
-            {"stencil5", sten, 0, 32, 0},
-            {"mrt3", mrt3, 1, 64, 0},
-            {"reduce-sum", NULL, 0, 16, 1},
+        struct { const char *name; gpu_program *prog; int mrt; double bytes; int reduce; gpu_compute *cs; } rows[] = {
+            {"copy", copy, 0, 32, 0, NULL},
+            {"stencil5", sten, 0, 32, 0, NULL},
+            {"mrt3", mrt3, 1, 64, 0, NULL},
+            {"reduce-sum", NULL, 0, 16, 1, NULL},
+            {"copy-cs", NULL, 0, 32, 0, copy_cs},
         };
         double copy_gbs = 0;
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-            job j = {rows[r].prog, &ar, red, rows[r].mrt};
-            double t = time_it(rows[r].reduce ? run_reduce : run_pass, &j, batch);
+            if (strcmp(rows[r].name, "copy-cs") == 0 && !copy_cs) continue;
+            job j = {rows[r].prog, &ar, red, rows[r].mrt, rows[r].cs};
+            double t = time_it(rows[r].cs ? run_compute : rows[r].reduce ? run_reduce : run_pass, &j, batch);
             if (t < 0) {
                 printf("%7d  %-12s failed: %s\n", n, rows[r].name, swgl_last_error());
                 rc = 1;
@@ -211,6 +242,7 @@ int bench_gpgpu(int argc, char **argv)
     gpu_program_destroy(copy);
     gpu_program_destroy(sten);
     gpu_program_destroy(mrt3);
+    gpu_compute_destroy(copy_cs);
     gpu_context_destroy(ctx);
     return rc;
 }

@@ -470,7 +470,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     if (!d || (st = d->setup(sc, &s)) != SWGL_OK) goto fail;
     scheme_config cfg = {.backend = opt->backend, .precision = opt->precision};
     if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU) {
-        gpu_context_desc gd = {opt->device, opt->device >= 0};
+        gpu_context_desc gd = {.device = opt->device, .use_device = opt->device >= 0};
         if ((st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto fail;
         cfg.renderer = gpu_context_info(ctx)->renderer;
         cfg.has_fp64 = gpu_context_info(ctx)->has_fp64;

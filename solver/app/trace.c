@@ -141,7 +141,7 @@ int cmd_trace(int argc, char **argv)
     memset(&in, 0, sizeof in);
     trace_ctx tc = {out, NULL, 0, SWGL_OK};
     int rc = 1;
-    gpu_context_desc gd = {device, device >= 0};
+    gpu_context_desc gd = {.device = device, .use_device = device >= 0};
     if (!d || (st = d->setup(&sc, &s)) != SWGL_OK || (st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto done;
     scheme_config cfg = {.backend = BACKEND_GPU, .renderer = gpu_context_info(ctx)->renderer,
                          .has_fp64 = gpu_context_info(ctx)->has_fp64};

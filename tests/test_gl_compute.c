@@ -1,0 +1,166 @@
+/* test_gl_compute.c — gpu_compute, the compute passes under the compute-shader backend
+ * (issue 13): a GL 4.3 context where the device offers one; the compute copy is bit-exact
+ * on sizes that are not multiples of the work group (no element outside the array is
+ * written, none inside missed); a compute 5-point stencil equals the fragment pass
+ * stencil5 bit for bit (the same float operations in the same order); a compile error
+ * names the pass; in a 3.3 context a compute pass is refused with a message.  Skips (77)
+ * without an EGL device, or where the device has no GL 4.3. */
+#include <string.h>
+
+#include "gl_util.h"
+#include "gpu_array2d.h"
+#include "gpu_compute.h"
+#include "gpu_pass.h"
+#include "gpu_program.h"
+
+static const char *stencil_cs =
+    "layout(local_size_x = 16, local_size_y = 16) in;\n"
+    "uniform sampler2D u_in;\n"
+    "layout(rgba32f, binding = 0) uniform writeonly image2D o_out;\n"
+    "void main()\n"
+    "{\n"
+    "    ivec2 c = ivec2(gl_GlobalInvocationID.xy), n = textureSize(u_in, 0) - 1;\n"
+    "    if (any(greaterThan(c, n))) return;\n"
+    "    vec4 v = texelFetch(u_in, c, 0);\n"
+    "    v += texelFetch(u_in, ivec2(max(c.x - 1, 0), c.y), 0);\n"
+    "    v += texelFetch(u_in, ivec2(min(c.x + 1, n.x), c.y), 0);\n"
+    "    v += texelFetch(u_in, ivec2(c.x, max(c.y - 1, 0)), 0);\n"
+    "    v += texelFetch(u_in, ivec2(c.x, min(c.y + 1, n.y)), 0);\n"
+    "    imageStore(o_out, c, 0.2 * v);\n"
+    "}\n";
+
+static void copy_case(int w, int h, uint64_t seed)
+{
+    gpu_array2d *a = NULL, *b = NULL;
+    gpu_array2d_desc d = {w, h, GPU_RGBA32F, "cs in"}, db = {w, h, GPU_RGBA32F, "cs out"};
+    size_t n = (size_t)4 * w * h;
+    float *in = malloc(n * sizeof(float)), *out = malloc(n * sizeof(float));
+    for (size_t i = 0; i < n; i++) in[i] = test_rand_float(&seed) * 1e6f;
+    in[0] = -0.0f;
+    in[1] = 1e-40f;   /* a denormal: a copy must not flush it */
+    CHECK(gpu_array2d_create(&d, &a) == SWGL_OK && gpu_array2d_create(&db, &b) == SWGL_OK, "arrays: %s",
+          swgl_last_error());
+    float marker[4] = {7, 7, 7, 7};
+    gpu_array2d_upload(a, in);
+    gpu_array2d_fill(b, marker);
+    gpu_compute *cs = NULL;
+    CHECK(gpu_compute_create("copy_cs", NULL, &cs) == SWGL_OK, "copy_cs builds: %s", swgl_last_error());
+    if (cs) {
+        int lx, ly;
+        gpu_compute_local_size(cs, &lx, &ly);
+        CHECK(lx == 16 && ly == 16, "the work group the shader declares: %d x %d", lx, ly);
+        gpu_compute_begin(cs);
+        gpu_compute_texture(cs, "u_in", 0, a);
+        gpu_compute_image(cs, 0, b, GPU_IMAGE_WRITE);
+        CHECK(gpu_compute_dispatch(cs, w, h) == SWGL_OK, "dispatch: %s", swgl_last_error());
+        CHECK(gpu_array2d_download(b, out) == SWGL_OK, "download: %s", swgl_last_error());
+        CHECK(memcmp(in, out, n * sizeof(float)) == 0,
+              "%d x %d compute copy is bit-exact (tolerance 0: a copy converts nothing), every element written", w, h);
+    }
+    gpu_compute_destroy(cs);
+    gpu_array2d_destroy(a);
+    gpu_array2d_destroy(b);
+    free(in);
+    free(out);
+}
+
+static void stencil_case(int w, int h, uint64_t seed)
+{
+    gpu_array2d *a = NULL, *f = NULL, *c = NULL;
+    gpu_array2d_desc d = {w, h, GPU_RGBA32F, "st"};
+    size_t n = (size_t)4 * w * h;
+    float *in = malloc(n * sizeof(float)), *of = malloc(n * sizeof(float)), *oc = malloc(n * sizeof(float));
+    for (size_t i = 0; i < n; i++) in[i] = test_rand_float(&seed);
+    gpu_array2d_create(&d, &a);
+    gpu_array2d_create(&d, &f);
+    gpu_array2d_create(&d, &c);
+    gpu_array2d_upload(a, in);
+    gpu_program *p = NULL;
+    gpu_compute *cs = NULL;
+    CHECK(gpu_program_create("stencil5", NULL, &p) == SWGL_OK, "stencil5: %s", swgl_last_error());
+    CHECK(gpu_compute_create_from_source("stencil5_cs", stencil_cs, NULL, &cs) == SWGL_OK, "stencil5_cs: %s",
+          swgl_last_error());
+    if (p && cs) {
+        gpu_pass ps;
+        gpu_pass_begin(&ps, p);
+        gpu_pass_array(&ps, "u_in", a);
+        gpu_pass_draw(&ps, f, NULL);
+        gpu_compute_begin(cs);
+        gpu_compute_texture(cs, "u_in", 0, a);
+        gpu_compute_image(cs, 0, c, GPU_IMAGE_WRITE);
+        gpu_compute_dispatch(cs, w, h);
+        gpu_array2d_download(f, of);
+        gpu_array2d_download(c, oc);
+        size_t bad = 0;
+        double worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (of[i] != oc[i]) bad++;
+            worst = fmax(worst, fabs((double)of[i] - (double)oc[i]));
+        }
+        /* the same operations in the same order; a compiler may still contract a*b+c
+         * differently in the two stages, so allow 2 ulp of the values' scale (<= 1) */
+        CHECK(worst <= 2.4e-7, "%d x %d: compute stencil vs fragment stencil5: %zu elements differ, largest %.3g "
+              "(bound 2 ulp of 1)", w, h, bad, worst);
+    }
+    gpu_program_destroy(p);
+    gpu_compute_destroy(cs);
+    gpu_array2d_destroy(a);
+    gpu_array2d_destroy(f);
+    gpu_array2d_destroy(c);
+    free(in), free(of), free(oc);
+}
+
+int main(void)
+{
+    gpu_context *ctx = NULL;
+    gpu_context_desc desc = {.device = -1, .want_compute = 1};
+    swgl_status st = gpu_context_create(&desc, &ctx);
+    if (st == SWGL_ERR_NO_DEVICE || st == SWGL_ERR_NO_CONTEXT) {
+        static char why[2048];
+        snprintf(why, sizeof why, "no EGL device with OpenGL: %s", swgl_last_error());
+        check_skip(why);
+    }
+    if (st != SWGL_OK) {
+        printf("FAIL  context: %s\n", swgl_last_error());
+        return 1;
+    }
+    const gpu_info *info = gpu_context_info(ctx);
+    printf("renderer: %s, GL %d.%d, compute context %d\n", info->renderer, info->gl_major, info->gl_minor,
+           info->compute_context);
+    if (!info->compute_context) {
+        gpu_context_destroy(ctx);
+        check_skip("this device offers no GL 4.3 core context: no compute passes");
+    }
+    CHECK(info->gl_major * 10 + info->gl_minor >= 43, "want_compute gives a GL >= 4.3 context (%d.%d)",
+          info->gl_major, info->gl_minor);
+    copy_case(64, 64, 1);
+    copy_case(37, 23, 2);     /* not multiples of 16: the edge groups are partly outside */
+    copy_case(1, 1, 3);
+    stencil_case(50, 33, 4);
+
+    gpu_compute *bad = NULL;
+    st = gpu_compute_create_from_source("broken", "layout(local_size_x = 1) in;\nvoid main() { x = 1; }\n", NULL, &bad);
+    CHECK(st == SWGL_ERR_COMPILE && bad == NULL && strstr(swgl_last_error(), "compute pass 'broken': compile error"),
+          "a compile error names the pass: %s", swgl_last_error());
+    st = gpu_compute_create("no_such_cs", NULL, &bad);
+    CHECK(st == SWGL_ERR_MISSING && strstr(swgl_last_error(), "no_such_cs.glsl not found"), "a missing file: %s",
+          swgl_last_error());
+    gpu_context_destroy(ctx);
+
+    /* a 3.3 context: compute passes are refused, with the reason */
+    gpu_context_desc d33 = {.device = -1};
+    if (gpu_context_create(&d33, &ctx) == SWGL_OK) {
+        const gpu_info *i33 = gpu_context_info(ctx);
+        st = gpu_compute_create("copy_cs", NULL, &bad);
+        if (i33->compute_context) {   /* Mesa: a 3.3 request gives 4.5 */
+            CHECK(st == SWGL_OK, "a 3.3 request that got GL %d.%d builds compute passes: %s", i33->gl_major,
+                  i33->gl_minor, swgl_last_error());
+        } else {
+            CHECK(st == SWGL_ERR_NO_CONTEXT && strstr(swgl_last_error(), "need a GL 4.3 core context"),
+                  "a GL %d.%d context refuses a compute pass: %s", i33->gl_major, i33->gl_minor, swgl_last_error());
+        }
+        gpu_compute_destroy(bad);
+        gpu_context_destroy(ctx);
+    }
+    return check_done();
+}
