@@ -14,7 +14,7 @@ struct gpu_compute {
     int lx, ly;
 };
 
-static int have_compute(void)
+int gpu_compute_available(void)
 {
     GLint major = 0, minor = 0;
     glGetIntegerv(GL_MAJOR_VERSION, &major);
@@ -26,7 +26,7 @@ swgl_status gpu_compute_create_from_source(const char *name, const char *source,
                                           gpu_compute **out)
 {
     *out = NULL;
-    if (!have_compute())
+    if (!gpu_compute_available())
         return swgl_fail(SWGL_ERR_NO_CONTEXT, "compute pass '%s': compute shaders need a GL 4.3 core context "
                          "(this one is %s)", name, (const char *)glGetString(GL_VERSION));
     const char *parts[4] = {"#version 430 core\n", defines ? defines : "", "#line 1 0\n", source};

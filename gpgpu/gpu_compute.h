@@ -25,6 +25,9 @@
 
 typedef struct gpu_compute gpu_compute;
 
+/* 1 if the current context is GL >= 4.3 core (compute shaders). */
+int gpu_compute_available(void);
+
 enum gpu_image_access { GPU_IMAGE_READ = 0, GPU_IMAGE_WRITE = 1, GPU_IMAGE_READ_WRITE = 2 };
 
 /* file: the shader's file name without ".glsl" (shaders/gpgpu/NAME.glsl or a registered

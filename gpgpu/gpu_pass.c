@@ -120,6 +120,14 @@ static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_ar
                         pname, r.x, r.y, r.w, r.h, width, height);
 
     GLuint prog = gpu_program_handle(p->program);
+    int compute = gpu_program_is_compute(p->program);
+    if (compute && (dt || instances > 0))
+        return swgl_fail(SWGL_ERR_ARG, "pass '%s': a compute pass is dispatched over a rectangle, not drawn %s", pname,
+                         dt ? "with a depth test" : "as instanced quads");
+    if (compute) {   /* the same bindings, then a dispatch over r; outputs are images */
+        glUseProgram(prog);
+        goto bind;
+    }
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
     glViewport(r.x, r.y, r.w, r.h);
     glDisable(GL_BLEND);
@@ -127,6 +135,7 @@ static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_ar
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_CULL_FACE);
     glUseProgram(prog);
+bind:
     for (int i = 0; i < p->n_inputs; i++) {
         int loc = gpu_program_uniform(p->program, p->inputs[i].name);
         if (loc < 0)
@@ -148,6 +157,28 @@ static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_ar
         case U_DVEC2: glUniform2d(loc, p->uniforms[i].d[0], p->uniforms[i].d[1]); break;
         default: glUniform4f(loc, f[0], f[1], f[2], f[3]); break;
         }
+    }
+    if (compute) {
+        for (int k = 0; k < nouts; k++)
+            glBindImageTexture((GLuint)k, gpu_array2d_texture(outs[k]), 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                               gpu_array2d_format(outs[k]) == GPU_RGBA32UI ? GL_RGBA32UI : GL_RGBA32F);
+        glUniform4i(gpu_program_uniform(p->program, "swgl_rect"), r.x, r.y, r.w, r.h);
+        glDispatchCompute((GLuint)(r.w + 15) / 16, (GLuint)(r.h + 15) / 16, 1);
+        /* what later passes fetch, read back, clear or upload sees these writes */
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
+                        GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+        for (int i = 0; i < p->n_inputs; i++) {
+            glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+            glBindTexture(GL_TEXTURE_2D, 0);
+        }
+        glActiveTexture(GL_TEXTURE0);
+        glUseProgram(0);
+        if (gl_check_enabled()) {
+            swgl_status st = gpu_check_gl("dispatch");
+            if (st != SWGL_OK) return swgl_fail(st, "pass '%s': %s", pname, swgl_last_error());
+        }
+        if (g_trace) g_trace(g_trace_user, p, outs, nouts);
+        return SWGL_OK;
     }
     if (dt) {   /* set after every early return above */
         static const GLenum func[] = {GL_ALWAYS, GL_LESS, GL_LEQUAL, GL_EQUAL, GL_GREATER, GL_GEQUAL, GL_NEVER};

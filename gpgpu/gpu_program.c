@@ -27,12 +27,18 @@ extern const struct swgl_embedded swgl_shaders_gpgpu_files[];
 
 struct gpu_program {
     GLuint prog;
+    int compute;     /* a compute program (gpu_set_compute_passes): drawn by dispatch */
     char name[64];
     int n_uniforms;
     struct { char name[64]; int loc; } uniforms[MAX_UNIFORMS];
 };
 
 static int g_live;
+static int g_compute_passes;
+
+void gpu_set_compute_passes(int on) { g_compute_passes = on != 0; }
+int gpu_compute_passes(void) { return g_compute_passes; }
+int gpu_program_is_compute(const gpu_program *p) { return p->compute; }
 
 /* ---- shader files: embedded, or from SWGL_SHADER_DIR ---- */
 
@@ -312,8 +318,88 @@ swgl_status gpu_program_create_vs(const char *name, const char *vertex, const ch
     return st;
 }
 
+/* The compute form of a fragment pass (prelude.glsl, SWGL_COMPUTE): the fragment
+ * program frag, just linked, names its outputs (the GL 4.3 interface query: only the
+ * active ones, with their locations and types); the same source, with the #version line
+ * 430 and SWGL_COMPUTE defined, gets an epilogue that declares image k for output k and
+ * stores every output there (swgl_store, called by SWGL_MAIN after the body).  0 with
+ * the message set on failure. */
+static GLuint compute_form(const char *name, const srcbuf *b, GLuint frag, swgl_status *st)
+{
+    GLint n = 0;
+    glGetProgramInterfaceiv(frag, GL_PROGRAM_OUTPUT, GL_ACTIVE_RESOURCES, &n);
+    srcbuf e = {0};
+    char line[256], store[4096] = "void swgl_store()\n{\n";
+    size_t so = strlen(store);
+    int bad = put(&e, "\n#line 1 0\n", 11);
+    for (GLint i = 0; i < n && !bad; i++) {
+        char oname[128];
+        const GLenum props[2] = {GL_LOCATION, GL_TYPE};
+        GLint v[2] = {-1, 0};
+        glGetProgramResourceName(frag, GL_PROGRAM_OUTPUT, (GLuint)i, sizeof oname, NULL, oname);
+        glGetProgramResourceiv(frag, GL_PROGRAM_OUTPUT, (GLuint)i, 2, props, 2, NULL, v);
+        int uint4 = v[1] == GL_UNSIGNED_INT_VEC4;
+        if (v[0] < 0 || (!uint4 && v[1] != GL_FLOAT_VEC4)) {
+            *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s': output '%s' is not a vec4 or uvec4 at a location: no compute "
+                            "form", name, oname);
+            free(e.s);
+            return 0;
+        }
+        snprintf(line, sizeof line, "layout(%s, binding = %d) uniform writeonly %s swgl_img_%d;\n",
+                 uint4 ? "rgba32ui" : "rgba32f", v[0], uint4 ? "uimage2D" : "image2D", v[0]);
+        bad = put(&e, line, strlen(line));
+        so += (size_t)snprintf(store + so, sizeof store - so, "    imageStore(swgl_img_%d, swgl_px, %s);\n", v[0], oname);
+    }
+    snprintf(store + so, sizeof store - so, "}\n");
+    const char *body = strchr(b->s, '\n');   /* the source less its #version line */
+    srcbuf c = {0};
+    bad = bad || put(&c, "#version 430 core\n#define SWGL_COMPUTE 1\n", 41) || !body ||
+          put(&c, body + 1, strlen(body + 1)) || put(&c, e.s, e.len) || put(&c, store, strlen(store));
+    free(e.s);
+    if (bad) {
+        free(c.s);
+        *st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        return 0;
+    }
+    GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
+    const char *src = c.s;
+    glShaderSource(cs, 1, &src, NULL);
+    glCompileShader(cs);
+    GLint ok = 0;
+    glGetShaderiv(cs, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        GLint loglen = 0;
+        glGetShaderiv(cs, GL_INFO_LOG_LENGTH, &loglen);
+        char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
+        if (log) glGetShaderInfoLog(cs, loglen, NULL, log);
+        rewrite_log(b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
+        *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (compute): %s\n--- driver log ---\n%s", name,
+                        first[0] ? first : "compile error", rewritten);
+        free(log);
+        glDeleteShader(cs);
+        free(c.s);
+        return 0;
+    }
+    free(c.s);
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, cs);
+    glLinkProgram(prog);
+    glDetachShader(prog, cs);
+    glDeleteShader(cs);
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (compute): link error\n--- driver log ---\n%s", name, log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
 /* The fragment pass of source with the full-screen quad's vertex shader (own_vs 0) or
- * with own_vs. */
+ * with own_vs; with gpu_set_compute_passes(1) and no own vertex shader, its compute form
+ * (compute_form). */
 static swgl_status create_program(const char *name, const char *source, const char *defines, GLuint own_vs,
                                   gpu_program **out)
 {
@@ -381,6 +467,17 @@ static swgl_status create_program(const char *name, const char *source, const ch
         free(b.s);
         free(p);
         return st;
+    }
+    if (g_compute_passes && !own_vs) {
+        GLuint cprog = compute_form(name, &b, p->prog, &st);
+        glDeleteProgram(p->prog);
+        if (!cprog) {
+            free(b.s);
+            free(p);
+            return st;
+        }
+        p->prog = cprog;
+        p->compute = 1;
     }
     free(b.s);
     if ((st = gpu_check_gl("program build")) != SWGL_OK) {

@@ -47,6 +47,15 @@ void gpu_shader_register(const char *folder, const struct swgl_embedded *files);
  * it does not exist. */
 const char *gpu_shader_source(const char *file);
 
+/* Compute passes (the gpu-compute backend; GL 4.3): while on, gpu_program_create and
+ * gpu_program_create_from_source build each pass's compute form from the same source
+ * (prelude.glsl with SWGL_COMPUTE), which gpu_pass_draw and gpu_pass_draw_mrt dispatch
+ * instead of drawing; passes with their own vertex shader stay fragment passes.  A
+ * program keeps the form it was built in. */
+void gpu_set_compute_passes(int on);
+int gpu_compute_passes(void);
+int gpu_program_is_compute(const gpu_program *p);
+
 /* Number of GL programs alive (for leak tests). */
 int gpu_program_live_count(void);
 

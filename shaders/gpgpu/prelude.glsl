@@ -13,9 +13,29 @@
 // As fragment passes (GL 3.3): one fragment per output element, drawn as a full-screen
 // quad (or a sub-rectangle); inputs are textures read with texelFetch (no filtering, no
 // normalised coordinates); outputs are render targets.  A pass never reads the array it
-// writes.  (As a compute dispatch, gpgpu would define SWGL_INPUT as an image or buffer,
-// SWGL_OUTPUT as a variable stored at the end of SWGL_MAIN, and swgl_cell() from
-// gl_GlobalInvocationID.)
+// writes.  As compute passes (SWGL_COMPUTE below: the gpu-compute backend) the same
+// source runs as a dispatch: SWGL_OUTPUT is a variable stored to an image at the end of
+// SWGL_MAIN, and swgl_cell() comes from gl_GlobalInvocationID.
+#ifdef SWGL_COMPUTE
+// As a compute pass (GL 4.3; gpgpu/gpu_program.c defines SWGL_COMPUTE and replaces the
+// #version line): one invocation per output element of the rectangle swgl_rect (x, y,
+// width, height) in work groups of 16 x 16; an output is a variable that the epilogue
+// gpu_program.c appends (swgl_store) writes to image k after the pass's body has run.
+layout(local_size_x = 16, local_size_y = 16) in;
+uniform ivec4 swgl_rect;
+ivec2 swgl_px;
+#define SWGL_INPUT(name) uniform sampler2D name
+#define SWGL_INPUT_U(name) uniform usampler2D name
+#define SWGL_OUTPUT(k, name) vec4 name
+#define SWGL_OUTPUT_U(k, name) uvec4 name
+#define SWGL_LOAD(a, p) texelFetch(a, p, 0)
+void swgl_body();
+void swgl_store();
+#define SWGL_MAIN void main() { ivec2 swgl_g = ivec2(gl_GlobalInvocationID.xy); if (swgl_g.x >= swgl_rect.z || swgl_g.y >= swgl_rect.w) return; swgl_px = swgl_rect.xy + swgl_g; swgl_body(); swgl_store(); } void swgl_body()
+
+// Integer coordinates of the element this invocation computes.
+ivec2 swgl_cell() { return swgl_px; }
+#else
 #define SWGL_INPUT(name) uniform sampler2D name
 #define SWGL_INPUT_U(name) uniform usampler2D name
 #define SWGL_OUTPUT(k, name) layout(location = k) out vec4 name
@@ -25,6 +45,7 @@
 
 // Integer coordinates of the element this fragment computes.
 ivec2 swgl_cell() { return ivec2(gl_FragCoord.xy); }
+#endif
 
 // +infinity, the neutral element of min.
 float swgl_inf() { return uintBitsToFloat(0x7F800000u); }

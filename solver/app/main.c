@@ -31,9 +31,10 @@ static const char *usage =
     "\n"
     "run options:\n"
     "  --case NAME            a built-in case instead of a file\n"
-    "  --backend B            gpu (default) | cpu (SIMD + OpenMP) | cpu-scalar (double)\n"
+    "  --backend B            gpu (default) | gpu-compute (the same passes as GL 4.3 compute\n"
+    "                         shaders) | cpu (SIMD + OpenMP) | cpu-scalar (double)\n"
     "  --compare B            also run backend B on the same scenario and report the difference\n"
-    "                         and the speedup in summary.json (cpu | cpu-scalar | gpu)\n"
+    "                         and the speedup in summary.json (cpu | cpu-scalar | gpu | gpu-compute)\n"
     "  --out DIR              output folder (default: out); files are replaced only by a run\n"
     "                         that succeeds\n"
     "  --set SECTION.KEY=V    override a scenario key, e.g. --set domain.level=2 (repeatable)\n"
@@ -135,13 +136,13 @@ static int cmd_run(int argc, char **argv)
         }
         else if (strcmp(a, "--backend") == 0 && more) {
             if (backend_parse(argv[++i], &opt.backend)) {
-                fprintf(stderr, "swgl run: --backend %s: expected gpu, cpu or cpu-scalar\n", argv[i]);
+                fprintf(stderr, "swgl run: --backend %s: expected gpu, gpu-compute, cpu or cpu-scalar\n", argv[i]);
                 free(sets);
                 return 2;
             }
         } else if (strcmp(a, "--compare") == 0 && more) {
             if (backend_parse(argv[++i], &opt.compare)) {
-                fprintf(stderr, "swgl run: --compare %s: expected gpu, cpu or cpu-scalar\n", argv[i]);
+                fprintf(stderr, "swgl run: --compare %s: expected gpu, gpu-compute, cpu or cpu-scalar\n", argv[i]);
                 free(sets);
                 return 2;
             }

@@ -469,9 +469,16 @@ int run_scenario(const scenario *sc, const run_options *opt)
 
     if (!d || (st = d->setup(sc, &s)) != SWGL_OK) goto fail;
     scheme_config cfg = {.backend = opt->backend, .precision = opt->precision};
-    if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU) {
-        gpu_context_desc gd = {.device = opt->device, .use_device = opt->device >= 0};
+    int want_cs = opt->backend == BACKEND_GPU_COMPUTE || opt->compare == BACKEND_GPU_COMPUTE;
+    if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU || want_cs) {
+        gpu_context_desc gd = {.device = opt->device, .use_device = opt->device >= 0, .want_compute = want_cs};
         if ((st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto fail;
+        if (want_cs && !gpu_context_info(ctx)->compute_context) {
+            const gpu_info *gi = gpu_context_info(ctx);
+            st = swgl_fail(SWGL_ERR_NO_CONTEXT, "--backend gpu-compute needs a GL 4.3 core context (compute shaders): "
+                           "%s gave GL %d.%d", gi->renderer, gi->gl_major, gi->gl_minor);
+            goto fail;
+        }
         cfg.renderer = gpu_context_info(ctx)->renderer;
         cfg.has_fp64 = gpu_context_info(ctx)->has_fp64;
     }
@@ -612,7 +619,7 @@ int run_scenario(const scenario *sc, const run_options *opt)
     json_str(w, "source", sc->source);
     json_str(w, "backend", backend_name(opt->backend));
     json_str(w, "solver", name);
-    json_str(w, "renderer", opt->backend == BACKEND_GPU ? cfg.renderer : "none (CPU)");
+    json_str(w, "renderer", opt->backend == BACKEND_GPU || opt->backend == BACKEND_GPU_COMPUTE ? cfg.renderer : "none (CPU)");
     json_str(w, "precision", r.precision);
     json_int(w, "nx", s.nx);
     json_int(w, "ny", s.ny);

@@ -123,6 +123,8 @@ struct kp_gpu {
     int nx, ny, tw, th, ntx, nty;
     double dx, dy, g, cfl, eps, kappa, theta;
     int rk2, manning, dbl;       /* dbl: double precision (GL_ARB_gpu_shader_fp64) */
+    int compute;                 /* compute passes (gpu-compute): no early exit yet (its
+                                  * methods draw instanced quads or use the depth test) */
     double gn2;
     unsigned char *code;
     double *bij;
@@ -318,7 +320,7 @@ void kp_gpu_auto_estimates(const kp_gpu *g, double *with_exit, double *without_e
 void kp_gpu_set_early_exit(kp_gpu *g, enum kp_early_exit mode)
 {
     drain(g, 1);
-    g->ee_mode = mode;
+    g->ee_mode = g->compute ? KP_EARLY_EXIT_OFF : mode;
     g->ee_cur = 1;   /* auto starts with early exit on, as Brodtkorb's */
     g->step_n = 0;
     g->choices = 0;
@@ -547,6 +549,7 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     scheme_register_shaders();
     kp_gpu *g = calloc(1, sizeof *g);
     if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    g->compute = gpu_compute_passes();
     g->nx = p->sw.nx;
     g->ny = p->sw.ny;
     g->tw = grid_stride(g->nx);
@@ -1133,7 +1136,8 @@ static void be_describe(const void *self, char *name, size_t len)
 {
     const kp_gpu *g = self;
     static const char *ee[3] = {"auto", "on", "off"};
-    snprintf(name, len, "gpu (%s, %s, flux %s, early exit %s (%s))", g->dbl ? "double" : "float", g->renderer,
+    snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
+             g->dbl ? "double" : "float", g->renderer,
              kp_gpu_flux_name(g->flux), ee[g->ee_mode], kp_gpu_ee_name(g->ee_method));
 }
 

@@ -81,6 +81,7 @@ struct roe_gpu {
     int mass_from_edges;         /* the update re-reads the edges' mass fluxes (variant) */
     int cur;
     char renderer[128];
+    int compute;                /* built as compute passes (gpu-compute) */
     /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
      * host clock runs the steps, the segment values go up per step, the boundary edges'
      * volume rates come back per step (roe_ring.glsl) */
@@ -216,6 +217,7 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
     scheme_register_shaders();
     roe_gpu *r = calloc(1, sizeof *r);
     if (!r) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    r->compute = gpu_compute_passes();
     r->nx = p->nx;
     r->ny = p->ny;
     r->tex_w = grid_stride(p->nx);
@@ -719,7 +721,7 @@ static swgl_status be_advance(void *self, int k, double dt)
 static void be_describe(const void *self, char *name, size_t len)
 {
     const roe_gpu *r = self;
-    snprintf(name, len, "gpu (%s, %s)", r->dbl ? "double" : "float", r->renderer);
+    snprintf(name, len, "%s (%s, %s)", r->compute ? "gpu-compute" : "gpu", r->dbl ? "double" : "float", r->renderer);
 }
 
 static const char *be_precision(const void *self) { return ((const roe_gpu *)self)->dbl ? "double" : "single"; }

@@ -1,6 +1,9 @@
 /* scheme.c — the registry of schemes, instances, and the state fields (scheme.h). */
 #include "scheme.h"
 
+#include "gpu_compute.h"
+#include "gpu_program.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +15,7 @@ const char *backend_name(enum backend b)
     case BACKEND_GPU: return "gpu";
     case BACKEND_CPU: return "cpu";
     case BACKEND_CPU_SCALAR: return "cpu-scalar";
+    case BACKEND_GPU_COMPUTE: return "gpu-compute";
     default: return "none";
     }
 }
@@ -42,10 +46,18 @@ swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, c
                         const scheme_config *cfg)
 {
     memset(in, 0, sizeof *in);
-    if (b < 0 || b >= BACKEND_COUNT || !d->backends[b])
+    enum backend impl = b == BACKEND_GPU_COMPUTE ? BACKEND_GPU : b;   /* the same backend, compute passes */
+    if (b < 0 || b >= BACKEND_COUNT || !d->backends[impl])
         return swgl_fail(SWGL_ERR_ARG, "scheme %s has no %s backend", d->name, backend_name(b));
     in->desc = d;
-    in->be = d->backends[b];
+    in->be = d->backends[impl];
+    if (b == BACKEND_GPU_COMPUTE && !gpu_compute_available())
+        return swgl_fail(SWGL_ERR_NO_CONTEXT, "the gpu-compute backend needs a GL 4.3 core context (compute shaders); "
+                         "this device's context is older ('swgl info' says what it offers)");
+    if (b == BACKEND_GPU_COMPUTE) {   /* every pass the instance builds, now or later, as compute */
+        in->compute_prev = 1 + gpu_compute_passes();
+        gpu_set_compute_passes(1);
+    }
     scheme_config c = *cfg;
     c.backend = b;
     swgl_status st = in->be->create(s, &c, &in->self);
@@ -66,6 +78,8 @@ void scheme_close(scheme_inst *in)
 {
     if (in->be && in->self) in->be->destroy(in->self);
     in->self = NULL;
+    if (in->compute_prev) gpu_set_compute_passes(in->compute_prev - 1);
+    in->compute_prev = 0;
 }
 
 swgl_status scheme_setup_begin(scheme_setup *s, const scenario *sc, size_t problem_size, int n_fields,

@@ -38,11 +38,15 @@
 #include "swgl_grid.h"
 #include "swe.h"
 
-enum backend { BACKEND_GPU = 0, BACKEND_CPU = 1, BACKEND_CPU_SCALAR = 2, BACKEND_COUNT = 3, BACKEND_NONE = -1 };
+/* BACKEND_GPU_COMPUTE: the GPU backend of each scheme with its passes built and run as
+ * GL 4.3 compute passes from the same GLSL (gpu_set_compute_passes; issue 13); it has no
+ * entry of its own in scheme_desc.backends. */
+enum backend { BACKEND_GPU = 0, BACKEND_CPU = 1, BACKEND_CPU_SCALAR = 2, BACKEND_GPU_COMPUTE = 3, BACKEND_COUNT = 4,
+               BACKEND_NONE = -1 };
 enum precision_choice { PRECISION_AUTO = 0, PRECISION_SINGLE = 1, PRECISION_DOUBLE = 2 };
 
 const char *backend_name(enum backend b);
-/* "gpu", "cpu", "cpu-scalar" -> the backend; -1 if unknown. */
+/* "gpu", "cpu", "cpu-scalar", "gpu-compute" -> the backend; -1 if unknown. */
 int backend_parse(const char *s, enum backend *b);
 
 #define SCHEME_MAX_FIELDS 4
@@ -185,6 +189,7 @@ typedef struct scheme_inst {
     swgl_status (*after_step)(void *user, double t, struct scheme_inst *in);
     void *after_step_user;
     double t_start;          /* the time the run starts from (0; a restart's time) */
+    int compute_prev;        /* gpu-compute: the pass mode to restore at scheme_close (+1) */
 } scheme_inst;
 
 /* The state fields of an instance at n cells (grid_at indices) into out[field][m]: the

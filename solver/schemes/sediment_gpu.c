@@ -303,6 +303,7 @@ swgl_status sed_gpu_run_pass(sed_gpu *g, int which, int reps)
 typedef struct sed_gpu_be {
     sed_gpu *g;
     char renderer[128];
+    int compute;                /* built as compute passes (gpu-compute) */
 } sed_gpu_be;
 
 static void be_destroy(void *self)
@@ -324,6 +325,7 @@ static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, vo
                          cfg->renderer ? cfg->renderer : "?");
     sed_gpu_be *b = calloc(1, sizeof *b);
     if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    b->compute = gpu_compute_passes();
     swgl_status st = sed_gpu_create(&ss->p, dbl, &b->g);
     if (st != SWGL_OK) {
         be_destroy(b);
@@ -353,7 +355,7 @@ static swgl_status be_advance(void *self, int k, double dt)
 static void be_describe(const void *self, char *name, size_t len)
 {
     const sed_gpu_be *b = self;
-    snprintf(name, len, "gpu %s (%s)", b->g->dbl ? "double" : "single", b->renderer);
+    snprintf(name, len, "%s %s (%s)", b->compute ? "gpu-compute" : "gpu", b->g->dbl ? "double" : "single", b->renderer);
 }
 
 static const char *be_precision(const void *self) { return ((const sed_gpu_be *)self)->g->dbl ? "double" : "single"; }
