@@ -63,8 +63,13 @@ swgl_status gpu_compute_create_from_source(const char *name, const char *source,
     glGetProgramiv(prog, GL_COMPUTE_WORK_GROUP_SIZE, size);
     c->lx = size[0];
     c->ly = size[1];
+    swgl_status st = gpu_check_gl("compute program");
+    if (st != SWGL_OK) {
+        gpu_compute_destroy(c);
+        return st;
+    }
     *out = c;
-    return gpu_check_gl("compute program");
+    return SWGL_OK;
 }
 
 swgl_status gpu_compute_create(const char *file, const char *defines, gpu_compute **out)

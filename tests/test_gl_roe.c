@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gl_util.h"
+#include "gpu_compute.h"
 #include "gpu_program.h"
 #include "gpu_pass.h"
 #include "scheme_shaders.h"
@@ -824,6 +825,29 @@ static void precision_wiring(const gpu_info *info)
               "%s --precision %s: \"%s\", precision %s", backend_name(cases[c].b), pname[cases[c].p],
               st == SWGL_OK ? e.name : swgl_last_error(), prec);
         if (st == SWGL_OK) scheme_close(&e);
+    }
+    /* the pass mode is the process's while GPU instances are open: gpu-compute, then gpu
+     * while it is open, is refused; two gpu-compute instances closed in either order
+     * leave a later gpu instance a fragment one (not with SWGL_PASSES=compute, which
+     * makes every instance compute) */
+    if (gpu_compute_available() && !gpu_compute_passes()) {
+        scheme_config cfg = {.renderer = info->renderer, .has_fp64 = info->has_fp64};
+        scheme_inst a, b2, c2;
+        swgl_status sa = scheme_open(&a, d, BACKEND_GPU_COMPUTE, &s, &cfg);
+        swgl_status sb = scheme_open(&b2, d, BACKEND_GPU, &s, &cfg);
+        CHECK(sa == SWGL_OK && sb == SWGL_ERR_ARG && strstr(swgl_last_error(), "while a gpu-compute one is open"),
+              "gpu while gpu-compute is open: refused (\"%s\")", swgl_last_error());
+        swgl_status sc2 = scheme_open(&c2, d, BACKEND_GPU_COMPUTE, &s, &cfg);
+        CHECK(sc2 == SWGL_OK && strncmp(c2.name, "gpu-compute", 11) == 0, "a second gpu-compute instance: \"%s\"",
+              sc2 == SWGL_OK ? c2.name : swgl_last_error());
+        scheme_close(&a);   /* the first opened closes first */
+        CHECK(gpu_compute_passes() == 1, "one gpu-compute instance still open: compute passes");
+        scheme_close(&c2);
+        CHECK(gpu_compute_passes() == 0, "none open: fragment passes again");
+        sb = scheme_open(&b2, d, BACKEND_GPU, &s, &cfg);
+        CHECK(sb == SWGL_OK && strncmp(b2.name, "gpu (", 5) == 0, "then gpu: \"%s\"",
+              sb == SWGL_OK ? b2.name : swgl_last_error());
+        if (sb == SWGL_OK) scheme_close(&b2);
     }
     d->setup_free(&s);
     scenario_free(&sc);

@@ -1,9 +1,9 @@
 #!/bin/sh
 # test_gpu_compute.sh — issue 13: --backend gpu-compute (the GPU backends' passes as GL 4.3
 # compute shaders, from the same GLSL) through the program, on every scheme and every
-# boundary type: against --backend gpu (the same float operations: the difference is
-# rounding of the compiler's, or none) and against cpu-scalar (double: the bounds the
-# fragment path meets).  Exit 77 without an EGL device or without GL 4.3.
+# boundary type: against --backend gpu (the same operations: no difference, but for the
+# denormals that llvmpipe's fragment shaders flush to zero and its compute shaders keep,
+# ~1e-39) and against cpu-scalar (double: the bounds the fragment path meets).  Exit 77 without an EGL device or without GL 4.3.
 swgl=$1
 tmp=$(mktemp -d)
 trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT

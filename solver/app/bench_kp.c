@@ -16,6 +16,7 @@
 #include "gpu_context.h"
 #include "kp.h"
 #include "kp_gpu.h"
+#include "gpu_program.h"
 #include "run.h"
 
 /* Fewest bytes a step moves per cell (float4 = 16 B; kp_gpu.c's head comment): a flux
@@ -168,6 +169,8 @@ int bench_kp(int argc, char **argv)
     printf("precision: %s on the GPU and the fast CPU solver (scalar: double)\n",
            precision == PRECISION_DOUBLE ? "double" : "single");
     printf("Mcells/s (cells x steps / wall); 'tiles' = share of the tiles the flux computed in the last step\n");
+    if (info && gpu_compute_passes())
+        printf("GPU passes: compute (SWGL_PASSES=compute): early exit is off there, so 'gpu ee' runs every tile\n");
     int rc = 0;
     static const char *integ[2] = {"euler", "rk2"}, *ee[2] = {"off", "on"};
     for (int r2 = 0; r2 < 2; r2++) {

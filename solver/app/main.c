@@ -55,6 +55,7 @@ static const char *usage =
 
 static int cmd_info(int argc, char **argv)
 {
+    unsetenv("SWGL_PASSES");   /* what the device offers, whatever the pass mode asked for */
     gpu_context_desc desc = {0};
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {

@@ -42,6 +42,9 @@ const scheme_desc *scheme_find(enum scheme_kind k)
     }
 }
 
+/* GPU instances open in each pass mode (0 fragment, 1 compute), and the mode before the first */
+static int g_gpu_open[2], g_mode_base;
+
 swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
                         const scheme_config *cfg)
 {
@@ -54,9 +57,18 @@ swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, c
     if (b == BACKEND_GPU_COMPUTE && !gpu_compute_available())
         return swgl_fail(SWGL_ERR_NO_CONTEXT, "the gpu-compute backend needs a GL 4.3 core context (compute shaders); "
                          "this device's context is older ('swgl info' says what it offers)");
-    if (b == BACKEND_GPU_COMPUTE) {   /* every pass the instance builds, now or later, as compute */
-        in->compute_prev = 1 + gpu_compute_passes();
-        gpu_set_compute_passes(1);
+    if (b == BACKEND_GPU || b == BACKEND_GPU_COMPUTE) {
+        /* the pass mode is the process's (gpgpu builds every program in it, also the ones
+         * built later): it holds while GPU instances are open, so instances of the two
+         * modes cannot be open at once; SWGL_PASSES=compute makes gpu compute too */
+        if (!g_gpu_open[0] && !g_gpu_open[1]) g_mode_base = gpu_compute_passes();
+        int m = b == BACKEND_GPU_COMPUTE ? 1 : g_mode_base;
+        if (g_gpu_open[!m])
+            return swgl_fail(SWGL_ERR_ARG, "a %s instance cannot be opened while a %s one is open (the pass mode is "
+                             "the process's)", m ? "gpu-compute" : "gpu", m ? "gpu" : "gpu-compute");
+        gpu_set_compute_passes(m);
+        g_gpu_open[m]++;
+        in->compute_prev = 1 + m;
     }
     scheme_config c = *cfg;
     c.backend = b;
@@ -78,7 +90,10 @@ void scheme_close(scheme_inst *in)
 {
     if (in->be && in->self) in->be->destroy(in->self);
     in->self = NULL;
-    if (in->compute_prev) gpu_set_compute_passes(in->compute_prev - 1);
+    if (in->compute_prev) {
+        g_gpu_open[in->compute_prev - 1]--;
+        if (!g_gpu_open[0] && !g_gpu_open[1]) gpu_set_compute_passes(g_mode_base);
+    }
     in->compute_prev = 0;
 }
 

@@ -189,7 +189,7 @@ typedef struct scheme_inst {
     swgl_status (*after_step)(void *user, double t, struct scheme_inst *in);
     void *after_step_user;
     double t_start;          /* the time the run starts from (0; a restart's time) */
-    int compute_prev;        /* gpu-compute: the pass mode to restore at scheme_close (+1) */
+    int compute_prev;        /* a GPU instance: 1 + its pass mode (0 fragment, 1 compute); 0 otherwise */
 } scheme_inst;
 
 /* The state fields of an instance at n cells (grid_at indices) into out[field][m]: the
