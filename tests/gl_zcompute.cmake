@@ -11,3 +11,8 @@ endforeach()
 add_test(NAME test_gpu_compute COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_gpu_compute.sh $<TARGET_FILE:swgl>)
 set_tests_properties(test_gpu_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")
+# the boundaries, hydrographs, sources, gauges, flood maps, trace, SIGINT and restart tests
+# (test_boundaries.sh) with their GPU part on compute passes: every boundary type
+add_test(NAME test_boundaries_compute COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_boundaries.sh $<TARGET_FILE:swgl>)
+set_tests_properties(test_boundaries_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "SWGL_PASSES=compute;OMP_WAIT_POLICY=PASSIVE")
