@@ -343,6 +343,23 @@ static void test_mesh_bed(void)
     CHECK(sc.n_gauges == 1 && sc.gauges[0].i == 3 && sc.gauges[0].j == 0, "a gauge in map coordinates");
     scenario_free(&sc);
 
+    /* [gauges] KEY = FILE.csv: a gauge per point, named KEY + id, or id when it begins with KEY */
+    const char *ovp[] = {"gauges.P=points.csv"};
+    rc = scenario_load(&sc, data("mesh.ini"), ovp, 1);
+    if (CHECK(rc == 0, "mesh.ini with gauges from points.csv loads: %s", swgl_last_error())) {
+        CHECK(sc.n_gauges == 4, "the file's three points and the gauge g (%d)", sc.n_gauges);
+        if (sc.n_gauges == 4) {
+            CHECK(strcmp(sc.gauges[1].name, "P1") == 0 && strcmp(sc.gauges[2].name, "P7") == 0 &&
+                      strcmp(sc.gauges[3].name, "P3") == 0,
+                  "names P1 (the id begins with P), P7 (P + 7), P3: %s %s %s", sc.gauges[1].name, sc.gauges[2].name,
+                  sc.gauges[3].name);
+            CHECK(sc.gauges[2].i == 3 && sc.gauges[2].j == 1 && sc.gauges[1].i == 0 && sc.gauges[1].j == 0,
+                  "their cells from the map coordinates (7 at (1003.5, 2001.5): cell (3, 1))");
+            CHECK_NEAR(sc.gauges[2].x, 1003.5, EXACT, "x read with its spaces");
+        }
+        scenario_free(&sc);
+    }
+
     /* the corner moved west and the grid made coarser by keys */
     const char *ov[] = {"domain.xll=998", "domain.dx=2", "domain.dy=2"};
     rc = scenario_load(&sc, data("mesh.ini"), ov, 3);

@@ -145,7 +145,9 @@ static const char *with_bed(const char *name)
     return text;
 }
 
-/* bed = mesh(NODES, TRIANGLES), [domain] xll/yll, @data paths. */
+static void put_file(const char *name, const char *text);
+
+/* bed = mesh(NODES, TRIANGLES), [domain] xll/yll, @data paths, [gauges] KEY = FILE.csv. */
 static void test_mesh_values(void)
 {
     char text[4096];
@@ -184,6 +186,25 @@ static void test_mesh_values(void)
     snprintf(text, sizeof text, GOOD_DOMAIN "xll = 995\nyll = 2000\n[initial]\neta = mesh(%s/mesh-l-nodes.csv, "
              "%s/mesh-l-triangles.csv)\n" GOOD_RUN, data_dir, data_dir);
     EXPECT_ERROR(text, "NODATA at active cell (0, 0)");
+    /* [gauges] KEY = FILE.csv */
+    put_file("pts-bad.csv", "id,x,y\nA,1,2\nB,3\n");
+    put_file("pts-nan.csv", "A,1,nan\n");
+    put_file("pts-empty.csv", "# nothing\nid,x,y\n");
+    put_file("pts-out.csv", "A,1000,1\n");
+    put_file("pts-long.csv", "ABCDEFGHIJKLMNO,1,1\n");
+    EXPECT_ERROR(GOOD "[gauges]\nk = pts-bad.csv\n", "pts-bad.csv:3: expected id,x,y (a name and two numbers, m) but found 'B'");
+    EXPECT_ERROR(GOOD "[gauges]\nk = pts-bad.csv\n", "[gauges] k = pts-bad.csv");
+    EXPECT_ERROR(GOOD "[gauges]\nk = pts-nan.csv\n", "pts-nan.csv:1: expected id,x,y");
+    EXPECT_ERROR(GOOD "[gauges]\nk = pts-empty.csv\n", "pts-empty.csv: no points");
+    EXPECT_ERROR(GOOD "[gauges]\nk = pts-out.csv\n", "(1000, 1) is outside the grid");
+    EXPECT_ERROR(GOOD "[gauges]\nk = pts-long.csv\n", "the gauge name 'kABCDEFGHIJKLMNO' (point ABCDEFGHIJKLMNO of");
+    EXPECT_ERROR(GOOD "[gauges]\nk = nowhere.csv\n", "nowhere.csv: cannot open");
+    static const char *const pts[] = {"pts-bad.csv", "pts-nan.csv", "pts-empty.csv", "pts-out.csv", "pts-long.csv"};
+    for (int k = 0; k < 5; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, pts[k]);
+        unlink(path);
+    }
     /* an .asc grid fixes the corner */
     snprintf(text, sizeof text, "[domain]\nxll = 5\nbed = %s/grid-bed.asc\n" GOOD_INITIAL GOOD_RUN, data_dir);
     EXPECT_ERROR(text, "[domain] xll = 5: disagrees with the grid");

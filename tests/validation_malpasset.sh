@@ -67,7 +67,7 @@ le "$l1" 1e-4; ok $? "cpu (float) vs cpu-scalar: relative L1 difference of h $l1
 
 # 2. causality: the wave reaches model gauge 6 (observed 10.2 s, 250 m below the dam),
 #    not transformer A (observed 100 s, 900 m down) by t = 20 s
-g6=$(gauge "$tmp/c" G6 h_m); ga=$(gauge "$tmp/c" A h_m)
+g6=$(gauge "$tmp/c" G6 h_m); ga=$(gauge "$tmp/c" TA h_m)
 awk -v a="$g6" 'BEGIN { exit !(a > 1) }'; ok $? "G6 is under $g6 m of water at 20 s (> 1 m)"
 le "$ga" 0; ok $? "transformer A is still dry at 20 s (h = $ga)"
 
@@ -75,7 +75,10 @@ le "$ga" 0; ok $? "transformer A is still dry at 20 s (h = $ga)"
 "$swgl" validate malpasset "$tmp/c" --out "$tmp/c" > "$tmp/v.txt" 2> "$tmp/v.err"
 ok $? "swgl validate malpasset exits 0"
 rows=$(grep -c '^[123],' "$tmp/c/malpasset_points.csv")
-[ "$rows" = 29 ]; ok $? "malpasset_points.csv: 17 police points, 9 gauges, 3 transformers ($rows rows)"
+want=$(cat "$data"/malpasset/observations_*.csv | grep -v '^#' | grep -v '^id,' | grep -c ',')
+[ "$rows" = "$want" ]; ok $? "malpasset_points.csv: a row for each of the $want observation points ($rows rows)"
+gauges=$(head -1 "$tmp/c/gauges.csv" | tr ',' '\n' | grep -c '_h_m$')
+[ "$gauges" = "$want" ]; ok $? "the case's gauges are the observation files' points ($gauges gauges)"
 arr=$(awk -F, '$3 == "G6" { print $13 }' "$tmp/c/malpasset_points.csv")
 awk -v a="$arr" 'BEGIN { exit !(a >= 3 && a <= 20) }'
 ok $? "simulated arrival at G6 $arr s, observed 10.2 s (60 m cells: within [3, 20] s)"

@@ -222,9 +222,9 @@ static const char *gnuplot_script =
     "set terminal pngcairo size 720,480 font 'sans,11'\n"
     "set key top right\n"
     "set grid\n"
-    "set xtics ('6' 1, '7' 2, '8' 3, '9' 4, '10' 5, '11' 6, '12' 7, '13' 8, '14' 9)\n"
-    "set xrange [0.5:9.5]\n"
-    "set xlabel 'gauge of the 1:400 model'\n"
+    "set offsets 0.5, 0.5, 0, 0\n"
+    "set xtics 1\n"
+    "set xlabel 'gauge of the 1:400 model, in the order of its observation file (1 = gauge 6)'\n"
     "set output 'malpasset_max_wse.png'\n"
     "set ylabel 'largest water-surface elevation (m)'\n"
     "set title 'Malpasset: largest water level at the model gauges'\n"
@@ -237,9 +237,7 @@ static const char *gnuplot_script =
     "plot 'malpasset_points.csv' skip 1 using ($1==2 ? $2 : 1/0):12 with linespoints lw 2 pt 7 title 'physical model', \\\n"
     "     '' skip 1 using ($1==2 ? $2 : 1/0):13 with points pt 6 ps 1.6 lw 2 title 'swgl kp'\n"
     "set output 'malpasset_police.png'\n"
-    "set xtics 1\n"
-    "set xrange [0.5:17.5]\n"
-    "set xlabel 'police point P'\n"
+    "set xlabel 'police point, in the order of its observation file (1 = P1)'\n"
     "set ylabel 'largest water-surface elevation (m)'\n"
     "set key top right\n"
     "set title 'Malpasset: high-water marks of 1959 (police survey)'\n"
@@ -280,8 +278,8 @@ int validate_malpasset(const char *run_dir, const char *data_dir, const char *ou
     ng = n - np;
     if (!read_points(data_dir, "observations_transformers.csv", "transformer", p, &n)) goto done;
     nt = n - np - ng;
-    if (np != 17 || ng != 9 || nt != 3) {
-        fprintf(stderr, "swgl validate malpasset: expected 17 police points, 9 model gauges and 3 transformers in "
+    if (np < 1 || ng < 1 || nt < 1) {
+        fprintf(stderr, "swgl validate malpasset: expected police points, model gauges and transformers in "
                 "%s/malpasset, found %d, %d, %d\n", data_dir, np, ng, nt);
         goto done;
     }

@@ -22,6 +22,7 @@
 
 #include "hydrograph.h"
 #include "mesh.h"
+#include "points.h"
 #include "output.h"
 
 #define MAX_CELLS SCENARIO_MAX_CELLS
@@ -973,7 +974,50 @@ static swgl_status locate(build *b, const sc_entry *e, double x, double y, int *
     return SWGL_OK;
 }
 
-/* [gauges] NAME = X Y, and [output] gauge_interval. */
+/* One gauge more: name at (x, y) (map coordinates), for entry e. */
+static swgl_status add_gauge(build *b, const sc_entry *e, const char *name, double x, double y)
+{
+    scenario *sc = b->sc;
+    int i = 0, j = 0;
+    swgl_status st = locate(b, e, x, y, &i, &j);
+    if (st != SWGL_OK) return st;
+    sc_gauge *ng = realloc(sc->gauges, (size_t)(sc->n_gauges + 1) * sizeof *ng);
+    if (!ng) return no_memory(b);
+    sc->gauges = ng;
+    sc_gauge *g = &sc->gauges[sc->n_gauges++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->x = x, g->y = y, g->i = i, g->j = j;
+    return SWGL_OK;
+}
+
+/* [gauges] KEY = FILE.csv: a gauge at every point of the file (points.h), named KEY + its
+ * id, or its id when that already begins with KEY (P = police.csv with ids P1, P2, ...). */
+static swgl_status gauges_from_file(build *b, const sc_entry *e)
+{
+    char path[1024];
+    sc_grid_path(b->grid.dir, e->value, path, sizeof path);
+    FILE *f = fopen(path, "r");
+    if (!f) return sc_entry_error(e, SWGL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    point_table t;
+    swgl_status st = points_read(f, path, &t);
+    fclose(f);
+    if (st != SWGL_OK) return sc_entry_error(e, st, "%s", swgl_last_error());
+    size_t kl = strlen(e->key);
+    for (int k = 0; st == SWGL_OK && k < t.n; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", strncmp(t.id[k], e->key, kl) == 0 ? "" : e->key, t.id[k]);
+        if (strlen(name) >= sizeof b->sc->gauges->name)
+            st = sc_entry_error(e, SWGL_ERR_INPUT, "the gauge name '%s' (point %s of %s) is longer than %zu characters",
+                                name, t.id[k], path, sizeof b->sc->gauges->name - 1);
+        else
+            st = add_gauge(b, e, name, t.x[k], t.y[k]);
+    }
+    points_free(&t);
+    return st;
+}
+
+/* [gauges] NAME = X Y or KEY = FILE.csv, and [output] gauge_interval. */
 static swgl_status read_gauges(build *b)
 {
     scenario *sc = b->sc;
@@ -981,20 +1025,17 @@ static swgl_status read_gauges(build *b)
     for (int k = 0; st == SWGL_OK && k < b->t->n; k++) {
         sc_entry *e = &b->t->e[k];
         if (strcmp(e->section, "gauges") != 0 || !e->value[0] || sc_value(b->t, "gauges", e->key) != e) continue;
+        size_t vl = strlen(e->value);
+        if (vl > 4 && strcasecmp(e->value + vl - 4, ".csv") == 0) {
+            if ((st = gauges_from_file(b, e)) != SWGL_OK) return st;
+            continue;
+        }
         char xs[64] = "", ys[64] = "", extra[8] = "";
         double x, y;
         int n = sscanf(e->value, "%63s %63s %7s", xs, ys, extra);
         if (n != 2 || !parse_number(xs, &x) || !parse_number(ys, &y))
             return sc_entry_error(e, SWGL_ERR_INPUT, "expected X Y: the gauge's point (m, map coordinates)");
-        int i, j;
-        if ((st = locate(b, e, x, y, &i, &j)) != SWGL_OK) return st;
-        sc_gauge *ng = realloc(sc->gauges, (size_t)(sc->n_gauges + 1) * sizeof *ng);
-        if (!ng) return no_memory(b);
-        sc->gauges = ng;
-        sc_gauge *g = &sc->gauges[sc->n_gauges++];
-        memset(g, 0, sizeof *g);
-        snprintf(g->name, sizeof g->name, "%s", e->key);
-        g->x = x, g->y = y, g->i = i, g->j = j;
+        if ((st = add_gauge(b, e, e->key, x, y)) != SWGL_OK) return st;
     }
     return st;
 }
@@ -1047,7 +1088,7 @@ static swgl_status read_sources(build *b)
         if (!parse_number(xs, &x) || !parse_number(ys, &y) || !ql || p[ql + strspn(p + ql, " \t")])
             return sc_entry_error(s, SWGL_ERR_INPUT, "expected X Y Q: the point (m, map coordinates) and the "
                                   "discharge in m^3/s (a number or a hydrograph CSV; < 0 takes water out)");
-        int i, j;
+        int i = 0, j = 0;
         swgl_status pst = locate(b, s, x, y, &i, &j);
         if (pst != SWGL_OK) return pst;
         sc_source *ns = realloc(sc->src, (size_t)(sc->n_src + 1) * sizeof *ns);

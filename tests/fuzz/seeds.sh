@@ -17,8 +17,8 @@
 set -euo pipefail
 out=${1:?usage: tests/fuzz/seeds.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh"
-mkdir -p "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh"
+rm -rf "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh" "$out/points"
+mkdir -p "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh" "$out/points"
 h="$out/hydrograph"
 printf 'time_s,discharge_m3s\n0,0\n600,60\n2400,10\n' > "$h/good"
 printf '# a tide\ntime_s, level_m\r\n0, 0\r\n\r\n900, 0.5\r\n1800, -0.5e0\r\n' > "$h/crlf"
@@ -96,5 +96,15 @@ printf '\xfe\x00\x022^1' > "$out/expr/rep-pow-256"         # 2^2^...^1: right-as
 
 cp "$root"/tests/data/*.asc "$out/asc/"
 
+# Point tables ([gauges] KEY = FILE.csv): the test's, the Malpasset observations when the
+# shared data is there, and each kind the reader refuses.
+cp "$root/tests/data/points.csv" "$out/points/test.csv"
+obs="${SWGL_DATA:-$root/../shared/data}/malpasset"
+for f in "$obs"/observations_*.csv; do [ -f "$f" ] && cp "$f" "$out/points/$(basename "$f")"; done
+printf 'id,x,y\nA,1,2\nB,3\n' > "$out/points/short-row"
+printf 'A,1,nan\n' > "$out/points/nan"
+printf 'A B,1,2\n' > "$out/points/space-id"
+printf '# only a comment\r\n' > "$out/points/empty"
+
 echo "seeds.sh: $(ls "$out/scenario" | wc -l) scenario, $(ls "$out/expr" | wc -l) expression, $(ls "$out/asc" | wc -l) .asc," \
-  "$(ls "$out/hydrograph" | wc -l) hydrograph, $(ls "$out/mesh" | wc -l) mesh seeds in $out"
+  "$(ls "$out/hydrograph" | wc -l) hydrograph, $(ls "$out/mesh" | wc -l) mesh, $(ls "$out/points" | wc -l) points seeds in $out"
