@@ -36,6 +36,19 @@ void gpu_pass_array(gpu_pass *p, const char *name, const gpu_array2d *a)
     p->inputs[p->n_inputs++].array = a;
 }
 
+void gpu_pass_image(gpu_pass *p, int unit, gpu_array2d *a)
+{
+    if (p->error) return;
+    if (!gpu_program_is_kernel(p->program) || !a || unit < 0 || p->n_images == GPU_PASS_MAX_IMAGES) {
+        p->error = swgl_fail(SWGL_ERR_ARG, "pass '%s': image unit %d: %s", gpu_program_name(p->program), unit,
+                            !a ? "NULL array" : p->n_images == GPU_PASS_MAX_IMAGES ? "too many images"
+                            : unit < 0 ? "negative unit" : "only a kernel binds extra images");
+        return;
+    }
+    p->images[p->n_images].unit = unit;
+    p->images[p->n_images++].array = a;
+}
+
 static void add_uniform(gpu_pass *p, const char *name, int kind, float x, float y, float z, float w, int i)
 {
     if (p->error) return;
@@ -114,6 +127,11 @@ static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_ar
                                 "pass '%s': input '%s' (array '%s') is also the pass's output: a pass "
                                 "never reads the array it writes (use a second array, ping-pong)",
                                 pname, p->inputs[i].name, gpu_array2d_label(outs[k]));
+    for (int i = 0; i < p->n_inputs; i++)
+        for (int k = 0; k < p->n_images; k++)
+            if (p->inputs[i].array == p->images[k].array)
+                return swgl_fail(SWGL_ERR_ALIAS, "pass '%s': input '%s' (array '%s') is also an image it writes",
+                                 pname, p->inputs[i].name, gpu_array2d_label(p->images[k].array));
     gpu_rect r = rect ? *rect : (gpu_rect){0, 0, width, height};
     if (r.x < 0 || r.y < 0 || r.w < 1 || r.h < 1 || r.x + r.w > width || r.y + r.h > height)
         return swgl_fail(SWGL_ERR_ARG, "pass '%s': rectangle (%d,%d) %dx%d is not inside the %dx%d output",
@@ -162,8 +180,14 @@ bind:
         for (int k = 0; k < nouts; k++)
             glBindImageTexture((GLuint)k, gpu_array2d_texture(outs[k]), 0, GL_FALSE, 0, GL_WRITE_ONLY,
                                gpu_array2d_format(outs[k]) == GPU_RGBA32UI ? GL_RGBA32UI : GL_RGBA32F);
+        for (int k = 0; k < p->n_images; k++)
+            glBindImageTexture((GLuint)p->images[k].unit, gpu_array2d_texture(p->images[k].array), 0, GL_FALSE, 0,
+                               GL_WRITE_ONLY,
+                               gpu_array2d_format(p->images[k].array) == GPU_RGBA32UI ? GL_RGBA32UI : GL_RGBA32F);
+        int lx, ly;
+        gpu_program_local_size(p->program, &lx, &ly);
         glUniform4i(gpu_program_uniform(p->program, "swgl_rect"), r.x, r.y, r.w, r.h);
-        glDispatchCompute((GLuint)(r.w + 15) / 16, (GLuint)(r.h + 15) / 16, 1);
+        glDispatchCompute((GLuint)((r.w + lx - 1) / lx), (GLuint)((r.h + ly - 1) / ly), 1);
         /* what later passes fetch, read back, clear or upload sees these writes */
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
                         GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
@@ -177,7 +201,13 @@ bind:
             swgl_status st = gpu_check_gl("dispatch");
             if (st != SWGL_OK) return swgl_fail(st, "pass '%s': %s", pname, swgl_last_error());
         }
-        if (g_trace) g_trace(g_trace_user, p, outs, nouts);
+        if (g_trace) {   /* a kernel's extra images are outputs too */
+            gpu_array2d *all[8 + GPU_PASS_MAX_IMAGES];
+            int n = 0;
+            for (int k = 0; k < nouts && n < 8; k++) all[n++] = outs[k];
+            for (int k = 0; k < p->n_images; k++) all[n++] = p->images[k].array;
+            g_trace(g_trace_user, p, all, n);
+        }
         return SWGL_OK;
     }
     if (dt) {   /* set after every early return above */
@@ -210,6 +240,15 @@ bind:
     }
     if (g_trace) g_trace(g_trace_user, p, outs, nouts);
     return SWGL_OK;
+}
+
+swgl_status gpu_pass_dispatch(gpu_pass *p, int nx, int ny)
+{
+    if (p->error) return p->error;
+    if (!gpu_program_is_kernel(p->program) || nx < 1 || ny < 1)
+        return swgl_fail(SWGL_ERR_ARG, "pass '%s': only a kernel is dispatched without outputs (%dx%d)",
+                         gpu_program_name(p->program), nx, ny);
+    return draw(p, 0, nx, ny, NULL, 0, NULL, 4, 0, NULL);
 }
 
 swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect)

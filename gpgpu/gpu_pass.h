@@ -20,6 +20,7 @@
 
 #define GPU_PASS_MAX_INPUTS 16
 #define GPU_PASS_MAX_UNIFORMS 32
+#define GPU_PASS_MAX_IMAGES 4
 
 typedef struct gpu_rect { int x, y, w, h; } gpu_rect;
 
@@ -29,6 +30,8 @@ typedef struct gpu_pass {
     swgl_status error;          /* first error met while binding (reported by draw) */
     struct { const char *name; const gpu_array2d *array; } inputs[GPU_PASS_MAX_INPUTS];
     struct { const char *name; int kind; float f[4]; int i; double d[2]; } uniforms[GPU_PASS_MAX_UNIFORMS];
+    int n_images;
+    struct { int unit; gpu_array2d *array; } images[GPU_PASS_MAX_IMAGES];
 } gpu_pass;
 
 void gpu_pass_begin(gpu_pass *p, gpu_program *prog);
@@ -40,6 +43,15 @@ void gpu_pass_vec4(gpu_pass *p, const char *name, float x, float y, float z, flo
 /* double and dvec2 uniforms (GL_ARB_gpu_shader_fp64: only for programs that enable it) */
 void gpu_pass_double(gpu_pass *p, const char *name, double v);
 void gpu_pass_dvec2(gpu_pass *p, const char *name, double x, double y);
+
+/* An extra image for a kernel (gpu_program_create_kernel) at image unit `unit`, written
+ * by the kernel where it pleases (e.g. one element per work group: a partial reduction);
+ * units 0 .. outputs-1 are the draw's outputs. */
+void gpu_pass_image(gpu_pass *p, int unit, gpu_array2d *a);
+
+/* A kernel dispatched over the index space nx x ny (swgl_rect = (0, 0, nx, ny)) in its
+ * work groups, with no draw outputs: it writes only the images gpu_pass_image bound. */
+swgl_status gpu_pass_dispatch(gpu_pass *p, int nx, int ny);
 
 /* rect NULL: the whole output. */
 swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect);

@@ -27,7 +27,9 @@ extern const struct swgl_embedded swgl_shaders_gpgpu_files[];
 
 struct gpu_program {
     GLuint prog;
-    int compute;     /* a compute program (gpu_set_compute_passes): drawn by dispatch */
+    int compute;     /* a compute program (gpu_set_compute_passes, or a kernel): dispatched */
+    int kernel;      /* written as a compute shader (gpu_program_create_kernel) */
+    int lx, ly;      /* its work-group size */
     char name[64];
     int n_uniforms;
     struct { char name[64]; int loc; } uniforms[MAX_UNIFORMS];
@@ -39,6 +41,12 @@ static int g_compute_passes;
 void gpu_set_compute_passes(int on) { g_compute_passes = on != 0; }
 int gpu_compute_passes(void) { return g_compute_passes; }
 int gpu_program_is_compute(const gpu_program *p) { return p->compute; }
+int gpu_program_is_kernel(const gpu_program *p) { return p->kernel; }
+void gpu_program_local_size(const gpu_program *p, int *x, int *y)
+{
+    *x = p->lx > 0 ? p->lx : 16;
+    *y = p->ly > 0 ? p->ly : 16;
+}
 
 /* ---- shader files: embedded, or from SWGL_SHADER_DIR ---- */
 
@@ -295,12 +303,12 @@ static GLuint own_vertex_shader(const char *name, const char *vertex, const char
 }
 
 static swgl_status create_program(const char *name, const char *source, const char *defines, GLuint own_vs,
-                                  gpu_program **out);
+                                  int kernel, gpu_program **out);
 
 swgl_status gpu_program_create_from_source(const char *name, const char *source, const char *defines,
                                           gpu_program **out)
 {
-    return create_program(name, source, defines, 0, out);
+    return create_program(name, source, defines, 0, 0, out);
 }
 
 swgl_status gpu_program_create_vs(const char *name, const char *vertex, const char *defines, gpu_program **out)
@@ -313,9 +321,46 @@ swgl_status gpu_program_create_vs(const char *name, const char *vertex, const ch
     swgl_status st = SWGL_OK;
     GLuint vs = own_vertex_shader(name, vertex, defines, &st);
     if (!vs) return st;
-    st = create_program(name, text, defines, vs, out);
+    st = create_program(name, text, defines, vs, 0, out);
     glDeleteShader(vs);
     return st;
+}
+
+/* Compiles and links the compute shader src (whose #line directives b describes, for
+ * the log's file names).  0 with the message set on failure. */
+static GLuint compile_compute(const char *name, const srcbuf *b, const char *src, swgl_status *st)
+{
+    GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(cs, 1, &src, NULL);
+    glCompileShader(cs);
+    GLint ok = 0;
+    glGetShaderiv(cs, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        GLint loglen = 0;
+        glGetShaderiv(cs, GL_INFO_LOG_LENGTH, &loglen);
+        char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
+        if (log) glGetShaderInfoLog(cs, loglen, NULL, log);
+        rewrite_log(b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
+        *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (compute): %s\n--- driver log ---\n%s", name,
+                        first[0] ? first : "compile error", rewritten);
+        free(log);
+        glDeleteShader(cs);
+        return 0;
+    }
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, cs);
+    glLinkProgram(prog);
+    glDetachShader(prog, cs);
+    glDeleteShader(cs);
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (compute): link error\n--- driver log ---\n%s", name, log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
 }
 
 /* The compute form of a fragment pass (prelude.glsl, SWGL_COMPUTE): the fragment
@@ -361,39 +406,8 @@ static GLuint compute_form(const char *name, const srcbuf *b, GLuint frag, swgl_
         *st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         return 0;
     }
-    GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
-    const char *src = c.s;
-    glShaderSource(cs, 1, &src, NULL);
-    glCompileShader(cs);
-    GLint ok = 0;
-    glGetShaderiv(cs, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        GLint loglen = 0;
-        glGetShaderiv(cs, GL_INFO_LOG_LENGTH, &loglen);
-        char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
-        if (log) glGetShaderInfoLog(cs, loglen, NULL, log);
-        rewrite_log(b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
-        *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (compute): %s\n--- driver log ---\n%s", name,
-                        first[0] ? first : "compile error", rewritten);
-        free(log);
-        glDeleteShader(cs);
-        free(c.s);
-        return 0;
-    }
+    GLuint prog = compile_compute(name, b, c.s, st);
     free(c.s);
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, cs);
-    glLinkProgram(prog);
-    glDetachShader(prog, cs);
-    glDeleteShader(cs);
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[4096] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (compute): link error\n--- driver log ---\n%s", name, log);
-        glDeleteProgram(prog);
-        return 0;
-    }
     return prog;
 }
 
@@ -401,7 +415,7 @@ static GLuint compute_form(const char *name, const srcbuf *b, GLuint frag, swgl_
  * with own_vs; with gpu_set_compute_passes(1) and no own vertex shader, its compute form
  * (compute_form). */
 static swgl_status create_program(const char *name, const char *source, const char *defines, GLuint own_vs,
-                                  gpu_program **out)
+                                  int kernel, gpu_program **out)
 {
     *out = NULL;
     const char *prelude = gpu_shader_source("prelude.glsl");
@@ -413,7 +427,8 @@ static swgl_status create_program(const char *name, const char *source, const ch
     /* #version line, defines, then the prelude from its second line on */
     const char *nl = strchr(prelude, '\n');
     size_t vlen = nl ? (size_t)(nl - prelude) + 1 : strlen(prelude);
-    if (put(&b, prelude, vlen) || put(&b, "#line 1 0\n", 10) ||
+    static const char kernel_head[] = "#version 430 core\n#define SWGL_COMPUTE 1\n#define SWGL_KERNEL 1\n";
+    if ((kernel ? put(&b, kernel_head, sizeof kernel_head - 1) : put(&b, prelude, vlen)) || put(&b, "#line 1 0\n", 10) ||
         (defines && put(&b, defines, strlen(defines))) || put(&b, "\n", 1)) {
         free(b.s);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
@@ -431,6 +446,27 @@ static swgl_status create_program(const char *name, const char *source, const ch
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
     snprintf(p->name, sizeof p->name, "%s", name);
+    if (kernel) {   /* a compute shader as written: no fragment form to derive it from */
+        p->prog = compile_compute(name, &b, b.s, &st);
+        free(b.s);
+        if (!p->prog) {
+            free(p);
+            return st;
+        }
+        GLint size[3] = {1, 1, 1};
+        glGetProgramiv(p->prog, GL_COMPUTE_WORK_GROUP_SIZE, size);
+        p->compute = p->kernel = 1;
+        p->lx = size[0];
+        p->ly = size[1];
+        if ((st = gpu_check_gl("kernel build")) != SWGL_OK) {
+            glDeleteProgram(p->prog);
+            free(p);
+            return st;
+        }
+        g_live++;
+        *out = p;
+        return SWGL_OK;
+    }
     GLuint fs = glCreateShader(GL_FRAGMENT_SHADER);
     const char *src = b.s;
     glShaderSource(fs, 1, &src, NULL);
@@ -503,6 +539,22 @@ swgl_status gpu_program_create(const char *name, const char *defines, gpu_progra
                         dir && *dir ? dir : "");
     }
     return gpu_program_create_from_source(name, text, defines, out);
+}
+
+swgl_status gpu_program_create_kernel(const char *name, const char *defines, gpu_program **out)
+{
+    char file[96];
+    *out = NULL;
+    GLint major = 0, minor = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major < 4 || (major == 4 && minor < 3))
+        return swgl_fail(SWGL_ERR_NO_CONTEXT, "kernel '%s': compute shaders need a GL 4.3 core context (this one is "
+                         "%s)", name, (const char *)glGetString(GL_VERSION));
+    snprintf(file, sizeof file, "%s.glsl", name);
+    const char *text = gpu_shader_source(file);
+    if (!text) return swgl_fail(SWGL_ERR_MISSING, "kernel '%s': shader file %s not found", name, file);
+    return create_program(name, text, defines, 0, 1, out);
 }
 
 void gpu_program_destroy(gpu_program *p)

@@ -56,6 +56,20 @@ void gpu_set_compute_passes(int on);
 int gpu_compute_passes(void);
 int gpu_program_is_compute(const gpu_program *p);
 
+/* Kernels (GL 4.3): a compute shader written as one, for work a fragment pass cannot do
+ * (shared memory across a work group, stores to several places, several stages of a
+ * scheme fused into one dispatch).  Its source is "#version 430 core", SWGL_COMPUTE and
+ * SWGL_KERNEL defined, the defines, the prelude, then shaders/NAME.glsl; the kernel
+ * declares its work-group size and its own main(), its outputs as images
+ * (SWGL_IMAGE(k, name): output k of the draw, or an image gpu_pass_image binds) and may
+ * call the per-cell functions that the fragment passes call, so that no numerical code
+ * is written twice.  gpu_pass_draw / _draw_mrt dispatch it over the rectangle (uniform
+ * swgl_rect) in its work groups.  A clear error where the context is older than 4.3. */
+swgl_status gpu_program_create_kernel(const char *name, const char *defines, gpu_program **out);
+int gpu_program_is_kernel(const gpu_program *p);
+/* The work-group size a compute program is dispatched in (16 x 16 for compute forms). */
+void gpu_program_local_size(const gpu_program *p, int *x, int *y);
+
 /* Number of GL programs alive (for leak tests). */
 int gpu_program_live_count(void);
 

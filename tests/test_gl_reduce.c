@@ -2,6 +2,7 @@
  * compensated (Kahan) double sum within the float pairwise-summation bound, at sizes
  * 1x1, 1xN, Nx1, 3x7, 257x129, 1000x1000; scratch arrays are reused across calls. */
 #include "gl_util.h"
+#include "gpu_program.h"
 #include "gpu_reductor.h"
 
 static void one_size(gpu_reductor *r, int w, int h, uint64_t seed)
@@ -51,7 +52,18 @@ int main(void)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) one_size(r, sizes[i][0], sizes[i][1], 77 + i);
     /* reuse: a second call at one size draws the same number of passes with no new arrays */
     one_size(r, 257, 129, 5);
-    CHECK(gpu_reductor_passes(r) == 9, "257x129 reduces in 9 passes (ceil(log2 257))");
+    CHECK(gpu_reductor_passes(r) == 9, "257x129 sums in 9 passes (ceil(log2 257))");
+    if (gpu_compute_passes()) {   /* min and max: the kernel reduce_cs, 32x32 blocks a dispatch */
+        gpu_array2d *a = NULL;
+        gpu_array2d_desc d = {257, 129, GPU_RGBA32F, "reduce input"};
+        float mn[4];
+        gpu_array2d_create(&d, &a);
+        CHECK(gpu_array2d_fill(a, (const float[4]){1, 2, 3, 4}) == SWGL_OK, "fill");
+        CHECK(gpu_reductor_run(r, a, GPU_REDUCE_MIN, mn) == SWGL_OK && mn[3] == 4, "min of a constant array");
+        CHECK(gpu_reductor_passes(r) == 2, "257x129: min in 2 kernel dispatches (257 -> 9 -> 1), not %d",
+              gpu_reductor_passes(r));
+        gpu_array2d_destroy(a);
+    }
     gpu_reductor_destroy(r);
     gpu_reductor_destroy(NULL);
     gpu_context_destroy(ctx);

@@ -36,6 +36,15 @@ run() {   # name, tolerance vs gpu, tolerance vs cpu-scalar, swgl run arguments.
 # roe: walls, a dry island and the dam (inactive cells); Lastra's test 2: free boundaries
 run roe-dambreak 1e-6 1e-4 --case dambreak --set run.t_end=1
 run roe-lastra2 1e-6 1e-4 --case lastra-test2 --set run.t_end=0.2
+# roe's fused kernel (roe_step_cs.glsl) ran in those two, and the pass-per-stage form
+# (SWGL_ROE_FUSED=0) gives the same numbers: the fused kernel calls the passes' functions
+grep -q '"solver": "gpu-compute (float, fused kernel' "$tmp/roe-dambreak-g/summary.json"
+ok $? "roe-dambreak: gpu-compute ran roe's fused kernel ($(grep '"solver"' "$tmp/roe-dambreak-g/summary.json"))"
+SWGL_ROE_FUSED=0 "$swgl" run --case dambreak --set run.t_end=1 --backend gpu-compute --compare gpu --quiet \
+  --out "$tmp/roe-passes" > "$tmp/roe-passes.log" 2>&1
+grep -q '"solver": "gpu-compute (float, llvm' "$tmp/roe-passes/summary.json" && cmp -s "$tmp/roe-passes/h.asc" "$tmp/roe-dambreak-g/h.asc" &&
+  cmp -s "$tmp/roe-passes/qx.asc" "$tmp/roe-dambreak-g/qx.asc" && cmp -s "$tmp/roe-passes/qy.asc" "$tmp/roe-dambreak-g/qy.asc"
+ok $? "roe-dambreak: SWGL_ROE_FUSED=0 (edge and dt passes) writes the fused kernel's h, qx, qy to the digit"
 # kp: the circular dam break (RK2), Thacker's drying slopes, and valley-flood: discharge,
 # level, free and wall segments, hydrographs, rain and a pump (the host clock)
 run kp-circular 1e-6 1e-4 --case circular-dambreak --set run.t_end=0.5

@@ -16,7 +16,20 @@
 // writes.  As compute passes (SWGL_COMPUTE below: the gpu-compute backend) the same
 // source runs as a dispatch: SWGL_OUTPUT is a variable stored to an image at the end of
 // SWGL_MAIN, and swgl_cell() comes from gl_GlobalInvocationID.
-#ifdef SWGL_COMPUTE
+#ifdef SWGL_KERNEL
+// A kernel (gpu_program_create_kernel): a compute shader written as one.  It declares its
+// work-group size and main() itself; it covers the rectangle swgl_rect (x, y, width,
+// height) of its outputs, one invocation per element, in whole work groups (an
+// invocation past the rectangle must still reach every barrier(): test swgl_in_rect()).
+uniform ivec4 swgl_rect;
+#define SWGL_INPUT(name) uniform sampler2D name
+#define SWGL_INPUT_U(name) uniform usampler2D name
+#define SWGL_IMAGE(k, name) layout(rgba32f, binding = k) uniform writeonly image2D name
+#define SWGL_IMAGE_U(k, name) layout(rgba32ui, binding = k) uniform writeonly uimage2D name
+#define SWGL_LOAD(a, p) texelFetch(a, p, 0)
+ivec2 swgl_cell() { return swgl_rect.xy + ivec2(gl_GlobalInvocationID.xy); }
+bool swgl_in_rect() { return all(lessThan(ivec2(gl_GlobalInvocationID.xy), swgl_rect.zw)); }
+#elif defined(SWGL_COMPUTE)
 // As a compute pass (GL 4.3; gpgpu/gpu_program.c defines SWGL_COMPUTE and replaces the
 // #version line): one invocation per output element of the rectangle swgl_rect (x, y,
 // width, height) in work groups of 16 x 16; an output is a variable that the epilogue

@@ -44,6 +44,8 @@ vec4 roe_state(ivec2 p) { return SWGL_LOAD(u_state, p); }
 void roe_put_sums(vec4 v) { o_sums = v; }
 #endif
 
+#include "roe_cell.glsl"
+
 SWGL_MAIN
 {
     ivec2 c = swgl_cell();
@@ -53,22 +55,10 @@ SWGL_MAIN
     o_mass = vec4(0.0);
 #endif
     if (w.w != CELL_ACTIVE) return;
-    rvec4 sum = rvec4(0.0);
-    real mass[4];   // an array, not a vector: NVIDIA has no dynamic index into a dvec4
-    real out_flow = real(0.0);
-    for (int k = 0; k < 4; k++) {
-        rvec4 v = roe_edge_value(c, k);
-        sum += v;
-        mass[k] = v.x;
-        out_flow += max(v.x, real(0.0));
-    }
-    real dt = sum.w > real(0.0) ? real(2.0) * u_cfl * u_area / sum.w : roe_inf();
-    // a NaN must reach the time loop, and min() may drop a NaN: a cell whose state or
-    // sums are not numbers reports dt = -1, which the min keeps and the loop calls a
-    // blow-up
-    if (any(isnan(w.xyz)) || any(isnan(sum)) || any(isinf(w.xyz))) dt = real(-1.0);
-    real tau = out_flow > real(0.0) ? max(w.x, real(0.0)) * u_area / out_flow : roe_inf();
-    roe_put_sums(rvec4(sum.yz, dt, tau));
+    rvec4 v[4];
+    for (int k = 0; k < 4; k++) v[k] = roe_edge_value(c, k);
+    real mass[4];
+    roe_put_sums(roe_cell_sums(w, v, mass));
 #ifndef ROE_MASS_FROM_EDGES
     o_mass = vec4(mass[0], mass[1], mass[2], mass[3]);
 #endif

@@ -82,6 +82,9 @@ struct roe_gpu {
     int cur;
     char renderer[128];
     int compute;                /* built as compute passes (gpu-compute) */
+    int fused;                  /* gpu-compute: edge and dt passes as one kernel (roe_step_cs) */
+    gpu_program *p_step;        /* that kernel */
+    gpu_array2d *part;          /* its per-work-group minima of dt_i: the reduction's input */
     /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
      * host clock runs the steps, the segment values go up per step, the boundary edges'
      * volume rates come back per step (roe_ring.glsl) */
@@ -111,6 +114,8 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_program_destroy(r->p_edge);
     gpu_program_destroy(r->p_dt);
     gpu_program_destroy(r->p_update);
+    gpu_program_destroy(r->p_step);
+    gpu_array2d_destroy(r->part);
     gpu_array2d_destroy(r->clock[0]);
     gpu_array2d_destroy(r->clock[1]);
     gpu_program_destroy(r->p_clock);
@@ -232,8 +237,13 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
     /* The state arrays hold the codes, which set_state writes; the programs get the
      * codes' numbers as #defines from the one enum (swgl_grid.h). */
     r->code = p->code;
-    const char *variant = getenv("SWGL_ROE_MASS");
-    r->mass_from_edges = r->dbl || !(variant && strcmp(variant, "cell") == 0);
+    const char *variant = getenv("SWGL_ROE_MASS"), *fuse = getenv("SWGL_ROE_FUSED");
+    r->forc = p->forcing;
+    r->forcing = swe_forcing_any(r->forc);
+    /* the fused kernel: gpu-compute, float, no boundary data (whose rates come from the
+     * edge arrays); SWGL_ROE_FUSED=0 keeps the passes (to measure the choice) */
+    r->fused = r->compute && !r->dbl && !r->forcing && !(fuse && strcmp(fuse, "0") == 0);
+    r->mass_from_edges = r->dbl || (!r->fused && !(variant && strcmp(variant, "cell") == 0));
     char defs[1024];
     if (r->dbl) {
         if ((st = double_defines(r, defs, sizeof defs)) != SWGL_OK) {
@@ -244,8 +254,6 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         snprintf(defs, sizeof defs, "%s%s", CELL_CODE_GLSL,
                  r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
     }
-    r->forc = p->forcing;
-    r->forcing = swe_forcing_any(r->forc);
     r->M = r->nx > r->ny ? r->nx : r->ny;
     if (r->forcing) {
         size_t l = strlen(defs);
@@ -275,15 +283,17 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         gpu_array2d_desc bd = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe bed H"};
         gpu_mrt_desc fd = {2 * r->tex_w, r->tex_h, 2, {0}, "roe edge fluxes"};
         gpu_mrt_desc cd = {r->tex_w, r->tex_h, r->mass_from_edges ? 1 : 2, {0}, "roe cell sums"};
+        gpu_array2d_desc pd = {(r->tex_w + 15) / 16, (r->tex_h + 15) / 16, GPU_RGBA32F, "roe dt_i per work group"};
         if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
-            (st = gpu_array2d_create(&bd, &r->bed)) || (st = gpu_mrt_create(&fd, &r->flux)) ||
-            (st = gpu_mrt_create(&cd, &r->cell))) {
+            (st = gpu_array2d_create(&bd, &r->bed)) || (!r->fused && (st = gpu_mrt_create(&fd, &r->flux))) ||
+            (st = gpu_mrt_create(&cd, &r->cell)) || (r->fused && (st = gpu_array2d_create(&pd, &r->part))) ||
+            (r->fused && (st = gpu_program_create_kernel("roe_step_cs", defs, &r->p_step)))) {
             roe_gpu_destroy(r);
             return st;
         }
     }
-    if ((st = gpu_reductor_create(&r->red)) || (st = gpu_program_create("roe_edge", defs, &r->p_edge)) ||
-        (st = gpu_program_create("roe_dt", defs, &r->p_dt)) ||
+    if ((st = gpu_reductor_create(&r->red)) || (!r->fused && (st = gpu_program_create("roe_edge", defs, &r->p_edge))) ||
+        (!r->fused && (st = gpu_program_create("roe_dt", defs, &r->p_dt))) ||
         (st = gpu_program_create("roe_update", defs, &r->p_update)) || (st = upload_bed(r, p))) {
         roe_gpu_destroy(r);
         return st;
@@ -405,13 +415,29 @@ static void pass_double(gpu_pass *p, const char *lo, const char *hi, double v)
 }
 
 /* the array whose channel 2 is the per-cell bound dt_i (float): the reduction's input */
-static gpu_array2d *bound_array(roe_gpu *r) { return gpu_mrt_member(r->cell, r->dbl ? 2 : 0); }
+static gpu_array2d *bound_array(roe_gpu *r)
+{
+    return r->fused ? r->part : gpu_mrt_member(r->cell, r->dbl ? 2 : 0);
+}
 
-/* edge pass and dt pass of the current state */
+/* edge pass and dt pass of the current state (fused: the one kernel roe_step_cs, which
+ * also leaves each work group's min of dt_i in r->part) */
 static swgl_status edge_and_cell(roe_gpu *r)
 {
     swgl_status st;
     gpu_pass p;
+    if (r->fused) {
+        gpu_pass_begin(&p, r->p_step);
+        bind_state(r, &p, r->cur);
+        gpu_pass_array(&p, "u_bed", r->bed);
+        gpu_pass_vec2(&p, "u_len", (float)r->dy, (float)r->dx);
+        gpu_pass_float(&p, "u_g", (float)r->g);
+        gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
+        gpu_pass_float(&p, "u_cfl", (float)r->cfl);
+        gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
+        gpu_pass_image(&p, 2, r->part);
+        return gpu_pass_draw_mrt(&p, r->cell, NULL);
+    }
 
     /* 1. edges: what each edge gives the cells on its two sides, through two targets
      *    (four in double); the double passes have the constants compiled in */
@@ -721,7 +747,8 @@ static swgl_status be_advance(void *self, int k, double dt)
 static void be_describe(const void *self, char *name, size_t len)
 {
     const roe_gpu *r = self;
-    snprintf(name, len, "%s (%s, %s)", r->compute ? "gpu-compute" : "gpu", r->dbl ? "double" : "float", r->renderer);
+    snprintf(name, len, "%s (%s%s, %s)", r->compute ? "gpu-compute" : "gpu", r->dbl ? "double" : "float",
+             r->fused ? ", fused kernel" : "", r->renderer);
 }
 
 static const char *be_precision(const void *self) { return ((const roe_gpu *)self)->dbl ? "double" : "single"; }
