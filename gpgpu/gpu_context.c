@@ -112,6 +112,7 @@ void gpu_context_destroy(gpu_context *c)
 {
     if (!c) return;
     if (c->ctx != EGL_NO_CONTEXT) {
+        gpu_pass_profile_report();
         gpu_internal_release();
         eglMakeCurrent(c->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(c->dpy, c->ctx);

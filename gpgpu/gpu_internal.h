@@ -7,6 +7,9 @@
 unsigned gpu_internal_vao(void);
 unsigned gpu_internal_vertex_shader(void);
 void gpu_internal_release(void);
+/* SWGL_PASS_PROFILE: prints the table of GPU time by program (gpu_pass.c); the context's
+ * destroy calls it while the context is current. */
+void gpu_pass_profile_report(void);
 
 /* Limits of the current context (cached at context creation). */
 int gpu_internal_max_texture_size(void);

@@ -5,11 +5,76 @@
  * also checks glGetError. */
 #include "gpu_pass.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gl.h"
 #include "gpu_internal.h"
+#include "gpu_timer.h"
+
+/* ---- SWGL_PASS_PROFILE=1: the GPU time of every draw and dispatch, by program ----------
+ * Each draw is a GL_TIME_ELAPSED section (gpu_timer.h); the results are gathered as the
+ * ring fills and when the context is destroyed (gpu_pass_profile_report), which prints a
+ * table to stderr: for measuring (docs/performance.md), not for production runs (a
+ * scheme's own timer sections, kp's auto early exit and profile, then time nothing). */
+#define PROF_MAX 64
+static struct {
+    int on;               /* -1: not yet read from the environment */
+    gpu_timer *t;
+    int n;
+    struct { char name[64]; double sec; long count; } p[PROF_MAX];
+} g_prof = {-1, NULL, 0, {{"", 0, 0}}};
+
+static int prof_slot(const char *name)
+{
+    for (int i = 0; i < g_prof.n; i++)
+        if (strcmp(g_prof.p[i].name, name) == 0) return i;
+    if (g_prof.n == PROF_MAX) return PROF_MAX - 1;
+    snprintf(g_prof.p[g_prof.n].name, sizeof g_prof.p[0].name, "%s", name);
+    return g_prof.n++;
+}
+
+static void prof_harvest(int all)
+{
+    int tag;
+    double sec;
+    while (g_prof.t && gpu_timer_pending(g_prof.t) > (all ? 0 : GPU_TIMER_MAX / 2) &&
+           gpu_timer_fetch(g_prof.t, 1, &tag, &sec)) {
+        g_prof.p[tag].sec += sec;
+        g_prof.p[tag].count++;
+    }
+}
+
+static int prof_begin(const char *name)
+{
+    if (g_prof.on < 0) {
+        const char *e = getenv("SWGL_PASS_PROFILE");
+        g_prof.on = e && *e && *e != '0' && gpu_timer_create(GPU_TIMER_MAX, &g_prof.t) == SWGL_OK;
+    }
+    if (!g_prof.on) return 0;
+    prof_harvest(0);
+    return gpu_timer_begin(g_prof.t, prof_slot(name));
+}
+
+void gpu_pass_profile_report(void)
+{
+    if (g_prof.on <= 0) return;
+    prof_harvest(1);
+    double total = 0;
+    for (int i = 0; i < g_prof.n; i++) total += g_prof.p[i].sec;
+    fprintf(stderr, "SWGL_PASS_PROFILE: GPU time of each program's draws and dispatches (GL_TIME_ELAPSED)\n"
+                    "%-24s %10s %12s %10s %7s\n", "program", "count", "total ms", "us each", "share");
+    for (int i = 0; i < g_prof.n; i++)
+        fprintf(stderr, "%-24s %10ld %12.3f %10.2f %6.1f%%\n", g_prof.p[i].name, g_prof.p[i].count,
+                1e3 * g_prof.p[i].sec, g_prof.p[i].count ? 1e6 * g_prof.p[i].sec / (double)g_prof.p[i].count : 0.0,
+                total > 0 ? 100 * g_prof.p[i].sec / total : 0.0);
+    fprintf(stderr, "%-24s %10s %12.3f\n", "all", "", 1e3 * total);
+    gpu_timer_destroy(g_prof.t);
+    g_prof.t = NULL;
+    g_prof.on = -1;
+    g_prof.n = 0;
+}
 
 enum { U_FLOAT, U_INT, U_VEC2, U_VEC4, U_DOUBLE, U_DVEC2 };
 
@@ -187,7 +252,9 @@ bind:
         int lx, ly;
         gpu_program_local_size(p->program, &lx, &ly);
         glUniform4i(gpu_program_uniform(p->program, "swgl_rect"), r.x, r.y, r.w, r.h);
+        int timed = prof_begin(pname);
         glDispatchCompute((GLuint)((r.w + lx - 1) / lx), (GLuint)((r.h + ly - 1) / ly), 1);
+        if (timed) gpu_timer_end(g_prof.t);
         /* what later passes fetch, read back, clear or upload sees these writes */
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
                         GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
@@ -218,8 +285,10 @@ bind:
         if (dt->no_colour) glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
     }
     glBindVertexArray(gpu_internal_vao());
+    int timed = prof_begin(pname);
     if (instances > 0) glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, vertices, instances);
     else glDrawArrays(GL_TRIANGLE_STRIP, 0, vertices);
+    if (timed) gpu_timer_end(g_prof.t);
     glBindVertexArray(0);
     for (int i = 0; i < p->n_inputs; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);

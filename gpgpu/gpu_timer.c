@@ -32,10 +32,16 @@ swgl_status gpu_timer_create(int slots, gpu_timer **out)
     return SWGL_OK;
 }
 
+/* GL has one elapsed-time query active at a time, whichever timer opened it */
+static int g_any_open;
+
 void gpu_timer_destroy(gpu_timer *t)
 {
     if (!t) return;
-    if (t->open) glEndQuery(GL_TIME_ELAPSED);
+    if (t->open) {
+        glEndQuery(GL_TIME_ELAPSED);
+        g_any_open = 0;
+    }
     if (t->q && t->slots) glDeleteQueries(t->slots, t->q);
     free(t->q);
     free(t->tag);
@@ -44,11 +50,11 @@ void gpu_timer_destroy(gpu_timer *t)
 
 int gpu_timer_begin(gpu_timer *t, int tag)
 {
-    if (t->open || t->count == t->slots) return 0;
+    if (t->open || g_any_open || t->count == t->slots) return 0;
     int k = (t->head + t->count) % t->slots;
     t->tag[k] = tag;
     glBeginQuery(GL_TIME_ELAPSED, t->q[k]);
-    t->open = 1;
+    t->open = g_any_open = 1;
     return 1;
 }
 
@@ -56,7 +62,7 @@ void gpu_timer_end(gpu_timer *t)
 {
     if (!t->open) return;
     glEndQuery(GL_TIME_ELAPSED);
-    t->open = 0;
+    t->open = g_any_open = 0;
     t->count++;
 }
 

@@ -17,7 +17,8 @@ typedef struct gpu_timer gpu_timer;
 swgl_status gpu_timer_create(int slots, gpu_timer **out);
 void gpu_timer_destroy(gpu_timer *t);          /* NULL is fine */
 /* Starts a section; returns 0 (and times nothing until the matching end) when every
- * slot is in flight (fetch first) or a section is already open. */
+ * slot is in flight (fetch first) or a section is already open, of this timer or of
+ * another (GL has one elapsed-time query active at a time). */
 int gpu_timer_begin(gpu_timer *t, int tag);
 void gpu_timer_end(gpu_timer *t);              /* ends the open section, if any */
 int gpu_timer_pending(const gpu_timer *t);     /* sections ended and not fetched */

@@ -1036,8 +1036,9 @@ static void profile(void)
     int all = 1;
     double total = 0;
     for (int k = 0; k < KP_PASS_COUNT; k++) {
-        /* compute passes: early exit off, so no wet map */
-        all = all && ((n[k] > 0 && sec[k] > 0) || (gpu_compute_passes() && k == KP_PASS_WET));
+        /* compute passes: early exit off, so no wet map; the fused kernel: no gather either */
+        all = all && ((n[k] > 0 && sec[k] > 0) || (gpu_compute_passes() && k == KP_PASS_WET) ||
+                      (kp_gpu_fused(g) && k == KP_PASS_GATHER));
         total += sec[k];
         printf("      %-12s %4ld passes %8.3f ms\n", kp_gpu_pass_name(k), n[k], 1e3 * sec[k]);
     }

@@ -49,6 +49,19 @@ ok $? "roe-dambreak: SWGL_ROE_FUSED=0 (edge and dt passes) writes the fused kern
 # level, free and wall segments, hydrographs, rain and a pump (the host clock)
 run kp-circular 1e-6 1e-4 --case circular-dambreak --set run.t_end=0.5
 run kp-thacker 1e-6 1e-3 --case thacker --set run.t_end=300 --set run.output_times=
+# kp's fused flux kernel (kp_flux_cs.glsl) ran in those two, and gives what the passes give
+# (SWGL_KP_FUSED=0) with its dry tiles skipped (early exit on), computed (off) or as auto
+# chooses (the default): Thacker's basin wets and dries its tiles
+grep -q '"solver": "gpu-compute (float, .*fused flux kernel, early exit auto' "$tmp/kp-thacker-g/summary.json"
+ok $? "kp-thacker: gpu-compute ran kp's fused flux kernel ($(grep '"solver"' "$tmp/kp-thacker-g/summary.json"))"
+for v in "SWGL_KP_FUSED=0 kp.early_exit=auto" "SWGL_KP_FUSED=1 kp.early_exit=off" "SWGL_KP_FUSED=1 kp.early_exit=on"; do
+  env ${v% *} "$swgl" run --case thacker --set run.t_end=300 --set run.output_times= --set ${v#* } --backend gpu-compute \
+    --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+  cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-thacker-g/h.asc" && cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-thacker-g/qx.asc" &&
+    cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-thacker-g/qy.asc"
+  ok $? "kp-thacker: $v writes what the fused kernel with early exit auto writes (h, qx, qy) to the digit ($(grep '"solver"' "$tmp/kp-v/summary.json"))"
+  rm -rf "$tmp/kp-v"
+done
 run kp-valley 1e-6 1e-3 --case valley-flood --set run.t_end=600 --set run.output_times=
 # sediment: the dual-lithology scheme with its inflow
 run sediment-basin 1e-6 1e-4 --case sediment-basin --set sediment.steps=50 --set run.t_end=

@@ -7,6 +7,8 @@
 // double a, b, o_x), reads an element with KP_LOAD(u_x, p) (a real4) and writes one with
 // KP_STORE(o_x, v); KP_TEX(u_x) names a texture of it (for textureSize).  Constants come
 // as real uniforms (double uniforms in double).
+#ifndef KP_REAL_GLSL
+#define KP_REAL_GLSL
 #ifdef KP_DOUBLE
 #define real double
 #define real2 dvec2
@@ -41,3 +43,4 @@ void kp_pack(real4 v, out uvec4 a, out uvec4 b)
 #endif
 
 real kp_inf() { return real(swgl_inf()); }
+#endif

@@ -12,11 +12,7 @@
 // 0..3); a pass binds the ones it reads.
 #include "roe_real.glsl"
 
-ivec2 roe_edge_texel(ivec2 c, int k)
-{
-    ivec2 owner = c - (k == 2 ? ivec2(1, 0) : (k == 3 ? ivec2(0, 1) : ivec2(0)));
-    return ivec2(2 * owner.x + ((k & 1) == 1 ? 1 : 0), owner.y);
-}
+#include "roe_layout.glsl"
 
 #ifdef ROE_DOUBLE
 SWGL_INPUT_U(u_low_a);    // (|Gamma| Phi, |Gamma| F-[qx]) of the low side

@@ -125,6 +125,12 @@ struct kp_gpu {
     int rk2, manning, dbl;       /* dbl: double precision (GL_ARB_gpu_shader_fp64) */
     int compute;                 /* compute passes (gpu-compute): no early exit yet (its
                                   * methods draw instanced quads or use the depth test) */
+    /* gpu-compute, float, no boundary data: the flux evaluation as one kernel
+     * (kp_flux_cs.glsl), which skips dry tiles itself when the step's early exit is on
+     * (kp.early_exit on, or auto's current choice, timed as for the passes) */
+    int fused;
+    gpu_program *p_fused;
+    gpu_array2d *part;           /* its per-work-group minima of cfl r: the reduction's input */
     double gn2;
     unsigned char *code;
     double *bij;
@@ -190,6 +196,8 @@ enum kp_gpu_flux kp_gpu_flux_variant(const kp_gpu *g) { return g->flux; }
 enum kp_early_exit kp_gpu_early_exit_mode(const kp_gpu *g) { return g->ee_mode; }
 int kp_gpu_stages(const kp_gpu *g) { return g->rk2 ? 2 : 1; }
 
+int kp_gpu_fused(const kp_gpu *g) { return g->fused; }
+
 int kp_gpu_early_exit_active(const kp_gpu *g)
 {
     return g->ee_mode == KP_EARLY_EXIT_ON || (g->ee_mode == KP_EARLY_EXIT_AUTO && g->ee_cur);
@@ -216,6 +224,8 @@ void kp_gpu_destroy(kp_gpu *g)
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++) gpu_program_destroy(g->p_int[s][c]);
     gpu_program_destroy(g->p_wet);
+    gpu_program_destroy(g->p_fused);
+    gpu_array2d_destroy(g->part);
     gpu_program_destroy(g->p_mark);
     gpu_program_destroy(g->p_clock);
     gpu_array2d_destroy(g->clock[0]);
@@ -320,7 +330,9 @@ void kp_gpu_auto_estimates(const kp_gpu *g, double *with_exit, double *without_e
 void kp_gpu_set_early_exit(kp_gpu *g, enum kp_early_exit mode)
 {
     drain(g, 1);
-    g->ee_mode = g->compute ? KP_EARLY_EXIT_OFF : mode;
+    /* the compute passes have no early exit (its methods draw quads or use the depth
+     * test); the fused kernel skips dry tiles itself, on, off or auto as the passes */
+    g->ee_mode = g->compute && !g->fused ? KP_EARLY_EXIT_OFF : mode;
     g->ee_cur = 1;   /* auto starts with early exit on, as Brodtkorb's */
     g->step_n = 0;
     g->choices = 0;
@@ -422,7 +434,7 @@ static double kappa4(const kp_gpu *g)
 }
 
 /* the array the min reduction reads: R (single) or its bound member (double) */
-static gpu_array2d *bound_array(kp_gpu *g) { return gpu_mrt_member(g->R, g->dbl ? 2 : 0); }
+static gpu_array2d *bound_array(kp_gpu *g) { return g->fused ? g->part : gpu_mrt_member(g->R, g->dbl ? 2 : 0); }
 
 /* the fill program of the zero state: which 0 for R, 1 for the faces MRT */
 static swgl_status build_fill(kp_gpu *g, int which)
@@ -619,6 +631,8 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     g->forc = p->sw.forcing;
     g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);
+    const char *fu = getenv("SWGL_KP_FUSED");
+    g->fused = g->compute && !g->dbl && !g->forcing && !(fu && strcmp(fu, "0") == 0);
     g->M = g->nx > g->ny ? g->nx : g->ny;
     if (g->forcing) {
         size_t l = strlen(g->defs);
@@ -649,6 +663,9 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (st = gpu_reductor_create(&g->red)) ||
         (st = gpu_readback_create(8, 1, &g->rb)) || (st = build_flux(g, g->flux)) ||
         (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
+        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + 15) / 16, (h + 15) / 16, GPU_RGBA32F,
+                                                                   "kp cfl r per work group"}, &g->part))) ||
+        (g->fused && (st = gpu_program_create_kernel("kp_flux_cs", g->defs, &g->p_fused))) ||
         (st = gpu_program_create("kp_integrate", di[0], &g->p_int[0][0])) ||
         (st = gpu_program_create("kp_integrate", di[1], &g->p_int[0][1])) ||
         (g->rk2 && (st = gpu_program_create("kp_integrate", di[2], &g->p_int[1][0]))) ||
@@ -814,6 +831,20 @@ static swgl_status flux_eval(kp_gpu *g, int k)
         g->step_n++;
     }
     int ee = g->step_ee, faces = g->flux == KP_GPU_FLUX_FACES, sec;
+    if (g->fused) {   /* one kernel: R, and each work group's min of cfl r in g->part */
+        sec = section_begin(g, KP_PASS_FLUX, 1);
+        gpu_pass_begin(&p, g->p_fused);
+        BIND(g, &p, "u_state", src, 0);
+        BIND(g, &p, "u_bed", g->bed, 0);
+        recon_uniforms(g, &p);
+        set_real(g, &p, "u_cfl", g->cfl);
+        gpu_pass_int(&p, "u_skip_dry", ee);
+        gpu_pass_image(&p, 1, g->part);
+        st = gpu_pass_draw_mrt(&p, g->R, NULL);
+        section_end(g, sec);
+        g->last_ee = 0;
+        return st;
+    }
     g->last_ee = ee;
     if (ee) {
         sec = section_begin(g, KP_PASS_WET, 0);
@@ -1136,9 +1167,13 @@ static void be_describe(const void *self, char *name, size_t len)
 {
     const kp_gpu *g = self;
     static const char *ee[3] = {"auto", "on", "off"};
-    snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
-             g->dbl ? "double" : "float", g->renderer,
-             kp_gpu_flux_name(g->flux), ee[g->ee_mode], kp_gpu_ee_name(g->ee_method));
+    if (g->fused)
+        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel, early exit %s (in the kernel))", g->renderer,
+                 ee[g->ee_mode]);
+    else
+        snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
+                 g->dbl ? "double" : "float", g->renderer,
+                 kp_gpu_flux_name(g->flux), ee[g->ee_mode], kp_gpu_ee_name(g->ee_method));
 }
 
 static const char *be_precision(const void *self) { return ((const kp_gpu *)self)->dbl ? "double" : "single"; }

@@ -71,6 +71,9 @@ swgl_status kp_gpu_set_flux(kp_gpu *g, enum kp_gpu_flux f);
 void kp_gpu_set_early_exit(kp_gpu *g, enum kp_early_exit mode);
 enum kp_early_exit kp_gpu_early_exit_mode(const kp_gpu *g);
 /* Whether the flux passes skip dry tiles now (on; off; auto: its current choice). */
+/* 1 where the flux evaluation runs as the one kernel kp_flux_cs (gpu-compute, float, no
+ * boundary data): no wet-map, fill or gather passes; dry tiles skipped inside it. */
+int kp_gpu_fused(const kp_gpu *g);
 int kp_gpu_early_exit_active(const kp_gpu *g);
 /* Auto's measurements: GPU seconds of one flux evaluation (wet map + flux passes) with
  * early exit and without (-1 until measured), and how many choices it has made. */

@@ -1,0 +1,62 @@
+// kp_flux_cs.glsl — a kernel of the compute backend (gpu_program_create_kernel): the flux
+// evaluation of one stage, early exit and the first level of the bound's min reduction
+// in one dispatch.  A work group of 16 x 16 invocations covers a 16 x 16 tile of cells:
+//   0. (u_skip_dry) the group reads the tile and the ring of cells around it; if none is
+//      wet (active with h > eps, or holding a NaN or an infinity), every point of those
+//      cells is 0 (cpu_ref/kp_cpu.h item 5), so every face flux, speed and source of the
+//      tile is 0 and R = (0, 0, 0, +inf) exactly (kp_fill.glsl's value): the group writes
+//      that without computing it (Brodtkorb et al. 2011, 3.2.1, decided inside the
+//      dispatch, so it needs no wet-map pass, no fill pass, no quads and no depth test);
+//   1. each cell's R and cfl r: kp_cell_rates (kp_cell.glsl), the flux pass
+//      kp_flux_cell.glsl's function, so the same values;
+//   2. the group's min of cfl r (group_min.glsl) goes to o_part at the group's index (a
+//      min reduction of o_part, gpgpu's reduce_cs, is the step's bound).
+// Float, without boundary data (kp_gpu.c keeps the passes for double and for runs with
+// boundary data, rain or sources, whose inflow wets dry tiles).
+// Tried and dropped (docs/performance.md): forms that compute each point (and each face)
+// once per tile in shared memory, as kp_faces.glsl does across passes, ran 1.5 (points)
+// and 3.3 (points and faces) times slower on an H200 than this one, which recomputes
+// them per cell.
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "kp_real.glsl"
+uniform real2 u_dxy;
+uniform real u_cfl;
+uniform int u_skip_dry;   // 0: compute dry tiles too (kp.early_exit = off)
+#include "kp_cell.glsl"
+SWGL_IMAGE(0, o_R);
+SWGL_IMAGE(1, o_part);
+#include "group_min.glsl"
+
+shared bool s_wet;
+
+void main()
+{
+    ivec2 c = swgl_cell();
+    int i = int(gl_LocalInvocationIndex);
+    // (the barriers are met by every invocation of the group, in control flow that is
+    // the same for the whole group: u_skip_dry is a uniform, s_wet is shared)
+    if (i == 0) {
+        s_wet = u_skip_dry == 0;
+        swgl_group_min_init();
+    }
+    barrier();
+    if (u_skip_dry != 0) {
+        ivec2 origin = swgl_rect.xy + 16 * ivec2(gl_WorkGroupID.xy) - 1, last = textureSize(KP_TEX(u_bed), 0) - 1;
+        for (int j = i; j < 18 * 18; j += 256) {   // the tile and its ring
+            ivec2 p = origin + ivec2(j % 18, j / 18);
+            if (any(lessThan(p, ivec2(0))) || any(greaterThan(p, last))) continue;
+            real4 s = KP_LOAD(u_state, p), b = KP_LOAD(u_bed, p);
+            if (b.w == CELL_ACTIVE && (s.x - b.z > u_eps || any(isnan(s.xyz)) || any(isinf(s.xyz)))) s_wet = true;
+        }
+    }
+    barrier();
+    real b = kp_inf();
+    if (swgl_in_rect()) {
+        real4 R = s_wet ? kp_cell_rates(c) : real4(0.0, 0.0, 0.0, kp_inf());
+        imageStore(o_R, c, R);
+        b = R.w;
+    }
+    swgl_group_min_add(b);
+    barrier();
+    if (i == 0) imageStore(o_part, ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));
+}
