@@ -11,69 +11,90 @@
 
 #include "gl.h"
 #include "gpu_internal.h"
-#include "gpu_timer.h"
 
 /* ---- SWGL_PASS_PROFILE=1: the GPU time of every draw and dispatch, by program ----------
- * Each draw is a GL_TIME_ELAPSED section (gpu_timer.h); the results are gathered as the
- * ring fills and when the context is destroyed (gpu_pass_profile_report), which prints a
- * table to stderr: for measuring (docs/performance.md), not for production runs (a
- * scheme's own timer sections, kp's auto early exit and profile, then time nothing). */
+ * Each draw is bracketed by two GL_TIMESTAMP queries (glQueryCounter: unlike an elapsed-
+ * time query, any number may be in flight and they nest inside a scheme's own timer
+ * sections); the results are gathered as the ring fills and when the context is
+ * destroyed (gpu_pass_profile_report), which prints a table to stderr.  For measuring
+ * (docs/performance.md), not for production runs: each gathering waits for the GPU. */
 #define PROF_MAX 64
+#define PROF_RING 512
 static struct {
     int on;               /* -1: not yet read from the environment */
-    gpu_timer *t;
+    GLuint q[2 * PROF_RING];
+    int tag[PROF_RING], head, count;
     int n;
     struct { char name[64]; double sec; long count; } p[PROF_MAX];
-} g_prof = {-1, NULL, 0, {{"", 0, 0}}};
+} g_prof = {-1, {0}, {0}, 0, 0, 0, {{"", 0, 0}}};
 
 static int prof_slot(const char *name)
 {
     for (int i = 0; i < g_prof.n; i++)
         if (strcmp(g_prof.p[i].name, name) == 0) return i;
-    if (g_prof.n == PROF_MAX) return PROF_MAX - 1;
+    if (g_prof.n == PROF_MAX) return -1;   /* counted as "(other programs)" below */
     snprintf(g_prof.p[g_prof.n].name, sizeof g_prof.p[0].name, "%s", name);
     return g_prof.n++;
 }
 
-static void prof_harvest(int all)
+static void prof_harvest(int keep)
 {
-    int tag;
-    double sec;
-    while (g_prof.t && gpu_timer_pending(g_prof.t) > (all ? 0 : GPU_TIMER_MAX / 2) &&
-           gpu_timer_fetch(g_prof.t, 1, &tag, &sec)) {
-        g_prof.p[tag].sec += sec;
-        g_prof.p[tag].count++;
+    while (g_prof.count > keep) {
+        int k = g_prof.head;
+        GLuint64 t0 = 0, t1 = 0;
+        glGetQueryObjectui64v(g_prof.q[2 * k], GL_QUERY_RESULT, &t0);
+        glGetQueryObjectui64v(g_prof.q[2 * k + 1], GL_QUERY_RESULT, &t1);
+        int slot = g_prof.tag[k];
+        /* a bogus sample (llvmpipe has given thousands of seconds) is dropped */
+        if (slot >= 0 && t1 >= t0 && t1 - t0 < 60000000000ull) {
+            g_prof.p[slot].sec += 1e-9 * (double)(t1 - t0);
+            g_prof.p[slot].count++;
+        }
+        g_prof.head = (g_prof.head + 1) % PROF_RING;
+        g_prof.count--;
     }
 }
 
+/* Marks the start of a draw of program name; returns the ring slot to end, or -1. */
 static int prof_begin(const char *name)
 {
     if (g_prof.on < 0) {
         const char *e = getenv("SWGL_PASS_PROFILE");
-        g_prof.on = e && *e && *e != '0' && gpu_timer_create(GPU_TIMER_MAX, &g_prof.t) == SWGL_OK;
+        g_prof.on = e && *e && *e != '0';
+        if (g_prof.on) glGenQueries(2 * PROF_RING, g_prof.q);
     }
-    if (!g_prof.on) return 0;
-    prof_harvest(0);
-    return gpu_timer_begin(g_prof.t, prof_slot(name));
+    if (!g_prof.on) return -1;
+    if (g_prof.count == PROF_RING) prof_harvest(PROF_RING / 2);
+    int k = (g_prof.head + g_prof.count) % PROF_RING;
+    g_prof.tag[k] = prof_slot(name);
+    glQueryCounter(g_prof.q[2 * k], GL_TIMESTAMP);
+    return k;
+}
+
+static void prof_end(int k)
+{
+    if (k < 0) return;
+    glQueryCounter(g_prof.q[2 * k + 1], GL_TIMESTAMP);
+    g_prof.count++;
 }
 
 void gpu_pass_profile_report(void)
 {
     if (g_prof.on <= 0) return;
-    prof_harvest(1);
+    prof_harvest(0);
     double total = 0;
     for (int i = 0; i < g_prof.n; i++) total += g_prof.p[i].sec;
-    fprintf(stderr, "SWGL_PASS_PROFILE: GPU time of each program's draws and dispatches (GL_TIME_ELAPSED)\n"
+    fprintf(stderr, "SWGL_PASS_PROFILE: GPU time of each program's draws and dispatches (GL_TIMESTAMP pairs)\n"
                     "%-24s %10s %12s %10s %7s\n", "program", "count", "total ms", "us each", "share");
     for (int i = 0; i < g_prof.n; i++)
         fprintf(stderr, "%-24s %10ld %12.3f %10.2f %6.1f%%\n", g_prof.p[i].name, g_prof.p[i].count,
                 1e3 * g_prof.p[i].sec, g_prof.p[i].count ? 1e6 * g_prof.p[i].sec / (double)g_prof.p[i].count : 0.0,
                 total > 0 ? 100 * g_prof.p[i].sec / total : 0.0);
-    fprintf(stderr, "%-24s %10s %12.3f\n", "all", "", 1e3 * total);
-    gpu_timer_destroy(g_prof.t);
-    g_prof.t = NULL;
+    fprintf(stderr, "%-24s %10s %12.3f%s\n", "all", "", 1e3 * total,
+            g_prof.n == PROF_MAX ? "   (programs past the 64th are not in the table)" : "");
+    glDeleteQueries(2 * PROF_RING, g_prof.q);
     g_prof.on = -1;
-    g_prof.n = 0;
+    g_prof.n = g_prof.head = g_prof.count = 0;
 }
 
 enum { U_FLOAT, U_INT, U_VEC2, U_VEC4, U_DOUBLE, U_DVEC2 };
@@ -192,6 +213,15 @@ static swgl_status draw(gpu_pass *p, unsigned fbo, int width, int height, gpu_ar
                                 "pass '%s': input '%s' (array '%s') is also the pass's output: a pass "
                                 "never reads the array it writes (use a second array, ping-pong)",
                                 pname, p->inputs[i].name, gpu_array2d_label(outs[k]));
+    for (int k = 0; k < p->n_images; k++) {
+        int same = 0;
+        for (int o = 0; o < nouts; o++) same = same || outs[o] == p->images[k].array;
+        if (p->images[k].unit < nouts || p->images[k].unit >= 8 || same)
+            return swgl_fail(SWGL_ERR_ARG, "pass '%s': image unit %d: %s", pname, p->images[k].unit,
+                             same ? "the array is also an output of the draw"
+                             : p->images[k].unit < nouts ? "the draw's outputs take units 0 to outputs - 1"
+                                                         : "units 0 to 7 only (GL guarantees 8)");
+    }
     for (int i = 0; i < p->n_inputs; i++)
         for (int k = 0; k < p->n_images; k++)
             if (p->inputs[i].array == p->images[k].array)
@@ -254,7 +284,7 @@ bind:
         glUniform4i(gpu_program_uniform(p->program, "swgl_rect"), r.x, r.y, r.w, r.h);
         int timed = prof_begin(pname);
         glDispatchCompute((GLuint)((r.w + lx - 1) / lx), (GLuint)((r.h + ly - 1) / ly), 1);
-        if (timed) gpu_timer_end(g_prof.t);
+        prof_end(timed);
         /* what later passes fetch, read back, clear or upload sees these writes */
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
                         GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
@@ -288,7 +318,7 @@ bind:
     int timed = prof_begin(pname);
     if (instances > 0) glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, vertices, instances);
     else glDrawArrays(GL_TRIANGLE_STRIP, 0, vertices);
-    if (timed) gpu_timer_end(g_prof.t);
+    prof_end(timed);
     glBindVertexArray(0);
     for (int i = 0; i < p->n_inputs; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);

@@ -4,8 +4,9 @@
  * reduce_cs.glsl, 32x32 blocks per dispatch (w x h -> ceil(w/32) x ceil(h/32)): the
  * same result to the bit (min and max are exact in any order) in a quarter of the
  * dispatches or fewer; sums keep the 2x2 passes and their pairwise order.
- * The chain of scratch arrays is built for an input size and kept for the next call
- * of the same size; the programs (min, max, sum; the two kernels) are built on first use. */
+ * The chains of scratch arrays (one for the 2x2 passes, one for the kernel) are built
+ * for an input size and kept for the next call of the same size; the programs (min, max,
+ * sum; the two kernels) are built on first use. */
 #include "gpu_reductor.h"
 
 #include <stdlib.h>
@@ -14,13 +15,17 @@
 
 #define MAX_LEVELS 40
 
+/* a chain of scratch arrays for one input size and one shrink factor */
+typedef struct chain {
+    int width, height;              /* the input size it was built for (0: none) */
+    int levels;
+    gpu_array2d *a[MAX_LEVELS];
+} chain;
+
 struct gpu_reductor {
     gpu_program *prog[3];
     gpu_program *kernel[2];         /* reduce_cs: min, max */
-    int width, height;              /* input size the chain was built for */
-    int factor;                     /* and its shrink factor, 2 or 32 */
-    int levels;
-    gpu_array2d *chain[MAX_LEVELS];
+    chain ch[2];                    /* [0]: the 2x2 passes' (factor 2), [1]: the kernel's (32) */
     int last_passes;
 };
 
@@ -30,41 +35,50 @@ swgl_status gpu_reductor_create(gpu_reductor **out)
     return *out ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
 }
 
-static void free_chain(gpu_reductor *r)
+static void free_chain(chain *c)
 {
-    for (int i = 0; i < r->levels; i++) gpu_array2d_destroy(r->chain[i]);
-    r->levels = 0;
-    r->width = r->height = 0;
+    for (int i = 0; i < c->levels; i++) gpu_array2d_destroy(c->a[i]);
+    c->levels = 0;
+    c->width = c->height = 0;
 }
 
 void gpu_reductor_destroy(gpu_reductor *r)
 {
     if (!r) return;
-    free_chain(r);
+    free_chain(&r->ch[0]);
+    free_chain(&r->ch[1]);
     for (int k = 0; k < 3; k++) gpu_program_destroy(r->prog[k]);
     for (int k = 0; k < 2; k++) gpu_program_destroy(r->kernel[k]);
     free(r);
 }
 
-static swgl_status build_chain(gpu_reductor *r, int w, int h, int factor)
+static swgl_status build_chain(chain *c, int w, int h, int factor)
 {
-    free_chain(r);
+    free_chain(c);
+    c->width = w;
+    c->height = h;
     while (w > 1 || h > 1) {
         w = (w + factor - 1) / factor;
         h = (h + factor - 1) / factor;
         gpu_array2d_desc d = {w, h, GPU_RGBA32F, "reduction scratch"};
-        swgl_status st = gpu_array2d_create(&d, &r->chain[r->levels]);
+        swgl_status st = gpu_array2d_create(&d, &c->a[c->levels]);
         if (st != SWGL_OK) {
-            free_chain(r);
+            free_chain(c);
             return st;
         }
-        r->levels++;
+        c->levels++;
     }
     return SWGL_OK;
 }
 
 swgl_status gpu_reductor_run_gpu(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op,
                                  const gpu_array2d **result)
+{
+    return gpu_reductor_run_gpu_until(r, in, op, 1, result);
+}
+
+swgl_status gpu_reductor_run_gpu_until(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, int max_elems,
+                                       const gpu_array2d **result)
 {
     static const char *defs[3] = {"#define REDUCE_OP 0\n", "#define REDUCE_OP 1\n", "#define REDUCE_OP 2\n"};
     swgl_status st;
@@ -77,26 +91,24 @@ swgl_status gpu_reductor_run_gpu(gpu_reductor *r, const gpu_array2d *in, gpu_red
         return st;
     if (!kernel && !r->prog[op] && (st = gpu_program_create("reduce", defs[op], &r->prog[op])) != SWGL_OK) return st;
     int w = gpu_array2d_width(in), h = gpu_array2d_height(in);
-    if ((w != r->width || h != r->height || factor != r->factor) && (st = build_chain(r, w, h, factor)) != SWGL_OK)
-        return st;
-    r->width = w;
-    r->height = h;
-    r->factor = factor;
+    chain *c = &r->ch[kernel];
+    if ((w != c->width || h != c->height) && (st = build_chain(c, w, h, factor)) != SWGL_OK) return st;
     const gpu_array2d *src = in;
-    for (int i = 0; i < r->levels; i++) {
+    int i = 0;
+    for (; i < c->levels && (long)gpu_array2d_width(src) * gpu_array2d_height(src) > (long)max_elems; i++) {
         gpu_pass p;
         gpu_pass_begin(&p, kernel ? r->kernel[op] : r->prog[op]);
         gpu_pass_array(&p, "u_in", src);
         if (kernel) {   /* one work group of 16 x 16 per output element */
-            gpu_pass_image(&p, 0, r->chain[i]);
-            st = gpu_pass_dispatch(&p, 16 * gpu_array2d_width(r->chain[i]), 16 * gpu_array2d_height(r->chain[i]));
+            gpu_pass_image(&p, 0, c->a[i]);
+            st = gpu_pass_dispatch(&p, 16 * gpu_array2d_width(c->a[i]), 16 * gpu_array2d_height(c->a[i]));
         } else {
-            st = gpu_pass_draw(&p, r->chain[i], NULL);
+            st = gpu_pass_draw(&p, c->a[i], NULL);
         }
         if (st != SWGL_OK) return st;
-        src = r->chain[i];
+        src = c->a[i];
     }
-    r->last_passes = r->levels;
+    r->last_passes = i;
     *result = src;
     return SWGL_OK;
 }

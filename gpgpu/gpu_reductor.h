@@ -1,7 +1,8 @@
 /* gpu_reductor.h — Lastra's GPUreductor: min, max or sum of each channel of a float4
  * array of any width and height >= 1, by repeated passes that each combine 2x2 blocks
- * (ceil(w/2) x ceil(h/2) out of w x h) down to 1x1.  Its scratch arrays are its own and
- * are reused across calls of the same input size. */
+ * (ceil(w/2) x ceil(h/2) out of w x h) down to 1x1; on compute passes min and max by a
+ * kernel that combines 32x32 blocks a dispatch (gpu_reductor.c).  Its scratch arrays are
+ * its own and are reused across calls of the same input size. */
 #ifndef SWGL_GPU_REDUCTOR_H
 #define SWGL_GPU_REDUCTOR_H
 
@@ -19,7 +20,11 @@ swgl_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_
  * reductor, valid until its next run; the input itself when it is 1x1). */
 swgl_status gpu_reductor_run_gpu(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op,
                                  const gpu_array2d **result);
-/* Number of 2x2 passes the last run drew. */
+/* The same, stopping as soon as the array has at most max_elems elements (the input
+ * itself when it has): for a kernel that finishes the reduction in one work group. */
+swgl_status gpu_reductor_run_gpu_until(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_op op, int max_elems,
+                                       const gpu_array2d **result);
+/* Number of passes (2x2 passes or kernel dispatches) the last run took. */
 int gpu_reductor_passes(const gpu_reductor *r);
 
 #endif

@@ -50,7 +50,8 @@ int main(void)
     CHECK(gpu_reductor_create(&r) == SWGL_OK, "create");
     static const int sizes[][2] = {{1, 1}, {1, 1000}, {1000, 1}, {3, 7}, {257, 129}, {1000, 1000}, {2, 2}, {5, 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) one_size(r, sizes[i][0], sizes[i][1], 77 + i);
-    /* reuse: a second call at one size draws the same number of passes with no new arrays */
+    /* reuse: a second call at one size takes the same number of passes (the scratch arrays
+     * are kept per input size, one chain for the 2x2 passes and one for the kernel) */
     one_size(r, 257, 129, 5);
     CHECK(gpu_reductor_passes(r) == 9, "257x129 sums in 9 passes (ceil(log2 257))");
     if (gpu_compute_passes()) {   /* min and max: the kernel reduce_cs, 32x32 blocks a dispatch */

@@ -18,34 +18,7 @@
 // So dt never exceeds the bound of the state it advances.
 SWGL_INPUT(u_bound);
 SWGL_INPUT(u_prev);
-uniform float u_left;
-uniform int u_unknown;
-uniform float u_floor;
-uniform float u_stop;     // the stop's index
 SWGL_OUTPUT(0, o_clock);
+#include "clock_rule.glsl"
 
-SWGL_MAIN
-{
-    float b = SWGL_LOAD(u_bound, ivec2(0))[BOUND_CHANNEL];
-    vec4 p = SWGL_LOAD(u_prev, ivec2(0));
-    float flags = p.w;
-    float stop_of_prev = floor(flags / 4.0);
-    float bits = flags - 4.0 * stop_of_prev;
-    bool blown_before = bits >= 2.0;
-    bool landed = stop_of_prev == u_stop && (bits == 1.0 || bits == 3.0);
-    float left = u_left;
-    if (u_unknown > 0) left -= p.x;
-    if (u_unknown > 1) left -= p.y;
-    if (u_unknown > 2) left -= p.z;
-    bool blown = blown_before || !(b > 0.0) || b < u_floor;   // !(b > 0) is true for NaN
-    float dt;
-    bool lands = false;
-    if (blown || landed) dt = 0.0;
-    else if (left <= b) {
-        dt = max(left, 0.0);
-        lands = true;
-    } else dt = b;
-    // after a blow-up the texel keeps the bound that caused it in y, for the message
-    o_clock = vec4(dt, blown ? (blown_before ? p.y : b) : p.x, p.y,
-                   4.0 * u_stop + (lands || landed ? 1.0 : 0.0) + (blown ? 2.0 : 0.0));
-}
+SWGL_MAIN { o_clock = swgl_clock_next(SWGL_LOAD(u_bound, ivec2(0))[BOUND_CHANNEL], SWGL_LOAD(u_prev, ivec2(0))); }

@@ -1,13 +1,18 @@
 // group_min.glsl — the min over a work group of one float per invocation, for kernels
 // that leave the first level of a min reduction (the step's bound) at their group's
-// index: one shared atomicMin per invocation and no tree of barriers.  A bound is >= 0,
-// +inf, or negative for a blow-up (which must win): the order key is 0 for a negative or
-// a NaN and the float's bits + 1 otherwise (non-negative floats order as their bits);
-// swgl_group_min_value turns the key back, negative -> -1.
+// index: one shared atomicMin per invocation and no tree of barriers.  A bound is >= 0
+// (either zero), +inf, or negative for a blow-up (which must win): the order key is 0 for
+// a negative or a NaN and the float's bits less the sign + 1 otherwise (non-negative
+// floats order as their bits); swgl_group_min_value turns the key back, negative -> -1
+// (and -0.0 -> +0.0).
 //   if (gl_LocalInvocationIndex == 0u) swgl_group_min_init();
 //   barrier(); ... swgl_group_min_add(v); barrier();
 //   if (gl_LocalInvocationIndex == 0u) imageStore(out, group, vec4(swgl_group_min_value()));
 shared uint swgl_gmin;
 void swgl_group_min_init() { swgl_gmin = 0xFFFFFFFFu; }
-void swgl_group_min_add(float v) { atomicMin(swgl_gmin, (v < 0.0 || isnan(v)) ? 0u : floatBitsToUint(v) + 1u); }
+void swgl_group_min_add(float v)
+{
+    // (the sign bit cleared: -0.0 is not < 0.0 and is the smallest bound, as 0.0 is)
+    atomicMin(swgl_gmin, (v < 0.0 || isnan(v)) ? 0u : (floatBitsToUint(v) & 0x7FFFFFFFu) + 1u);
+}
 float swgl_group_min_value() { return swgl_gmin == 0u ? -1.0 : uintBitsToFloat(swgl_gmin - 1u); }

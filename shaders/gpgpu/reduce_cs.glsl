@@ -6,7 +6,9 @@
 // of the block (neighbouring invocations read neighbouring elements), then the group
 // combines its 256 values in shared memory.  Elements past the input's edge are the
 // operation's neutral element.  Min and max only: both are exact in any order, so the
-// result is the fragment path's to the bit; sums keep reduce.glsl's pairwise order.
+// result is the fragment path's to the bit (for inputs without NaN, whose min and max GLSL
+// leaves undefined, and but for the sign of a zero; the schemes' bounds hold neither: a
+// NaN is reported as -1); sums keep reduce.glsl's pairwise order.
 // REDUCE_OP 0 (min) or 1 (max).
 layout(local_size_x = 16, local_size_y = 16) in;
 SWGL_INPUT(u_in);

@@ -3,6 +3,8 @@
 //   u = sqrt(2) h (hu) / sqrt(h^4 + max(h^4, kappa^4))     (= hu / h for h >= kappa)
 // for h > eps >= 0 (the callers test it); with kappa = 0 and h^4 below float's range the
 // limit hu / h.
+#ifndef KP_DESING_GLSL
+#define KP_DESING_GLSL
 uniform real u_kappa4;   // kappa^4
 
 real kp_desing(real h, real q)
@@ -24,3 +26,4 @@ real kp_cbrt(real h)
 #endif
     return y;
 }
+#endif

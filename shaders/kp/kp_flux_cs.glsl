@@ -4,13 +4,16 @@
 //   0. (u_skip_dry) the group reads the tile and the ring of cells around it; if none is
 //      wet (active with h > eps, or holding a NaN or an infinity), every point of those
 //      cells is 0 (cpu_ref/kp_cpu.h item 5), so every face flux, speed and source of the
-//      tile is 0 and R = (0, 0, 0, +inf) exactly (kp_fill.glsl's value): the group writes
-//      that without computing it (Brodtkorb et al. 2011, 3.2.1, decided inside the
+//      tile is 0 and R = (0, 0, 0, +inf) (kp_fill.glsl's value; computed, a momentum rate
+//      can come out as -0.0 where the bed slopes, which adds to a state as +0.0 does): the
+//      group writes that without computing it (Brodtkorb et al. 2011, 3.2.1, decided inside the
 //      dispatch, so it needs no wet-map pass, no fill pass, no quads and no depth test);
 //   1. each cell's R and cfl r: kp_cell_rates (kp_cell.glsl), the flux pass
 //      kp_flux_cell.glsl's function, so the same values;
 //   2. the group's min of cfl r (group_min.glsl) goes to o_part at the group's index (a
-//      min reduction of o_part, gpgpu's reduce_cs, is the step's bound).
+//      min reduction of o_part, gpgpu's reduce_cs, is the step's bound);
+//   or (KP_FUSE_STAGE1, RK2's second stage) 2. each cell's integration
+//      (kp_integrate_cell, kp_integrate_fn.glsl) with that R: Q^{n+1} in one dispatch.
 // Float, without boundary data (kp_gpu.c keeps the passes for double and for runs with
 // boundary data, rain or sources, whose inflow wets dry tiles).
 // Tried and dropped (docs/performance.md): forms that compute each point (and each face)
@@ -23,11 +26,36 @@ uniform real2 u_dxy;
 uniform real u_cfl;
 uniform int u_skip_dry;   // 0: compute dry tiles too (kp.early_exit = off)
 #include "kp_cell.glsl"
+#ifdef KP_FUSE_STAGE1
+// RK2's second stage, flux and integration in one dispatch: R of Q* (u_state here) goes
+// straight into kp_integrate_cell with Q^n (u_qn) and the step stage 0 chose (u_clock),
+// and the new state is written instead of R (no min: the step is already chosen)
+KP_INPUT(u_qn);
+SWGL_INPUT(u_clock);
+#include "kp_integrate_fn.glsl"
+SWGL_IMAGE(0, o_state);
+#else
 SWGL_IMAGE(0, o_R);
 SWGL_IMAGE(1, o_part);
+#endif
 #include "group_min.glsl"
 
 shared bool s_wet;
+
+// Invocation i's share (cells i, i + 256) of step 0's test: whether a cell of the tile or
+// of its ring is wet (kp_cell_points would give it points) or holds a NaN or an infinity
+bool kp_region_wet(int i)
+{
+    ivec2 origin = swgl_rect.xy + 16 * ivec2(gl_WorkGroupID.xy) - 1, last = textureSize(KP_TEX(u_bed), 0) - 1;
+    bool wet = false;
+    for (int j = i; j < 18 * 18; j += 256) {
+        ivec2 p = origin + ivec2(j % 18, j / 18);
+        if (any(lessThan(p, ivec2(0))) || any(greaterThan(p, last))) continue;
+        real4 s = KP_LOAD(u_state, p), b = KP_LOAD(u_bed, p);
+        wet = wet || (b.w == CELL_ACTIVE && (s.x - b.z > u_eps || any(isnan(s.xyz)) || any(isinf(s.xyz))));
+    }
+    return wet;
+}
 
 void main()
 {
@@ -40,16 +68,19 @@ void main()
         swgl_group_min_init();
     }
     barrier();
-    if (u_skip_dry != 0) {
-        ivec2 origin = swgl_rect.xy + 16 * ivec2(gl_WorkGroupID.xy) - 1, last = textureSize(KP_TEX(u_bed), 0) - 1;
-        for (int j = i; j < 18 * 18; j += 256) {   // the tile and its ring
-            ivec2 p = origin + ivec2(j % 18, j / 18);
-            if (any(lessThan(p, ivec2(0))) || any(greaterThan(p, last))) continue;
-            real4 s = KP_LOAD(u_state, p), b = KP_LOAD(u_bed, p);
-            if (b.w == CELL_ACTIVE && (s.x - b.z > u_eps || any(isnan(s.xyz)) || any(isinf(s.xyz)))) s_wet = true;
-        }
-    }
+    if (u_skip_dry != 0 && kp_region_wet(i)) s_wet = true;
     barrier();
+#ifdef KP_FUSE_STAGE1
+    if (swgl_in_rect()) {   // kp_integrate.glsl's main, with R from here
+        real4 s = KP_LOAD(u_qn, c), bk = KP_LOAD(u_bed, c);
+        real dt = real(SWGL_LOAD(u_clock, ivec2(0)).x);
+        if (bk.w == CELL_ACTIVE && dt != 0.0) {
+            real3 R = s_wet ? kp_cell_rates(c).xyz : real3(0.0);
+            s = kp_integrate_cell(c, s, KP_LOAD(u_state, c), bk, dt, R);
+        }
+        imageStore(o_state, c, s);
+    }
+#else
     real b = kp_inf();
     if (swgl_in_rect()) {
         real4 R = s_wet ? kp_cell_rates(c) : real4(0.0, 0.0, 0.0, kp_inf());
@@ -59,4 +90,5 @@ void main()
     swgl_group_min_add(b);
     barrier();
     if (i == 0) imageStore(o_part, ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));
+#endif
 }

@@ -22,38 +22,14 @@ KP_INPUT(u_qstar);     // Q*
 #endif
 KP_INPUT(u_R);         // R of the stage's state (R_w, R_hu, R_hv, bound)
 KP_INPUT(u_bed);       // (B_E, B_N, B_ij, code)
-#if KP_MANNING == 2
-KP_INPUT(u_manning);   // (g n^2, 0, 0, 0)
-#elif KP_MANNING == 1
-uniform real u_gn2;
-#endif
 #ifdef KP_DT_ON_GPU
 SWGL_INPUT(u_clock);   // dt in x (float: gpgpu's clock.glsl)
 #else
 uniform real u_dt;
 #endif
-uniform real u_eps;
-uniform real u_kappa;
-#ifdef KP_RAIN
-KP_INPUT(u_rain);      // (rain rate m/s, 0, 0, 0)
-uniform real u_rain_dt;   // the stage's weight x dt x the rain series' factor
-#endif
-#ifdef KP_SOURCES
-uniform real u_src_add;   // a point source's Q dt / |V| (with the stage's weight): 0 but
-                          // in the one-texel draw at its cell (kp_gpu.c)
-#endif
 KP_OUTPUT(0, 0, 1, o_state);
 
-#include "kp_desing.glsl"
-
-#if KP_MANNING != 0
-real kp_friction(real gn2, real h, real2 q)
-{
-    if (!(gn2 > 0.0) || !(h > u_eps)) return real(0.0);
-    real u = kp_desing(h, q.x), v = kp_desing(h, q.y);
-    return gn2 * sqrt(u * u + v * v) / (h * kp_cbrt(h));
-}
-#endif
+#include "kp_integrate_fn.glsl"
 
 SWGL_MAIN
 {
@@ -69,46 +45,10 @@ SWGL_MAIN
         KP_STORE(o_state, s);
         return;
     }
-    real3 R = KP_LOAD(u_R, c).xyz;
-#if KP_MANNING == 2
-    real gn2 = KP_LOAD(u_manning, c).x;
-#elif KP_MANNING == 1
-    real gn2 = u_gn2;
-#endif
-#ifndef KP_STAGE1
-#if KP_MANNING != 0
-    real den = 1.0 + dt * kp_friction(gn2, s.x - b.z, s.yz);
-#else
-    real den = 1.0;
-#endif
-    real w = s.x + dt * R.x;
-    real2 q = (s.yz + dt * R.yz) / den;
-#else
+#ifdef KP_STAGE1
     real4 qs = KP_LOAD(u_qstar, c);
-#if KP_MANNING != 0
-    real den = 1.0 + 0.5 * dt * kp_friction(gn2, qs.x - b.z, qs.yz);
 #else
-    real den = 1.0;
+    real4 qs = s;
 #endif
-    real w = 0.5 * (s.x + (qs.x + dt * R.x));
-    real2 q = 0.5 * (s.yz + (qs.yz + dt * R.yz)) / den;
-#endif
-#ifdef KP_RAIN
-    w += u_rain_dt * KP_LOAD(u_rain, c).x;
-#endif
-    real h = w - b.z;
-    if (h < 0.0) {
-        w = b.z;
-        h = 0.0;
-    }
-#ifdef KP_SOURCES
-    if (u_src_add != 0.0) {   // cpu_ref/swe.h swe_source_take: no more than the cell holds
-        real v = w + u_src_add;
-        w = u_src_add >= 0.0 ? v : v > b.z ? v : b.z;
-        h = w - b.z;
-    }
-#endif
-    if (h <= u_eps) q = real2(0.0);
-    else if (h < u_kappa) q = h * real2(kp_desing(h, q.x), kp_desing(h, q.y));
-    KP_STORE(o_state, real4(w, q, h));
+    KP_STORE(o_state, kp_integrate_cell(c, s, qs, b, dt, KP_LOAD(u_R, c).xyz));
 }

@@ -43,4 +43,5 @@ void kp_pack(real4 v, out uvec4 a, out uvec4 b)
 #endif
 
 real kp_inf() { return real(swgl_inf()); }
+uniform real u_eps;      // h_dry: depths at or below are dry (every kp pass's)
 #endif

@@ -15,7 +15,6 @@
 #include "kp_desing.glsl"
 
 uniform real u_theta;    // minmod parameter, [1, 2]
-uniform real u_eps;      // h_dry: depths at or below are dry
 uniform real u_g;
 
 // The code of a cell from its state texel (for the cells two away, whose bed texel the

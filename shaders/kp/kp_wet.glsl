@@ -9,7 +9,6 @@
 #include "kp_real.glsl"
 
 KP_INPUT(u_state);   // (w, hu, hv, h or -(1 + code))
-uniform real u_eps;
 SWGL_OUTPUT(0, o_wet);
 
 SWGL_MAIN

@@ -10,20 +10,27 @@
 //      only one warp of eight computes a third (measured: 1.60e10 cell updates/s where
 //      the tile's west column and south row computed them, so that every warp did);
 //   2. after a barrier each cell takes its four edge values and computes what the dt
-//      pass computes (roe_cell_sums, roe_cell.glsl), and keeps in one texel
-//          o_cell = (sum |Gamma| F-[qx], sum |Gamma| F-[qy], |Gamma| Phi east, |Gamma| Phi north)
-//      of it (the update, roe_update.glsl under ROE_PACKED, finds the west and south
-//      mass fluxes in the neighbours' texels, negated, and recomputes each tau_i it
-//      needs from them: 16 B written and read a cell instead of the dt pass's 32);
+//      pass computes (roe_cell_sums, roe_cell.glsl): o_sums = (sum |Gamma| F-[qx],
+//      sum |Gamma| F-[qy], dt_i, tau_i), o_mass = the four outward mass fluxes (the
+//      update reads them as it reads the dt pass's two targets);
 //   3. the group's min of dt_i (group_min.glsl) goes to o_part at the group's index: a
 //      min reduction of o_part (gpgpu's reduce_cs) is the step's bound.
 // Tried and dropped (docs/performance.md): each cell computing its four edges itself
 // (each interior edge twice, no shared memory) ran 1.30e10 cell updates/s on the H200
 // where this form, with the group's min as below, runs 1.72e10.
+// An edge on a tile's west or south border is computed twice, by its own cell's tile and
+// by the first warp of the tile across, from the same inputs with the same function; the
+// two sides' mass fluxes telescope as long as both calls round alike (they gave the same
+// bits as the edge pass on llvmpipe and on the H200, tests/test_gpu_compute.sh; GLSL lets
+// a driver contract multiply-adds differently at two call sites, which would leave a
+// rounding of mass at those edges).
 // Same functions and the same order of sums as the edge and dt passes, so the same
 // values, with no edge array in between: per cell it reads the state and the bed (32 B;
-// the neighbours' texels come from the cache) and writes 16 B, where the edge and dt
-// passes move 192 B (solver/schemes/roe_gpu.c).  Float only, without boundary data
+// the neighbours' texels come from the cache) and writes 32 B, where the edge and dt
+// passes move 192 B (solver/schemes/roe_gpu.c).  Tried and dropped: one texel a cell
+// (sums and the east and north mass fluxes, the update recomputing tau and the west and
+// south fluxes from the neighbours' texels) halved what the kernel writes but doubled the
+// update's time (615 against 296 us at 4096^2 on the H200).  Float only, without boundary data
 // (roe_gpu.c keeps the passes for double and for runs whose boundary rates are read
 // back from the edge arrays).
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -31,8 +38,9 @@ layout(local_size_x = 16, local_size_y = 16) in;
 uniform float u_cfl;
 uniform float u_area;
 #include "roe_cell.glsl"
-SWGL_IMAGE(0, o_cell);
-SWGL_IMAGE(1, o_part);
+SWGL_IMAGE(0, o_sums);
+SWGL_IMAGE(1, o_mass);
+SWGL_IMAGE(2, o_part);
 
 shared vec4 s_west[16][17];    // [y][x]: the high side of the east edge of tile cell x - 1
 shared vec4 s_south[17][16];   // [y][x]: the high side of the north edge of tile cell y - 1
@@ -66,18 +74,15 @@ void main()
 
     float dt = swgl_inf();
     if (in_rect) {
-        vec4 w = roe_state(c);
-        // a cell that is not active: what its east and north edges give the cells
-        // across, negated (high = -low wherever both sides are active: roe_edges.glsl)
-        vec4 cell = vec4(0.0, 0.0, -high_e.x, -high_n.x);
+        vec4 w = roe_state(c), sums = vec4(0.0, 0.0, swgl_inf(), swgl_inf());
+        float mass[4] = float[4](0.0, 0.0, 0.0, 0.0);
         if (w.w == CELL_ACTIVE) {
             vec4 v[4] = vec4[4](east, north, s_west[t.y][t.x], s_south[t.y][t.x]);
-            float mass[4];
-            vec4 sums = roe_cell_sums(w, v, mass);
+            sums = roe_cell_sums(w, v, mass);
             dt = sums.z;
-            cell = vec4(sums.xy, mass[0], mass[1]);
         }
-        imageStore(o_cell, c, cell);
+        imageStore(o_sums, c, sums);
+        imageStore(o_mass, c, vec4(mass[0], mass[1], mass[2], mass[3]));
     }
     swgl_group_min_add(dt);
     barrier();

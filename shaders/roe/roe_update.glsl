@@ -72,13 +72,8 @@ real roe_step()
 }
 #else
 SWGL_INPUT(u_state);
-#ifdef ROE_PACKED
-SWGL_INPUT(u_cell);    // the fused kernel's (roe_step_cs.glsl): (sum F-[qx], sum F-[qy], Phi E, Phi N)
-#else
 SWGL_INPUT(u_sums);    // dt pass output 0: (sum F-[qx], sum F-[qy], dt_i, tau_i)
-#endif
-#ifdef ROE_PACKED
-#elif defined(ROE_MASS_FROM_EDGES)
+#ifdef ROE_MASS_FROM_EDGES
 #include "roe_gather.glsl"
 #else
 SWGL_INPUT(u_mass);    // dt pass output 1: outward mass fluxes (E, N, W, S)
@@ -93,28 +88,6 @@ uniform float u_hdry;
 uniform float u_kappa;
 SWGL_OUTPUT(0, o_state);
 vec4 roe_state(ivec2 p) { return SWGL_LOAD(u_state, p); }
-#ifdef ROE_PACKED
-vec2 roe_mom(ivec2 p) { return SWGL_LOAD(u_cell, p).xy; }
-// the four outward mass fluxes of an active cell: its own east and north, and the
-// negated east of the cell to the west and north of the cell to the south (the same
-// bits as the high side the edge computes)
-vec4 roe_masses(ivec2 c)
-{
-    vec4 k = SWGL_LOAD(u_cell, c);
-    return vec4(k.z, k.w, -SWGL_LOAD(u_cell, c - ivec2(1, 0)).z, -SWGL_LOAD(u_cell, c - ivec2(0, 1)).w);
-}
-// tau_i as roe_cell_sums computes it (roe_cell.glsl), from the same fluxes in the same
-// order; +inf for a cell that is not active, as the dt pass writes
-float roe_tau(ivec2 p)
-{
-    vec4 w = roe_state(p);
-    if (w.w != CELL_ACTIVE) return swgl_inf();
-    vec4 m = roe_masses(p);
-    float out_flow = 0.0;
-    for (int k = 0; k < 4; k++) out_flow += max(m[k], 0.0);
-    return out_flow > 0.0 ? max(w.x, 0.0) * u_area / out_flow : swgl_inf();
-}
-#else
 vec2 roe_mom(ivec2 p) { return SWGL_LOAD(u_sums, p).xy; }
 float roe_tau(ivec2 p) { return SWGL_LOAD(u_sums, p).w; }
 vec4 roe_masses(ivec2 c)
@@ -127,7 +100,6 @@ vec4 roe_masses(ivec2 c)
     return SWGL_LOAD(u_mass, c);
 #endif
 }
-#endif
 void roe_put_state(vec4 v) { o_state = v; }
 float roe_step()
 {

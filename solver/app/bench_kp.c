@@ -101,7 +101,7 @@ static int run_one(int n, double t_end, const char *integrator, const char *earl
             long c = 0, t = 0;
             if (b == BACKEND_GPU) {
                 g_flux = kp_gpu_flux_variant(e.self);
-                if (kp_gpu_tiles(e.self, &c, &t) == SWGL_OK && t > 0) r->tiles = (double)c / t;
+                if (kp_gpu_tiles(e.self, &c, &t) == SWGL_OK && t > 0 && c >= 0) r->tiles = (double)c / t;
                 if (profile) {
                     long counts[KP_PASS_COUNT];
                     kp_gpu_profile_read(e.self, prof, counts);

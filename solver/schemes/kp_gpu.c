@@ -110,6 +110,13 @@
  * fastest measured on an H100, 2% slower than off when nothing is skipped, where quads
  * was 29% slower (docs/performance.md). */
 #define KP_GPU_EE_DEFAULT KP_GPU_EE_DEPTH
+/* step_fused merges the clock into stage 0's integration below this many cells, and RK2's
+ * stage 1 flux and integration below this many (the crossovers measured on an H200: the
+ * merged kernels were 11.8 and 9.4 us a step faster at 0.70 M cells, 39 and 170 us
+ * slower at 16.8 M) */
+#define KP_FOLD_CLOCK_CELLS 4.0e6
+#define KP_FUSE_STAGE1_CELLS 1.5e6
+
 /* Auto early exit: a probe of the other variant every this many steps. */
 #define KP_AUTO_PERIOD 100
 #define KP_TIMER_SLOTS 512
@@ -128,8 +135,9 @@ struct kp_gpu {
     /* gpu-compute, float, no boundary data: the flux evaluation as one kernel
      * (kp_flux_cs.glsl), which skips dry tiles itself when the step's early exit is on
      * (kp.early_exit on, or auto's current choice, timed as for the passes) */
-    int fused;
-    gpu_program *p_fused;
+    int fused, fold_clock, fuse1;                 /* (step_fused) */
+    gpu_program *p_fused, *p_fused1, *p_int_k;   /* stage 0's flux; RK2 stage 1's flux and
+                                                  * integration; stage 0's clock and integration */
     gpu_array2d *part;           /* its per-work-group minima of cfl r: the reduction's input */
     double gn2;
     unsigned char *code;
@@ -225,6 +233,8 @@ void kp_gpu_destroy(kp_gpu *g)
         for (int c = 0; c < 2; c++) gpu_program_destroy(g->p_int[s][c]);
     gpu_program_destroy(g->p_wet);
     gpu_program_destroy(g->p_fused);
+    gpu_program_destroy(g->p_fused1);
+    gpu_program_destroy(g->p_int_k);
     gpu_array2d_destroy(g->part);
     gpu_program_destroy(g->p_mark);
     gpu_program_destroy(g->p_clock);
@@ -633,6 +643,14 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     g->forcing = swe_forcing_any(g->forc);
     const char *fu = getenv("SWGL_KP_FUSED");
     g->fused = g->compute && !g->dbl && !g->forcing && !(fu && strcmp(fu, "0") == 0);
+    /* which dispatches step_fused merges, by the grid's size (measured on an H200,
+     * docs/performance.md: merging saves a dispatch, some 7 us, but the merged kernel
+     * runs each cell slower, so it pays on small grids only); SWGL_KP_FUSED=all merges
+     * both at any size, =flux neither */
+    double cells = (double)grid_size(g->nx, g->ny);
+    int all = fu && strcmp(fu, "all") == 0, flux_only = fu && strcmp(fu, "flux") == 0;
+    g->fold_clock = g->fused && !flux_only && (all || cells < KP_FOLD_CLOCK_CELLS);
+    g->fuse1 = g->fused && g->rk2 && !flux_only && (all || cells < KP_FUSE_STAGE1_CELLS);
     g->M = g->nx > g->ny ? g->nx : g->ny;
     if (g->forcing) {
         size_t l = strlen(g->defs);
@@ -640,7 +658,8 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         if (g->forc->rain) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_RAIN 1\n");
         if (g->forc->n_src) snprintf(g->defs + l, sizeof g->defs - l, "#define KP_SOURCES 1\n");
     }
-    char di[4][1200];
+    char di[4][1200], di_fused1[1200];
+    snprintf(di_fused1, sizeof di_fused1, "%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n", g->defs);
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++)
             snprintf(di[2 * s + c], sizeof di[0], "%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
@@ -666,6 +685,8 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + 15) / 16, (h + 15) / 16, GPU_RGBA32F,
                                                                    "kp cfl r per work group"}, &g->part))) ||
         (g->fused && (st = gpu_program_create_kernel("kp_flux_cs", g->defs, &g->p_fused))) ||
+        (g->fuse1 && (st = gpu_program_create_kernel("kp_flux_cs", di_fused1, &g->p_fused1))) ||
+        (g->fold_clock && (st = gpu_program_create_kernel("kp_integrate_cs", g->defs, &g->p_int_k))) ||
         (st = gpu_program_create("kp_integrate", di[0], &g->p_int[0][0])) ||
         (st = gpu_program_create("kp_integrate", di[1], &g->p_int[0][1])) ||
         (g->rk2 && (st = gpu_program_create("kp_integrate", di[2], &g->p_int[1][0]))) ||
@@ -677,8 +698,13 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     }
     if (gpu_timer_create(KP_TIMER_SLOTS, &g->timer) != SWGL_OK) g->timer = NULL;   /* auto then stays on */
     swgl_clear_error();
-    /* early exit would skip the dry tiles that rain, a source or an inflow wets */
-    kp_gpu_set_early_exit(g, g->forcing ? KP_EARLY_EXIT_OFF : p->early_exit);
+    /* early exit would skip the dry tiles that rain, a source or an inflow wets, and so
+     * would a ghost of a value code without boundary data (through the API only: a level
+     * above a dry edge's bed gives it water; cpu_ref/kp_fast.c does the same) */
+    int value_ghost = 0;
+    for (size_t k = 0; k < n && !value_ghost; k++)
+        value_ghost = g->code[k] == CELL_LEVEL || g->code[k] == CELL_DEPTH || g->code[k] == CELL_DISCHARGE;
+    kp_gpu_set_early_exit(g, g->forcing || value_ghost ? KP_EARLY_EXIT_OFF : p->early_exit);
     *out = g;
     return SWGL_OK;
 }
@@ -842,7 +868,7 @@ static swgl_status flux_eval(kp_gpu *g, int k)
         gpu_pass_image(&p, 1, g->part);
         st = gpu_pass_draw_mrt(&p, g->R, NULL);
         section_end(g, sec);
-        g->last_ee = 0;
+        g->last_ee = ee;   /* kp_gpu_tiles: unknown (-1) then */
         return st;
     }
     g->last_ee = ee;
@@ -1063,8 +1089,8 @@ swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total)
 {
     long all = (long)g->ntx * g->nty;
     *total = all;
-    *computed = all;
-    if (!g->last_ee) return SWGL_OK;
+    *computed = g->fused && g->last_ee ? -1 : all;   /* the kernel's skips are not counted */
+    if (!g->last_ee || g->fused) return SWGL_OK;
     float *w = malloc((size_t)all * 4 * sizeof(float));
     if (!w) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     swgl_status st = gpu_array2d_download(g->wet[1 - g->wi], w);   /* the last one made */
@@ -1097,15 +1123,18 @@ swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total)
 /* One step: flux, reduction (left on the GPU), clock (clock.glsl), integration reading
  * the clock; for RK2 also stage 1's flux and integration with the same clock texel;
  * then the clock texel is requested back. */
-static swgl_status step_on_gpu(kp_gpu *g, double left, int unknown, int stop_index, double dt_floor)
+/* integrate_pass's friction and thin-film uniforms (kernels) */
+static void integrate_uniforms(kp_gpu *g, gpu_pass *p)
 {
-    swgl_status st = flux_eval(g, 0);
-    const gpu_array2d *bound;
-    if (st != SWGL_OK) return st;
-    int sec = section_begin(g, KP_PASS_REDUCE, 0);
-    st = gpu_reductor_run_gpu(g->red, bound_array(g), GPU_REDUCE_MIN, &bound);
-    section_end(g, sec);
-    if (st != SWGL_OK) return st;
+    if (g->manning == MAN_TEXTURE) BIND(g, p, "u_manning", g->man, 0);
+    if (g->manning == MAN_UNIFORM) set_real(g, p, "u_gn2", g->gn2);
+    set_real(g, p, "u_kappa", g->kappa);
+}
+
+/* The clock pass (gpgpu's clock.glsl) from the bound's 1x1 array into the next clock texel. */
+static swgl_status clock_pass(kp_gpu *g, const gpu_array2d *bound, double left, int unknown, int stop_index,
+                              double dt_floor)
+{
     gpu_pass p;
     gpu_pass_begin(&p, g->p_clock);
     gpu_pass_array(&p, "u_bound", bound);
@@ -1114,11 +1143,87 @@ static swgl_status step_on_gpu(kp_gpu *g, double left, int unknown, int stop_ind
     gpu_pass_int(&p, "u_unknown", unknown);
     gpu_pass_float(&p, "u_floor", (float)dt_floor);
     gpu_pass_float(&p, "u_stop", (float)stop_index);
-    sec = section_begin(g, KP_PASS_CLOCK, 0);
-    st = gpu_pass_draw(&p, g->clock[1 - g->clk], NULL);
+    int sec = section_begin(g, KP_PASS_CLOCK, 0);
+    swgl_status st = gpu_pass_draw(&p, g->clock[1 - g->clk], NULL);
+    section_end(g, sec);
+    if (st == SWGL_OK) g->clk = 1 - g->clk;
+    return st;
+}
+
+/* step_on_gpu with the kernels (g->fused): stage 0's flux (kp_flux_cs: R and the groups'
+ * minima) and their reduction; then either the clock with stage 0's integration in one
+ * kernel (kp_integrate_cs, g->fold_clock: the minima reduced to at most 256 texels) or
+ * the clock and integration passes; for RK2, stage 1's flux with its integration in one
+ * kernel (kp_flux_cs under KP_FUSE_STAGE1, g->fuse1) or the flux kernel and the
+ * integration pass.  Small grids: three or four dispatches a step where the passes take
+ * seven. */
+static swgl_status step_fused(kp_gpu *g, double left, int unknown, int stop_index, double dt_floor)
+{
+    swgl_status st = flux_eval(g, 0);
+    const gpu_array2d *part;
+    if (st != SWGL_OK) return st;
+    int sec = section_begin(g, KP_PASS_REDUCE, 0);
+    st = gpu_reductor_run_gpu_until(g->red, g->part, GPU_REDUCE_MIN, g->fold_clock ? 256 : 1, &part);
     section_end(g, sec);
     if (st != SWGL_OK) return st;
-    g->clk = 1 - g->clk;
+    gpu_pass p;
+    if (g->fold_clock) {
+        gpu_pass_begin(&p, g->p_int_k);
+        BIND(g, &p, "u_state", g->state[g->cur], 0);
+        BIND(g, &p, "u_R", g->R, 0);
+        BIND(g, &p, "u_bed", g->bed, 0);
+        gpu_pass_array(&p, "u_part", part);
+        gpu_pass_array(&p, "u_prev", g->clock[g->clk]);
+        gpu_pass_float(&p, "u_left", (float)left);
+        gpu_pass_int(&p, "u_unknown", unknown);
+        gpu_pass_float(&p, "u_floor", (float)dt_floor);
+        gpu_pass_float(&p, "u_stop", (float)stop_index);
+        set_real(g, &p, "u_eps", g->eps);
+        set_real(g, &p, "u_kappa4", kappa4(g));
+        integrate_uniforms(g, &p);
+        gpu_pass_image(&p, 1, g->clock[1 - g->clk]);
+        sec = section_begin(g, KP_PASS_INTEGRATE, 0);
+        st = gpu_pass_draw_mrt(&p, g->rk2 ? g->qstar : g->state[1 - g->cur], NULL);
+        section_end(g, sec);
+        if (st != SWGL_OK) return st;
+        g->clk = 1 - g->clk;
+        if (!g->rk2) g->cur = 1 - g->cur;
+    } else if ((st = clock_pass(g, part, left, unknown, stop_index, dt_floor)) != SWGL_OK ||
+               (st = integrate(g, 0, 0, g->clock[g->clk])) != SWGL_OK) {
+        return st;
+    }
+    const gpu_array2d *clock = g->clock[g->clk];
+    if (g->rk2 && g->fuse1) {
+        gpu_pass_begin(&p, g->p_fused1);
+        BIND(g, &p, "u_state", g->qstar, 0);
+        BIND(g, &p, "u_qn", g->state[g->cur], 0);
+        BIND(g, &p, "u_bed", g->bed, 0);
+        gpu_pass_array(&p, "u_clock", clock);
+        recon_uniforms(g, &p);   /* (no u_cfl: the bound of stage 1 is not used) */
+        gpu_pass_int(&p, "u_skip_dry", g->step_ee);
+        integrate_uniforms(g, &p);
+        sec = section_begin(g, KP_PASS_FLUX, 1);
+        st = gpu_pass_draw_mrt(&p, g->state[1 - g->cur], NULL);
+        section_end(g, sec);
+        if (st != SWGL_OK) return st;
+        g->cur = 1 - g->cur;
+    } else if (g->rk2 && ((st = flux_eval(g, 1)) != SWGL_OK || (st = integrate(g, 1, 0, clock)) != SWGL_OK)) {
+        return st;
+    }
+    if ((st = maps_pass(g, 0, clock, g->clock[1 - g->clk], g->stop_now - left, unknown)) != SWGL_OK) return st;
+    return gpu_readback_request(g->rb, clock, 0, 0, 1, 1);
+}
+
+static swgl_status step_on_gpu(kp_gpu *g, double left, int unknown, int stop_index, double dt_floor)
+{
+    if (g->fused) return step_fused(g, left, unknown, stop_index, dt_floor);
+    swgl_status st = flux_eval(g, 0);
+    const gpu_array2d *bound;
+    if (st != SWGL_OK) return st;
+    int sec = section_begin(g, KP_PASS_REDUCE, 0);
+    st = gpu_reductor_run_gpu(g->red, bound_array(g), GPU_REDUCE_MIN, &bound);
+    section_end(g, sec);
+    if (st != SWGL_OK || (st = clock_pass(g, bound, left, unknown, stop_index, dt_floor)) != SWGL_OK) return st;
     const gpu_array2d *clock = g->clock[g->clk];
     if ((st = integrate(g, 0, 0, clock)) != SWGL_OK) return st;
     if (g->rk2 && ((st = flux_eval(g, 1)) != SWGL_OK || (st = integrate(g, 1, 0, clock)) != SWGL_OK)) return st;
@@ -1168,8 +1273,9 @@ static void be_describe(const void *self, char *name, size_t len)
     const kp_gpu *g = self;
     static const char *ee[3] = {"auto", "on", "off"};
     if (g->fused)
-        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel, early exit %s (in the kernel))", g->renderer,
-                 ee[g->ee_mode]);
+        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel%s%s, early exit %s (in the kernel))",
+                 g->renderer, g->fold_clock ? ", clock in the integration" : "",
+                 g->fuse1 ? ", stage 1 flux and integration fused" : "", ee[g->ee_mode]);
     else
         snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
                  g->dbl ? "double" : "float", g->renderer,

@@ -80,7 +80,8 @@ int kp_gpu_early_exit_active(const kp_gpu *g);
 void kp_gpu_auto_estimates(const kp_gpu *g, double *with_exit, double *without_exit, long *choices);
 /* Tiles the last flux evaluation computed, of all (KP_TILE x KP_TILE tiles of interior
  * cells): reads the wet map back (a stall; for benches).  Without early exit in that
- * evaluation, computed = total. */
+ * evaluation, computed = total; with early exit inside the flux kernel (kp_gpu_fused),
+ * computed = -1: not counted. */
 swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total);
 /* on: each flux evaluation counts the fragments its flux passes (flux, gather) ran, i.e.
  * passed the depth test (GL_SAMPLES_PASSED, waited for: a stall; for tests); the count

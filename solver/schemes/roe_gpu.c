@@ -252,7 +252,7 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         }
     } else {
         snprintf(defs, sizeof defs, "%s%s", CELL_CODE_GLSL,
-                 r->fused ? "#define ROE_PACKED 1\n" : r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
+                 r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
     }
     r->M = r->nx > r->ny ? r->nx : r->ny;
     if (r->forcing) {
@@ -282,8 +282,7 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         gpu_array2d_desc s1 = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe state 1"};
         gpu_array2d_desc bd = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe bed H"};
         gpu_mrt_desc fd = {2 * r->tex_w, r->tex_h, 2, {0}, "roe edge fluxes"};
-        gpu_mrt_desc cd = {r->tex_w, r->tex_h, r->mass_from_edges || r->fused ? 1 : 2, {0},
-                           r->fused ? "roe cell (sums, east and north mass fluxes)" : "roe cell sums"};
+        gpu_mrt_desc cd = {r->tex_w, r->tex_h, r->mass_from_edges ? 1 : 2, {0}, "roe cell sums"};
         gpu_array2d_desc pd = {(r->tex_w + 15) / 16, (r->tex_h + 15) / 16, GPU_RGBA32F, "roe dt_i per work group"};
         if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
             (st = gpu_array2d_create(&bd, &r->bed)) || (!r->fused && (st = gpu_mrt_create(&fd, &r->flux))) ||
@@ -436,7 +435,7 @@ static swgl_status edge_and_cell(roe_gpu *r)
         gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
         gpu_pass_float(&p, "u_cfl", (float)r->cfl);
         gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
-        gpu_pass_image(&p, 1, r->part);
+        gpu_pass_image(&p, 2, r->part);
         return gpu_pass_draw_mrt(&p, r->cell, NULL);
     }
 
@@ -543,12 +542,8 @@ static swgl_status update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, 
         if (r->forcing && r->forc->n_src) pass_double(&p, "u_src_add_lo", "u_src_add_hi", src_add);
         return gpu_pass_draw_mrt(&p, r->state_d[1 - r->cur], rect);
     }
-    if (r->fused) {
-        gpu_pass_array(&p, "u_cell", gpu_mrt_member(r->cell, 0));
-    } else {
-        gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
-        bind_mass(r, &p);
-    }
+    gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
+    bind_mass(r, &p);
     if (clock) gpu_pass_array(&p, "u_clock", clock);
     else gpu_pass_float(&p, "u_dt", (float)dt);
     gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
