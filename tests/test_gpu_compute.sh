@@ -55,7 +55,7 @@ run kp-thacker 1e-6 1e-3 --case thacker --set run.t_end=300 --set run.output_tim
 # on), computed (off) or as auto chooses (the default), and what the flux kernel alone
 # gives with the other stages as passes (SWGL_KP_FUSED=flux, as on large grids):
 # Thacker's basin wets and dries its tiles
-grep -q '"solver": "gpu-compute (float, .*fused flux kernel, early exit auto' "$tmp/kp-thacker-g/summary.json"
+grep -q '"solver": "gpu-compute (float, .*fused flux kernel, clock in the integration, stage 1 flux and integration fused, early exit auto' "$tmp/kp-thacker-g/summary.json"
 ok $? "kp-thacker: gpu-compute ran kp's fused flux kernel ($(grep '"solver"' "$tmp/kp-thacker-g/summary.json"))"
 for v in "SWGL_KP_FUSED=0 kp.early_exit=auto" "SWGL_KP_FUSED=1 kp.early_exit=off" "SWGL_KP_FUSED=1 kp.early_exit=on" \
          "SWGL_KP_FUSED=flux kp.early_exit=auto"; do
