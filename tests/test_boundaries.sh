@@ -221,9 +221,11 @@ if "$swgl" info > "$tmp/info" 2>&1 && grep -qi renderer "$tmp/info"; then
     [ "$n" -ge 2 ] && [ $missing = 0 ] && grep -q '<h2>1. <code>' "$tmp/trace_$c/index.html"
     ok $? "$c: index.html lists $n passes, every picture it shows is there ($missing missing)"
   done
-  grep -q 'roe_edge.glsl' "$tmp/trace_lastra-test1/index.html" && grep -q 'kp_flux_cell.glsl' "$tmp/trace_thacker/index.html" &&
+  # (on compute passes, SWGL_PASSES=compute, the fused kernels stand for the edge and flux passes)
+  grep -Eq 'roe_edge.glsl|roe_step_cs.glsl' "$tmp/trace_lastra-test1/index.html" &&
+    grep -Eq 'kp_flux_cell.glsl|kp_flux_cs.glsl' "$tmp/trace_thacker/index.html" &&
     grep -q 'sed_h' "$tmp/trace_sediment-gaussian/index.html"
-  ok $? "the traces name the schemes' shaders (roe_edge.glsl, kp_flux_cell.glsl, sed_h*.glsl)"
+  ok $? "the traces name the schemes' shaders (roe_edge.glsl or roe_step_cs.glsl, kp_flux_cell.glsl or kp_flux_cs.glsl, sed_h*.glsl)"
   # SIGINT on the GPU's device clock: the state written is the one of the time written
   # (the steps queued when the signal came count): a run to that time gives the same grid
   cat > "$tmp/drybreak.ini" <<'INI'

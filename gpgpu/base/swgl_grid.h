@@ -48,6 +48,17 @@ enum cell_code {
     "#define CELL_LEVEL 4.0\n#define CELL_DEPTH 5.0\n#define CELL_DISCHARGE 6.0\n"          \
     "#define GRID_BC_SIGN(c) ((c) == CELL_WALL || (c) == CELL_OFF ? -1.0 : 1.0)\n"
 
+/* Whether any of the n codes is a ghost with a value (level, depth, discharge): where none
+ * is, the GPU passes are built with SWGL_PLAIN_BOUNDARIES, which drops the value codes'
+ * branches (the same operations for walls and free outlets; fewer registers). */
+static inline int grid_has_value_codes(const unsigned char *code, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (code[k] == CELL_LEVEL || code[k] == CELL_DEPTH || code[k] == CELL_DISCHARGE) return 1;
+    return 0;
+}
+#define GRID_PLAIN_GLSL "#define SWGL_PLAIN_BOUNDARIES 1\n"
+
 static inline int grid_stride(int nx) { return nx + 2 * GRID_GHOST; }
 static inline int grid_rows(int ny) { return ny + 2 * GRID_GHOST; }
 static inline size_t grid_size(int nx, int ny) { return (size_t)grid_stride(nx) * (size_t)grid_rows(ny); }

@@ -77,6 +77,12 @@ real3 kp_slope_ghost(real4 s, real Bij, real code, int n, real BF, real4 g)
 {
     real3 q = kp_exterior(s.xyz, code, n);
     real ext = s.x + 2.0 * (BF - Bij);
+#ifdef SWGL_PLAIN_BOUNDARIES
+    // no ghost of a value code in the grid (kp_gpu.c): walls and free outlets only (code
+    // never run still takes registers)
+    if (code == CELL_FREE) q.x = ext;
+    return q;
+#endif
     if (code == CELL_FREE || code == CELL_DEPTH) q.x = ext;
     else if (code == CELL_LEVEL) {
         real v = kp_bv(g).x;
@@ -133,6 +139,15 @@ real kp_bspeed(real code, real vmax, real Bf)
 // imposed flux.
 real4 kp_bflux(real3 a, real code, real2 bv, real Bf, bool ghost_low)
 {
+#ifdef SWGL_PLAIN_BOUNDARIES
+    // walls and free outlets only (kp_slope_ghost says why): the same operations as
+    // below with their floor speed 0
+    real3 x = real3(a.x, a.y * real(GRID_BC_SIGN(code)), a.z);
+    if (!(x.x > u_eps)) x = real3(0.0);
+    real4 F = ghost_low ? kp_flux(x, a) : kp_flux(a, x);
+    if (kp_closed(code)) F.x = 0.0;
+    return real4(F.xyz, max(F.w, real(0.0)));
+#else
     real fs = kp_bspeed(code, bv.y, Bf);
     if (code == CELL_DISCHARGE) {
         real q = bv.x;
@@ -150,6 +165,7 @@ real4 kp_bflux(real3 a, real code, real2 bv, real Bf, bool ghost_low)
     // momenta): written as 0 so that a driver's fused multiply-add cannot leak mass
     if (kp_closed(code)) F.x = 0.0;
     return real4(F.xyz, max(F.w, fs));
+#endif
 }
 
 // item 7 at one face from the two sides' points in the xy frame (h, u, v): a non-active

@@ -79,6 +79,16 @@ real roe_cbrt(real x)
 real roe_bedge(real code, rvec2 bv, rvec3 wa, real Ha, rvec2 e, bool ghost_low, out rvec3 fL, out rvec3 fR,
                out real phi)
 {
+#ifdef SWGL_PLAIN_BOUNDARIES
+    // no ghost of a value code in the grid (roe_gpu.c): walls and free outlets only, the
+    // same operations as below with their floor speed 0 (code that is never run still
+    // takes registers, and fewer registers let more work groups share a multiprocessor)
+    rvec3 wg = ghost_state(wa, code, e);
+    rvec3 wL = ghost_low ? wg : wa, wR = ghost_low ? wa : wg;
+    real sp = roe_edge(wL, wR, Ha, Ha, e, u_g, u_hdry, fL, fR);
+    phi = GRID_BC_SIGN(code) < 0.0 ? real(0.0) : dot(wL.yz, e) + fL.x;
+    return real(0.0) > sp ? real(0.0) : sp;
+#else
     real vmax = bv.y, Bf = -Ha;
     real hfl = code == CELL_LEVEL ? vmax - Bf : code == CELL_DEPTH ? vmax : real(0.0);
     real floor_speed = code == CELL_DISCHARGE ? (vmax > real(0.0) ? real(2.0) * roe_cbrt(u_g * vmax) : real(0.0))
@@ -120,6 +130,7 @@ real roe_bedge(real code, rvec2 bv, rvec3 wa, real Ha, rvec2 e, bool ghost_low, 
     real sp = roe_edge(wL, wR, Ha, Ha, e, u_g, u_hdry, fL, fR);
     phi = GRID_BC_SIGN(code) < 0.0 ? real(0.0) : dot(wL.yz, e) + fL.x;   // (M1); a wall: 0
     return floor_speed > sp ? floor_speed : sp;   // (a NaN speed stays NaN)
+#endif
 }
 
 // Edge texel p of the edge arrays (the east edge of cell (p.x/2, p.y) for even p.x, its

@@ -635,9 +635,10 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     g->ngy = (g->nty + g->group - 1) / g->group;
     snprintf(g->defs, sizeof g->defs,
              "%s%s#define KP_TILE %d\n#define KP_NX %d\n#define KP_NY %d\n#define KP_NTX %d\n#define KP_NTY %d\n"
-             "#define KP_MANNING %d\n",
+             "#define KP_MANNING %d\n%s",
              g->dbl ? "#extension GL_ARB_gpu_shader_fp64 : require\n#define KP_DOUBLE 1\n" : "", CELL_CODE_GLSL,
-             KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning);
+             KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning,
+             (p->sw.forcing && p->sw.forcing->n_seg) || grid_has_value_codes(g->code, n) ? "" : GRID_PLAIN_GLSL);
     g->forc = p->sw.forcing;
     g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);

@@ -150,6 +150,13 @@ static swgl_status upload_bed(roe_gpu *r, const swe_problem *p)
     return st;
 }
 
+/* Walls and free outlets only, no boundary segments (whose values the passes would read):
+ * the passes are built with SWGL_PLAIN_BOUNDARIES (swgl_grid.h) */
+static int roe_plain(const roe_gpu *r)
+{
+    return !(r->forc && r->forc->n_seg) && !grid_has_value_codes(r->code, (size_t)r->tex_w * (size_t)r->tex_h);
+}
+
 /* The double passes' defines: fp64, ROE_DOUBLE, the codes, and the problem's constants
  * in place of the float uniforms, as exact decimal images of the doubles. */
 static swgl_status double_defines(const roe_gpu *r, char *defs, size_t len)
@@ -160,6 +167,8 @@ static swgl_status double_defines(const roe_gpu *r, char *defs, size_t len)
                      "#define u_len dvec2(%.17eLF, %.17eLF)\n#define u_g %.17eLF\n#define u_hdry %.17eLF\n"
                      "#define u_cfl %.17eLF\n#define u_area %.17eLF\n#define u_kappa %.17eLF\n",
                      CELL_CODE_GLSL, r->dy, r->dx, r->g, r->h_dry, r->cfl, r->dx * r->dy, r->kappa);
+    if (n >= 0 && (size_t)n < len && roe_plain(r))
+        n += snprintf(defs + n, len - (size_t)n, "%s", GRID_PLAIN_GLSL);
     if (n < 0 || (size_t)n >= len) return swgl_fail(SWGL_ERR_ARG, "roe: defines too long");
     return SWGL_OK;
 }
@@ -251,8 +260,9 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
             return st;
         }
     } else {
-        snprintf(defs, sizeof defs, "%s%s", CELL_CODE_GLSL,
-                 r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "");
+        snprintf(defs, sizeof defs, "%s%s%s", CELL_CODE_GLSL,
+                 r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "",
+                 roe_plain(r) ? GRID_PLAIN_GLSL : "");
     }
     r->M = r->nx > r->ny ? r->nx : r->ny;
     if (r->forcing) {
