@@ -40,6 +40,10 @@ run roe-lastra2 1e-6 1e-4 --case lastra-test2 --set run.t_end=0.2
 # (SWGL_ROE_FUSED=0) gives the same numbers: the fused kernel calls the passes' functions
 grep -q '"solver": "gpu-compute (float, fused kernel' "$tmp/roe-dambreak-g/summary.json"
 ok $? "roe-dambreak: gpu-compute ran roe's fused kernel ($(grep '"solver"' "$tmp/roe-dambreak-g/summary.json"))"
+SWGL_ROE_STAGE=1 "$swgl" run --case dambreak --set run.t_end=1 --backend gpu-compute --quiet --out "$tmp/roe-staged" \
+  > "$tmp/roe-staged.log" 2>&1
+cmp -s "$tmp/roe-staged/h.asc" "$tmp/roe-dambreak-g/h.asc" && cmp -s "$tmp/roe-staged/qx.asc" "$tmp/roe-dambreak-g/qx.asc"
+ok $? "roe-dambreak: SWGL_ROE_STAGE=1 (the kernel reads its group's copy of the texels) writes the same h, qx"
 SWGL_ROE_FUSED=0 "$swgl" run --case dambreak --set run.t_end=1 --backend gpu-compute --compare gpu --quiet \
   --out "$tmp/roe-passes" > "$tmp/roe-passes.log" 2>&1
 grep -q '"solver": "gpu-compute (float, ' "$tmp/roe-passes/summary.json" && ! grep -q 'fused kernel' "$tmp/roe-passes/summary.json" && cmp -s "$tmp/roe-passes/h.asc" "$tmp/roe-dambreak-g/h.asc" &&
@@ -58,7 +62,7 @@ run kp-thacker 1e-6 1e-3 --case thacker --set run.t_end=300 --set run.output_tim
 grep -q '"solver": "gpu-compute (float, .*fused flux kernel, clock in the integration, stage 1 flux and integration fused, early exit auto' "$tmp/kp-thacker-g/summary.json"
 ok $? "kp-thacker: gpu-compute ran kp's fused flux kernel ($(grep '"solver"' "$tmp/kp-thacker-g/summary.json"))"
 for v in "SWGL_KP_FUSED=0 kp.early_exit=auto" "SWGL_KP_FUSED=1 kp.early_exit=off" "SWGL_KP_FUSED=1 kp.early_exit=on" \
-         "SWGL_KP_FUSED=flux kp.early_exit=auto"; do
+         "SWGL_KP_FUSED=flux kp.early_exit=auto" "SWGL_KP_STAGE=0 kp.early_exit=auto"; do
   env ${v% *} "$swgl" run --case thacker --set run.t_end=300 --set run.output_times= --set ${v#* } --backend gpu-compute \
     --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
   cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-thacker-g/h.asc" && cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-thacker-g/qx.asc" &&

@@ -9,6 +9,12 @@
 
 KP_INPUT(u_state);   // (w, hu, hv, h or -(1 + code))
 KP_INPUT(u_bed);     // (B_E, B_N, B_ij, code)
+// where kp_cell_rates reads a cell's texels: the arrays, or (a kernel that defines these)
+// its work group's copy of them in shared memory
+#ifndef KP_CELL_STATE
+#define KP_CELL_STATE(p) KP_LOAD(u_state, p)
+#define KP_CELL_BED(p) KP_LOAD(u_bed, p)
+#endif
 
 // items 7-10 of an active cell k from its own points (pE, pW, pN, pS) and the facing
 // points of its neighbours (qW, qE, qS, qN: 0 where the neighbour is not active), with
@@ -29,15 +35,15 @@ real4 kp_cell_finish(real4 sk, real4 bk, real4 sW, real4 bW, real4 sE, real4 bE,
 
 real4 kp_cell_rates(ivec2 c)
 {
-    real4 bk = KP_LOAD(u_bed, c);
+    real4 bk = KP_CELL_BED(c);
     if (bk.w != CELL_ACTIVE) return real4(0.0, 0.0, 0.0, kp_inf());
     ivec2 last = textureSize(KP_TEX(u_bed), 0) - 1;
-    real4 sk = KP_LOAD(u_state, c);
+    real4 sk = KP_CELL_STATE(c);
     const ivec2 ex = ivec2(1, 0), ey = ivec2(0, 1);
-    real4 bW = KP_LOAD(u_bed, c - ex), bE = KP_LOAD(u_bed, c + ex);
-    real4 bS = KP_LOAD(u_bed, c - ey), bN = KP_LOAD(u_bed, c + ey);
-    real4 sW = KP_LOAD(u_state, c - ex), sE = KP_LOAD(u_state, c + ex);
-    real4 sS = KP_LOAD(u_state, c - ey), sN = KP_LOAD(u_state, c + ey);
+    real4 bW = KP_CELL_BED(c - ex), bE = KP_CELL_BED(c + ex);
+    real4 bS = KP_CELL_BED(c - ey), bN = KP_CELL_BED(c + ey);
+    real4 sW = KP_CELL_STATE(c - ex), sE = KP_CELL_STATE(c + ex);
+    real4 sS = KP_CELL_STATE(c - ey), sN = KP_CELL_STATE(c + ey);
     bool aW = bW.w == CELL_ACTIVE, aE = bE.w == CELL_ACTIVE, aS = bS.w == CELL_ACTIVE, aN = bN.w == CELL_ACTIVE;
 
     // the cell's own points
@@ -49,20 +55,20 @@ real4 kp_cell_rates(ivec2 c)
     real3 qW = real3(0.0), qE = real3(0.0), qS = real3(0.0), qN = real3(0.0), unused;
     if (aW) {
         ivec2 cw = max(c - 2 * ex, ivec2(0));
-        real4 bWW = KP_LOAD(u_bed, cw);
-        kp_cell_points(sW, bW.z, KP_LOAD(u_state, cw), bWW.w, sk, CELL_ACTIVE, 0, bW.x, bWW.x, qW, unused);
+        real4 bWW = KP_CELL_BED(cw);
+        kp_cell_points(sW, bW.z, KP_CELL_STATE(cw), bWW.w, sk, CELL_ACTIVE, 0, bW.x, bWW.x, qW, unused);
     }
     if (aE) {
-        real4 sEE = KP_LOAD(u_state, min(c + 2 * ex, last));
+        real4 sEE = KP_CELL_STATE(min(c + 2 * ex, last));
         kp_cell_points(sE, bE.z, sk, CELL_ACTIVE, sEE, kp_code_of(sEE), 0, bE.x, bk.x, unused, qE);
     }
     if (aS) {
         ivec2 cs = max(c - 2 * ey, ivec2(0));
-        real4 bSS = KP_LOAD(u_bed, cs);
-        kp_cell_points(sS, bS.z, KP_LOAD(u_state, cs), bSS.w, sk, CELL_ACTIVE, 1, bS.y, bSS.y, qS, unused);
+        real4 bSS = KP_CELL_BED(cs);
+        kp_cell_points(sS, bS.z, KP_CELL_STATE(cs), bSS.w, sk, CELL_ACTIVE, 1, bS.y, bSS.y, qS, unused);
     }
     if (aN) {
-        real4 sNN = KP_LOAD(u_state, min(c + 2 * ey, last));
+        real4 sNN = KP_CELL_STATE(min(c + 2 * ey, last));
         kp_cell_points(sN, bN.z, sk, CELL_ACTIVE, sNN, kp_code_of(sNN), 1, bN.y, bk.y, unused, qN);
     }
 

@@ -9,7 +9,9 @@
 //      group writes that without computing it (Brodtkorb et al. 2011, 3.2.1, decided inside the
 //      dispatch, so it needs no wet-map pass, no fill pass, no quads and no depth test);
 //   1. each cell's R and cfl r: kp_cell_rates (kp_cell.glsl), the flux pass
-//      kp_flux_cell.glsl's function, so the same values;
+//      kp_flux_cell.glsl's function, so the same values, reading the texels from the
+//      group's copy in shared memory (loaded before step 0; KP_NO_STAGING: from the
+//      arrays);
 //   2. the group's min of cfl r (group_min.glsl) goes to o_part at the group's index (a
 //      min reduction of o_part, gpgpu's reduce_cs, is the step's bound);
 //   or (KP_FUSE_STAGE1, RK2's second stage) 2. each cell's integration
@@ -25,6 +27,15 @@ layout(local_size_x = 16, local_size_y = 16) in;
 uniform real2 u_dxy;
 uniform real u_cfl;
 uniform int u_skip_dry;   // 0: compute dry tiles too (kp.early_exit = off)
+#ifndef KP_NO_STAGING
+// The group's copy of the state and bed texels its cells read (the tile and two cells
+// around it: 20 x 20), loaded once (3 texel fetches a cell instead of kp_cell_rates' 16)
+// and read by kp_cell_rates from shared memory (kp_cell.glsl's KP_CELL_STATE, _BED)
+shared vec4 s_st[20][20], s_bd[20][20];
+ivec2 kp_org;   // the array cell of s_st[0][0]: the tile's first cell less (2, 2)
+#define KP_CELL_STATE(p) s_st[(p).y - kp_org.y][(p).x - kp_org.x]
+#define KP_CELL_BED(p) s_bd[(p).y - kp_org.y][(p).x - kp_org.x]
+#endif
 #include "kp_cell.glsl"
 #ifdef KP_FUSE_STAGE1
 // RK2's second stage, flux and integration in one dispatch: R of Q* (u_state here) goes
@@ -51,7 +62,7 @@ bool kp_region_wet(int i)
     for (int j = i; j < 18 * 18; j += 256) {
         ivec2 p = origin + ivec2(j % 18, j / 18);
         if (any(lessThan(p, ivec2(0))) || any(greaterThan(p, last))) continue;
-        real4 s = KP_LOAD(u_state, p), b = KP_LOAD(u_bed, p);
+        real4 s = KP_CELL_STATE(p), b = KP_CELL_BED(p);
         wet = wet || (b.w == CELL_ACTIVE && (s.x - b.z > u_eps || any(isnan(s.xyz)) || any(isinf(s.xyz))));
     }
     return wet;
@@ -63,6 +74,18 @@ void main()
     int i = int(gl_LocalInvocationIndex);
     // (the barriers are met by every invocation of the group, in control flow that is
     // the same for the whole group: u_skip_dry is a uniform, s_wet is shared)
+#ifndef KP_NO_STAGING
+    kp_org = swgl_rect.xy + 16 * ivec2(gl_WorkGroupID.xy) - 2;
+    {
+        ivec2 last = textureSize(KP_TEX(u_bed), 0) - 1;
+        for (int j = i; j < 20 * 20; j += 256) {
+            ivec2 r = ivec2(j % 20, j / 20), p = kp_org + r;
+            bool inside = all(greaterThanEqual(p, ivec2(0))) && all(lessThanEqual(p, last));
+            s_st[r.y][r.x] = inside ? KP_LOAD(u_state, p) : real4(0.0, 0.0, 0.0, -1.0 - CELL_OFF);
+            s_bd[r.y][r.x] = inside ? KP_LOAD(u_bed, p) : real4(0.0, 0.0, 0.0, CELL_OFF);
+        }
+    }
+#endif
     if (i == 0) {
         s_wet = u_skip_dry == 0;
         swgl_group_min_init();

@@ -110,13 +110,6 @@
  * fastest measured on an H100, 2% slower than off when nothing is skipped, where quads
  * was 29% slower (docs/performance.md). */
 #define KP_GPU_EE_DEFAULT KP_GPU_EE_DEPTH
-/* step_fused merges the clock into stage 0's integration below this many cells, and RK2's
- * stage 1 flux and integration below this many (the crossovers measured on an H200: the
- * merged kernels were 11.8 and 9.4 us a step faster at 0.70 M cells, 39 and 170 us
- * slower at 16.8 M) */
-#define KP_FOLD_CLOCK_CELLS 4.0e6
-#define KP_FUSE_STAGE1_CELLS 1.5e6
-
 /* Auto early exit: a probe of the other variant every this many steps. */
 #define KP_AUTO_PERIOD 100
 #define KP_TIMER_SLOTS 512
@@ -644,14 +637,12 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     g->forcing = swe_forcing_any(g->forc);
     const char *fu = getenv("SWGL_KP_FUSED");
     g->fused = g->compute && !g->dbl && !g->forcing && !(fu && strcmp(fu, "0") == 0);
-    /* which dispatches step_fused merges, by the grid's size (measured on an H200,
-     * docs/performance.md: merging saves a dispatch, some 7 us, but the merged kernel
-     * runs each cell slower, so it pays on small grids only); SWGL_KP_FUSED=all merges
-     * both at any size, =flux neither */
-    double cells = (double)grid_size(g->nx, g->ny);
-    int all = fu && strcmp(fu, "all") == 0, flux_only = fu && strcmp(fu, "flux") == 0;
-    g->fold_clock = g->fused && !flux_only && (all || cells < KP_FOLD_CLOCK_CELLS);
-    g->fuse1 = g->fused && g->rk2 && !flux_only && (all || cells < KP_FUSE_STAGE1_CELLS);
+    /* step_fused merges the clock into stage 0's integration and RK2's stage 1 flux with
+     * its integration (measured on an H200, docs/performance.md: faster at 0.7 M and at
+     * 16.8 M cells); SWGL_KP_FUSED=flux keeps those as passes, to measure the choice */
+    int flux_only = fu && strcmp(fu, "flux") == 0;
+    g->fold_clock = g->fused && !flux_only;
+    g->fuse1 = g->fused && g->rk2 && !flux_only;
     g->M = g->nx > g->ny ? g->nx : g->ny;
     if (g->forcing) {
         size_t l = strlen(g->defs);
@@ -659,8 +650,12 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         if (g->forc->rain) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_RAIN 1\n");
         if (g->forc->n_src) snprintf(g->defs + l, sizeof g->defs - l, "#define KP_SOURCES 1\n");
     }
-    char di[4][1200], di_fused1[1200];
-    snprintf(di_fused1, sizeof di_fused1, "%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n", g->defs);
+    char di[4][1200], di_fused1[1200], di_flux[1200];
+    /* SWGL_KP_STAGE=0: the flux kernel reads the arrays, not its group's copy (to measure) */
+    const char *stg = getenv("SWGL_KP_STAGE");
+    const char *nostage = stg && strcmp(stg, "0") == 0 ? "#define KP_NO_STAGING 1\n" : "";
+    snprintf(di_flux, sizeof di_flux, "%s%s", g->defs, nostage);
+    snprintf(di_fused1, sizeof di_fused1, "%s%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n", g->defs, nostage);
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++)
             snprintf(di[2 * s + c], sizeof di[0], "%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
@@ -685,7 +680,7 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
         (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + 15) / 16, (h + 15) / 16, GPU_RGBA32F,
                                                                    "kp cfl r per work group"}, &g->part))) ||
-        (g->fused && (st = gpu_program_create_kernel("kp_flux_cs", g->defs, &g->p_fused))) ||
+        (g->fused && (st = gpu_program_create_kernel("kp_flux_cs", di_flux, &g->p_fused))) ||
         (g->fuse1 && (st = gpu_program_create_kernel("kp_flux_cs", di_fused1, &g->p_fused1))) ||
         (g->fold_clock && (st = gpu_program_create_kernel("kp_integrate_cs", g->defs, &g->p_int_k))) ||
         (st = gpu_program_create("kp_integrate", di[0], &g->p_int[0][0])) ||
@@ -1156,8 +1151,9 @@ static swgl_status clock_pass(kp_gpu *g, const gpu_array2d *bound, double left, 
  * kernel (kp_integrate_cs, g->fold_clock: the minima reduced to at most 256 texels) or
  * the clock and integration passes; for RK2, stage 1's flux with its integration in one
  * kernel (kp_flux_cs under KP_FUSE_STAGE1, g->fuse1) or the flux kernel and the
- * integration pass.  Small grids: three or four dispatches a step where the passes take
- * seven. */
+ * integration pass (SWGL_KP_FUSED=flux).  Three or four dispatches a step (RK2: flux,
+ * one level of reduction or none, clock and integration, stage 1) where the passes take
+ * seven or more. */
 static swgl_status step_fused(kp_gpu *g, double left, int unknown, int stop_index, double dt_floor)
 {
     swgl_status st = flux_eval(g, 0);

@@ -271,7 +271,11 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         if (r->forc->rain) l += (size_t)snprintf(defs + l, sizeof defs - l, "#define ROE_RAIN 1\n");
         if (r->forc->n_src) snprintf(defs + l, sizeof defs - l, "#define ROE_SOURCES 1\n");
     }
-    char defs_clock[1200];
+    char defs_clock[1200], defs_step[1200];
+    /* SWGL_ROE_STAGE=1: the fused kernel reads its group's copy of the texels in shared
+     * memory (roe_step_cs.glsl; measured slower, so not the default) */
+    const char *stg = getenv("SWGL_ROE_STAGE");
+    snprintf(defs_step, sizeof defs_step, "%s%s", defs, stg && strcmp(stg, "1") == 0 ? "#define ROE_STAGING 1\n" : "");
     snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
     snprintf(r->maps_defs, sizeof r->maps_defs, "%s", defs);
     if (r->dbl) {
@@ -297,7 +301,7 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
             (st = gpu_array2d_create(&bd, &r->bed)) || (!r->fused && (st = gpu_mrt_create(&fd, &r->flux))) ||
             (st = gpu_mrt_create(&cd, &r->cell)) || (r->fused && (st = gpu_array2d_create(&pd, &r->part))) ||
-            (r->fused && (st = gpu_program_create_kernel("roe_step_cs", defs, &r->p_step)))) {
+            (r->fused && (st = gpu_program_create_kernel("roe_step_cs", defs_step, &r->p_step)))) {
             roe_gpu_destroy(r);
             return st;
         }
