@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gl.h"
+#include "gpu_internal.h"
 #include "gpu_program.h"
 
 struct gpu_compute {
@@ -30,28 +31,9 @@ swgl_status gpu_compute_create_from_source(const char *name, const char *source,
         return swgl_fail(SWGL_ERR_NO_CONTEXT, "compute pass '%s': compute shaders need a GL 4.3 core context "
                          "(this one is %s)", name, (const char *)glGetString(GL_VERSION));
     const char *parts[4] = {"#version 430 core\n", defines ? defines : "", "#line 1 0\n", source};
-    GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
-    glShaderSource(cs, 4, parts, NULL);
-    glCompileShader(cs);
-    GLint ok = 0;
-    glGetShaderiv(cs, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[4096] = "";
-        glGetShaderInfoLog(cs, sizeof log, NULL, log);
-        glDeleteShader(cs);
-        return swgl_fail(SWGL_ERR_COMPILE, "compute pass '%s': compile error\n--- driver log ---\n%s", name, log);
-    }
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, cs);
-    glLinkProgram(prog);
-    glDeleteShader(cs);
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[4096] = "";
-        glGetProgramInfoLog(prog, sizeof log, NULL, log);
-        glDeleteProgram(prog);
-        return swgl_fail(SWGL_ERR_COMPILE, "compute pass '%s': link error\n--- driver log ---\n%s", name, log);
-    }
+    swgl_status st = SWGL_OK;
+    GLuint prog = gpu_internal_compute_program(name, parts, 4, &st);
+    if (!prog) return st;
     gpu_compute *c = calloc(1, sizeof *c);
     if (!c) {
         glDeleteProgram(prog);
@@ -63,7 +45,7 @@ swgl_status gpu_compute_create_from_source(const char *name, const char *source,
     glGetProgramiv(prog, GL_COMPUTE_WORK_GROUP_SIZE, size);
     c->lx = size[0];
     c->ly = size[1];
-    swgl_status st = gpu_check_gl("compute program");
+    st = gpu_check_gl("compute program");
     if (st != SWGL_OK) {
         gpu_compute_destroy(c);
         return st;

@@ -7,6 +7,9 @@
 unsigned gpu_internal_vao(void);
 unsigned gpu_internal_vertex_shader(void);
 void gpu_internal_release(void);
+/* A compute program linked from the concatenated source parts (gpu_compute.c); 0 with the
+ * message set (naming the pass, the line and the driver's log) on failure. */
+unsigned gpu_internal_compute_program(const char *name, const char *const *parts, int nparts, swgl_status *st);
 /* SWGL_PASS_PROFILE: prints the table of GPU time by program (gpu_pass.c); the context's
  * destroy calls it while the context is current. */
 void gpu_pass_profile_report(void);

@@ -363,6 +363,21 @@ static GLuint compile_compute(const char *name, const srcbuf *b, const char *src
     return prog;
 }
 
+unsigned gpu_internal_compute_program(const char *name, const char *const *parts, int nparts, swgl_status *st)
+{
+    srcbuf b = {0};
+    for (int i = 0; i < nparts; i++)
+        if (put(&b, parts[i], strlen(parts[i]))) {
+            free(b.s);
+            *st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+            return 0;
+        }
+    b.files[b.nfiles++] = name;   /* source string 0 (its #line) */
+    GLuint prog = compile_compute(name, &b, b.s, st);
+    free(b.s);
+    return prog;
+}
+
 /* The compute form of a fragment pass (prelude.glsl, SWGL_COMPUTE): the fragment
  * program frag, just linked, names its outputs (the GL 4.3 interface query: only the
  * active ones, with their locations and types); the same source, with the #version line
