@@ -3,8 +3,12 @@
  * on sizes that are not multiples of the work group (no element outside the array is
  * written, none inside missed); a compute 5-point stencil equals the fragment pass
  * stencil5 bit for bit (the same float operations in the same order); a compile error
- * names the pass; in a 3.3 context a compute pass is refused with a message.  Skips (77)
+ * names the pass; a kernel (gpu_program_create_kernel) with an #include, an extra image and
+ * a dispatch with no draw outputs computes group_min.glsl's minima exactly, and misuse of
+ * images and dispatches is refused; in a 3.3 context a compute pass is refused with a
+ * message.  Skips (77)
  * without an EGL device, or where the device has no GL 4.3. */
+#include <math.h>
 #include <string.h>
 
 #include "gl_util.h"
@@ -110,6 +114,91 @@ static void stencil_case(int w, int h, uint64_t seed)
     free(in), free(of), free(oc);
 }
 
+/* A kernel (gpu_program_create_kernel) of this test's own, registered as a shader folder:
+ * each 16 x 16 group's min of channel 0 by group_min.glsl, written at the group's index
+ * through an extra image (gpu_pass_image) of a dispatch with no draw outputs. */
+static const struct swgl_embedded test_kernels[] = {
+    {"test_group_min_cs.glsl",
+     "layout(local_size_x = 16, local_size_y = 16) in;\n"
+     "SWGL_INPUT(u_in);\n"
+     "#include \"group_min.glsl\"\n"
+     "SWGL_IMAGE(0, o_out);\n"
+     "void main()\n"
+     "{\n"
+     "    if (gl_LocalInvocationIndex == 0u) swgl_group_min_init();\n"
+     "    barrier();\n"
+     "    swgl_group_min_add(swgl_in_rect() ? SWGL_LOAD(u_in, swgl_cell()).x : swgl_inf());\n"
+     "    barrier();\n"
+     "    if (gl_LocalInvocationIndex == 0u) imageStore(o_out, ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));\n"
+     "}\n"},
+    {NULL, NULL}};
+
+static void kernel_case(void)
+{
+    enum { W = 40, H = 20, GX = 3, GY = 2 };   /* groups at the right and top are partly outside */
+    gpu_shader_register("test", test_kernels);
+    gpu_program *k = NULL, *frag = NULL;
+    swgl_status st = gpu_program_create_kernel("test_group_min_cs", NULL, &k);
+    CHECK(st == SWGL_OK, "a kernel builds with the prelude and an #include: %s", swgl_last_error());
+    if (st != SWGL_OK) return;
+    float in[4 * W * H], out[4 * GX * GY], want[GX * GY];
+    uint64_t seed = 9;
+    for (int i = 0; i < W * H; i++) in[4 * i] = in[4 * i + 1] = in[4 * i + 2] = in[4 * i + 3] =
+        1.0f + 100.0f * test_rand_float(&seed);
+    in[4 * (5 * W + 20)] = -0.0f;       /* group (1, 0): -0.0 is the smallest bound there, as 0.0 */
+    in[4 * (17 * W + 35)] = -3.0f;      /* group (2, 1): a negative (a blow-up) gives -1 */
+    for (int j = 16; j < H; j++)        /* group (0, 1): +inf only */
+        for (int i = 0; i < 16; i++) in[4 * (j * W + i)] = INFINITY;
+    for (int g = 0; g < GX * GY; g++) want[g] = INFINITY;
+    for (int j = 0; j < H; j++)
+        for (int i = 0; i < W; i++) {
+            int g = (j / 16) * GX + i / 16;
+            float v = in[4 * (j * W + i)];
+            want[g] = v < 0 || (v == 0 && want[g] > 0) ? (v < 0 ? -1.0f : 0.0f) : (want[g] < 0 ? want[g] : fminf(want[g], v));
+        }
+    gpu_array2d *a = NULL, *o = NULL;
+    gpu_array2d_desc da = {W, H, GPU_RGBA32F, "kernel in"}, dout = {GX, GY, GPU_RGBA32F, "kernel out"};
+    gpu_array2d_create(&da, &a);
+    gpu_array2d_create(&dout, &o);
+    gpu_array2d_upload(a, in);
+    gpu_pass p;
+    gpu_pass_begin(&p, k);
+    gpu_pass_array(&p, "u_in", a);
+    gpu_pass_image(&p, 0, o);
+    st = gpu_pass_dispatch(&p, W, H);
+    if (st == SWGL_OK) st = gpu_array2d_download(o, out);
+    CHECK(st == SWGL_OK, "the kernel's dispatch: %s", swgl_last_error());
+    int same = 1;
+    for (int g = 0; g < GX * GY && st == SWGL_OK; g++) {
+        same = same && out[4 * g] == want[g] && (want[g] != 0 || !signbit(out[4 * g]));
+        if (out[4 * g] != want[g]) printf("      group %d: %g, expected %g\n", g, out[4 * g], want[g]);
+    }
+    CHECK(st == SWGL_OK && same, "group_min: each group's min exactly, -0.0 as +0.0, a negative as -1, +inf alone");
+    /* misuse: an image on a fragment pass, a dispatch of a fragment pass, an image at a
+     * draw's output unit */
+    if (gpu_program_create("copy", NULL, &frag) == SWGL_OK) {
+        gpu_pass_begin(&p, frag);
+        gpu_pass_image(&p, 1, o);
+        CHECK(gpu_pass_draw(&p, a, NULL) == SWGL_ERR_ARG, "an extra image on a pass that is not a kernel is refused: %s",
+              swgl_last_error());
+        gpu_pass_begin(&p, frag);
+        CHECK(gpu_pass_dispatch(&p, W, H) == SWGL_ERR_ARG, "a pass that is not a kernel is not dispatched: %s",
+              swgl_last_error());
+    }
+    gpu_pass_begin(&p, k);
+    gpu_pass_array(&p, "u_in", a);
+    gpu_pass_image(&p, 0, o);
+    gpu_array2d *o2 = NULL;
+    gpu_array2d_create(&dout, &o2);
+    CHECK(gpu_pass_draw(&p, o2, NULL) == SWGL_ERR_ARG && strstr(swgl_last_error(), "outputs take units"),
+          "an image at a unit the draw's output takes is refused: %s", swgl_last_error());
+    gpu_array2d_destroy(o2);
+    gpu_program_destroy(frag);
+    gpu_program_destroy(k);
+    gpu_array2d_destroy(a);
+    gpu_array2d_destroy(o);
+}
+
 int main(void)
 {
     gpu_context *ctx = NULL;
@@ -137,6 +226,7 @@ int main(void)
     copy_case(37, 23, 2);     /* not multiples of 16: the edge groups are partly outside */
     copy_case(1, 1, 3);
     stencil_case(50, 33, 4);
+    kernel_case();
 
     gpu_compute *bad = NULL;
     st = gpu_compute_create_from_source("broken", "layout(local_size_x = 1) in;\nvoid main() { x = 1; }\n", NULL, &bad);
