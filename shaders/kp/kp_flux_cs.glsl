@@ -1,6 +1,6 @@
 // kp_flux_cs.glsl — a kernel of the compute backend (gpu_program_create_kernel): the flux
 // evaluation of one stage, early exit and the first level of the bound's min reduction
-// in one dispatch.  A work group of 16 x 16 invocations covers a 16 x 16 tile of cells:
+// in one dispatch.  A work group covers a tile of cells, one invocation a cell (16 x 8):
 //   0. (u_skip_dry) the group reads the tile and the ring of cells around it; if none is
 //      wet (active with h > eps, or holding a NaN or an infinity), every point of those
 //      cells is 0 (cpu_ref/kp_cpu.h item 5), so every face flux, speed and source of the
@@ -22,16 +22,23 @@
 // once per tile in shared memory, as kp_faces.glsl does across passes, ran 1.5 (points)
 // and 3.3 (points and faces) times slower on an H200 than this one, which recomputes
 // them per cell.
-layout(local_size_x = 16, local_size_y = 16) in;
+// The work group: KP_GX x KP_GY invocations, one a cell of a tile of that size (defines of
+// kp_gpu.c: 16 x 8, the fastest of eight shapes measured on the H200, or SWGL_KP_GROUP)
+#ifndef KP_GX
+#define KP_GX 16
+#define KP_GY 16
+#endif
+layout(local_size_x = KP_GX, local_size_y = KP_GY) in;
+#define KP_GN (KP_GX * KP_GY)
 #include "kp_real.glsl"
 uniform real2 u_dxy;
 uniform real u_cfl;
 uniform int u_skip_dry;   // 0: compute dry tiles too (kp.early_exit = off)
 #ifndef KP_NO_STAGING
 // The group's copy of the state and bed texels its cells read (the tile and two cells
-// around it: 20 x 20), loaded once (3 texel fetches a cell instead of kp_cell_rates' 16)
+// around it), loaded once (3 to 4 texel fetches a cell instead of kp_cell_rates' 16)
 // and read by kp_cell_rates from shared memory (kp_cell.glsl's KP_CELL_STATE, _BED)
-shared vec4 s_st[20][20], s_bd[20][20];
+shared vec4 s_st[KP_GY + 4][KP_GX + 4], s_bd[KP_GY + 4][KP_GX + 4];
 ivec2 kp_org;   // the array cell of s_st[0][0]: the tile's first cell less (2, 2)
 #define KP_CELL_STATE(p) s_st[(p).y - kp_org.y][(p).x - kp_org.x]
 #define KP_CELL_BED(p) s_bd[(p).y - kp_org.y][(p).x - kp_org.x]
@@ -53,14 +60,15 @@ SWGL_IMAGE(1, o_part);
 
 shared bool s_wet;
 
-// Invocation i's share (cells i, i + 256) of step 0's test: whether a cell of the tile or
+// Invocation i's share (cells i, i + KP_GN, ...) of step 0's test: whether a cell of the tile or
 // of its ring is wet (kp_cell_points would give it points) or holds a NaN or an infinity
 bool kp_region_wet(int i)
 {
-    ivec2 origin = swgl_rect.xy + 16 * ivec2(gl_WorkGroupID.xy) - 1, last = textureSize(KP_TEX(u_bed), 0) - 1;
+    ivec2 origin = swgl_rect.xy + ivec2(KP_GX, KP_GY) * ivec2(gl_WorkGroupID.xy) - 1,
+          last = textureSize(KP_TEX(u_bed), 0) - 1;
     bool wet = false;
-    for (int j = i; j < 18 * 18; j += 256) {
-        ivec2 p = origin + ivec2(j % 18, j / 18);
+    for (int j = i; j < (KP_GX + 2) * (KP_GY + 2); j += KP_GN) {   // the tile and its ring
+        ivec2 p = origin + ivec2(j % (KP_GX + 2), j / (KP_GX + 2));
         if (any(lessThan(p, ivec2(0))) || any(greaterThan(p, last))) continue;
         real4 s = KP_CELL_STATE(p), b = KP_CELL_BED(p);
         wet = wet || (b.w == CELL_ACTIVE && (s.x - b.z > u_eps || any(isnan(s.xyz)) || any(isinf(s.xyz))));
@@ -75,11 +83,11 @@ void main()
     // (the barriers are met by every invocation of the group, in control flow that is
     // the same for the whole group: u_skip_dry is a uniform, s_wet is shared)
 #ifndef KP_NO_STAGING
-    kp_org = swgl_rect.xy + 16 * ivec2(gl_WorkGroupID.xy) - 2;
+    kp_org = swgl_rect.xy + ivec2(KP_GX, KP_GY) * ivec2(gl_WorkGroupID.xy) - 2;
     {
         ivec2 last = textureSize(KP_TEX(u_bed), 0) - 1;
-        for (int j = i; j < 20 * 20; j += 256) {
-            ivec2 r = ivec2(j % 20, j / 20), p = kp_org + r;
+        for (int j = i; j < (KP_GX + 4) * (KP_GY + 4); j += KP_GN) {
+            ivec2 r = ivec2(j % (KP_GX + 4), j / (KP_GX + 4)), p = kp_org + r;
             bool inside = all(greaterThanEqual(p, ivec2(0))) && all(lessThanEqual(p, last));
             s_st[r.y][r.x] = inside ? KP_LOAD(u_state, p) : real4(0.0, 0.0, 0.0, -1.0 - CELL_OFF);
             s_bd[r.y][r.x] = inside ? KP_LOAD(u_bed, p) : real4(0.0, 0.0, 0.0, CELL_OFF);

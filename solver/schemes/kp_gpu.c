@@ -129,6 +129,7 @@ struct kp_gpu {
      * (kp_flux_cs.glsl), which skips dry tiles itself when the step's early exit is on
      * (kp.early_exit on, or auto's current choice, timed as for the passes) */
     int fused, fold_clock, fuse1;                 /* (step_fused) */
+    int gx, gy;                                   /* kp_flux_cs's work group */
     gpu_program *p_fused, *p_fused1, *p_int_k;   /* stage 0's flux; RK2 stage 1's flux and
                                                   * integration; stage 0's clock and integration */
     gpu_array2d *part;           /* its per-work-group minima of cfl r: the reduction's input */
@@ -650,12 +651,21 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         if (g->forc->rain) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_RAIN 1\n");
         if (g->forc->n_src) snprintf(g->defs + l, sizeof g->defs - l, "#define KP_SOURCES 1\n");
     }
-    char di[4][1200], di_fused1[1200], di_flux[1200];
-    /* SWGL_KP_STAGE=0: the flux kernel reads the arrays, not its group's copy (to measure) */
-    const char *stg = getenv("SWGL_KP_STAGE");
+    char di[4][1200], di_fused1[1300], di_flux[1300], grp[80];
+    /* SWGL_KP_STAGE=0: the flux kernel reads the arrays, not its group's copy;
+     * SWGL_KP_GROUP=AxB: its work group (default 16x8, the fastest measured on the H200:
+     * docs/performance.md): to measure the choices */
+    const char *stg = getenv("SWGL_KP_STAGE"), *gv = getenv("SWGL_KP_GROUP");
     const char *nostage = stg && strcmp(stg, "0") == 0 ? "#define KP_NO_STAGING 1\n" : "";
-    snprintf(di_flux, sizeof di_flux, "%s%s", g->defs, nostage);
-    snprintf(di_fused1, sizeof di_fused1, "%s%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n", g->defs, nostage);
+    g->gx = 16;
+    g->gy = 8;
+    if (gv && *gv && (sscanf(gv, "%dx%d", &g->gx, &g->gy) != 2 || g->gx < 1 || g->gy < 1 || g->gx * g->gy > 1024)) {
+        kp_gpu_destroy(g);
+        return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_GROUP=%s: expected AxB, A*B <= 1024 (e.g. 16x16)", gv);
+    }
+    snprintf(grp, sizeof grp, "#define KP_GX %d\n#define KP_GY %d\n", g->gx, g->gy);
+    snprintf(di_flux, sizeof di_flux, "%s%s%s", g->defs, nostage, grp);
+    snprintf(di_fused1, sizeof di_fused1, "%s%s%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n", g->defs, nostage, grp);
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++)
             snprintf(di[2 * s + c], sizeof di[0], "%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
@@ -678,7 +688,7 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (st = gpu_reductor_create(&g->red)) ||
         (st = gpu_readback_create(8, 1, &g->rb)) || (st = build_flux(g, g->flux)) ||
         (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
-        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + 15) / 16, (h + 15) / 16, GPU_RGBA32F,
+        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + g->gx - 1) / g->gx, (h + g->gy - 1) / g->gy, GPU_RGBA32F,
                                                                    "kp cfl r per work group"}, &g->part))) ||
         (g->fused && (st = gpu_program_create_kernel("kp_flux_cs", di_flux, &g->p_fused))) ||
         (g->fuse1 && (st = gpu_program_create_kernel("kp_flux_cs", di_fused1, &g->p_fused1))) ||
