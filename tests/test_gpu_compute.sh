@@ -53,12 +53,12 @@ ok $? "roe-dambreak: SWGL_ROE_FUSED=0 (edge and dt passes) writes the fused kern
 # level, free and wall segments, hydrographs, rain and a pump (the host clock)
 run kp-circular 1e-6 1e-4 --case circular-dambreak --set run.t_end=0.5
 run kp-thacker 1e-6 1e-3 --case thacker --set run.t_end=300 --set run.output_times=
-# kp's kernels ran in those two (kp_flux_cs.glsl; on grids this small also the clock with
-# stage 0's integration, kp_integrate_cs.glsl, and stage 1's flux with its integration),
-# and give what the passes give (SWGL_KP_FUSED=0) with the dry tiles skipped (early exit
-# on), computed (off) or as auto chooses (the default), and what the flux kernel alone
-# gives with the other stages as passes (SWGL_KP_FUSED=flux, as on large grids):
-# Thacker's basin wets and dries its tiles
+# kp's kernels ran in those two (kp_flux_cs.glsl, the clock with stage 0's integration,
+# kp_integrate_cs.glsl, and stage 1's flux with its integration), and give what the passes
+# give (SWGL_KP_FUSED=0) with the dry tiles skipped (early exit on), computed (off) or as
+# auto chooses (the default), what the flux kernel alone gives with the other stages as
+# passes (SWGL_KP_FUSED=flux), and what the flux kernel reading the arrays instead of its
+# group's copy gives (SWGL_KP_STAGE=0): Thacker's basin wets and dries its tiles
 grep -q '"solver": "gpu-compute (float, .*fused flux kernel, clock in the integration, stage 1 flux and integration fused, early exit auto' "$tmp/kp-thacker-g/summary.json"
 ok $? "kp-thacker: gpu-compute ran kp's fused flux kernel ($(grep '"solver"' "$tmp/kp-thacker-g/summary.json"))"
 for v in "SWGL_KP_FUSED=0 kp.early_exit=auto" "SWGL_KP_FUSED=1 kp.early_exit=off" "SWGL_KP_FUSED=1 kp.early_exit=on" \

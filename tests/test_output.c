@@ -324,6 +324,16 @@ static void test_png(void)
     px = rc == 0 ? read_png(tmp_path("r.png"), &w, &h) : NULL;
     CHECK(px && w >= 800, "scale 0: about 800 px wide (%d)", px ? w : 0);
     free(px);
+    {   /* a tall, narrow grid (40 x 1100): scale 0 keeps every side within 20000 px */
+        double *tall = calloc(40 * 1100, sizeof(double));
+        rc = tall ? png_write_field(tmp_path("t.png"), 40, 1100, tall, NULL, NULL, 0, 1, CMAP_DEPTH, 0, "tall", "m")
+                  : SWGL_ERR_NO_MEMORY;
+        px = rc == 0 ? read_png(tmp_path("t.png"), &w, &h) : NULL;
+        CHECK(px && h >= 1100 && h <= 20000 + 200, "scale 0 on a 40 x 1100 grid: %d px high (%s)", px ? h : 0,
+              rc == 0 ? "written" : swgl_last_error());
+        free(px);
+        free(tall);
+    }
     for (int m = CMAP_DEPTH; m <= CMAP_TERRAIN; m++) {
         rc = png_write_field(tmp_path("m.png"), NX, NY, v, NULL, relief, 0, 1, (enum colormap)m, 2,
                              "colour map", "m^2/s");

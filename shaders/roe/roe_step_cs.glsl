@@ -33,15 +33,21 @@
 // update's time (615 against 296 us at 4096^2 on the H200).  Float only, without boundary data
 // (roe_gpu.c keeps the passes for double and for runs whose boundary rates are read
 // back from the edge arrays).
-layout(local_size_x = 16, local_size_y = 16) in;
+// The work group: ROE_GX x ROE_GY invocations, one a cell of a tile of that size (defines
+// of roe_gpu.c: 8 x 16, the fastest of six shapes measured on the H200, or SWGL_ROE_GROUP)
+#ifndef ROE_GX
+#define ROE_GX 8
+#define ROE_GY 16
+#endif
+layout(local_size_x = ROE_GX, local_size_y = ROE_GY) in;
 #ifdef ROE_STAGING
 // ROE_STAGING (SWGL_ROE_STAGE=1; not the default: 5% slower on the H200, where kp's
 // kernel gains 4% from the same): the group's copy of the state and bed texels its edges
 // read (the tile and the ring of cells around it: 18 x 18), loaded once (2.5 texel
 // fetches a cell instead of some 10) and read by roe_edge_at from shared memory
 #define ROE_CUSTOM_FETCH 1
-shared vec4 s_st[18][18];
-shared float s_bd[18][18];
+shared vec4 s_st[ROE_GY + 2][ROE_GX + 2];
+shared float s_bd[ROE_GY + 2][ROE_GX + 2];
 ivec2 roe_org;   // the array cell of s_st[0][0]: the tile's first cell less (1, 1)
 ivec2 roe_last;  // the arrays' last cell
 vec4 roe_state(ivec2 p) { return s_st[p.y - roe_org.y][p.x - roe_org.x]; }
@@ -59,8 +65,8 @@ SWGL_IMAGE(0, o_sums);
 SWGL_IMAGE(1, o_mass);
 SWGL_IMAGE(2, o_part);
 
-shared vec4 s_west[16][17];    // [y][x]: the high side of the east edge of tile cell x - 1
-shared vec4 s_south[17][16];   // [y][x]: the high side of the north edge of tile cell y - 1
+shared vec4 s_west[ROE_GY][ROE_GX + 1];    // [y][x]: the high side of the east edge of tile cell x - 1
+shared vec4 s_south[ROE_GY + 1][ROE_GX];   // [y][x]: the high side of the north edge of tile cell y - 1
 #include "group_min.glsl"
 
 void main()
@@ -69,10 +75,10 @@ void main()
     bool in_rect = swgl_in_rect();
     if (gl_LocalInvocationIndex == 0u) swgl_group_min_init();
 #ifdef ROE_STAGING
-    roe_org = swgl_rect.xy + 16 * ivec2(gl_WorkGroupID.xy) - 1;
+    roe_org = swgl_rect.xy + ivec2(ROE_GX, ROE_GY) * ivec2(gl_WorkGroupID.xy) - 1;
     roe_last = textureSize(u_state, 0) - 1;
-    for (int j = int(gl_LocalInvocationIndex); j < 18 * 18; j += 256) {
-        ivec2 r = ivec2(j % 18, j / 18), p = roe_org + r;
+    for (int j = int(gl_LocalInvocationIndex); j < (ROE_GX + 2) * (ROE_GY + 2); j += ROE_GX * ROE_GY) {
+        ivec2 r = ivec2(j % (ROE_GX + 2), j / (ROE_GX + 2)), p = roe_org + r;
         bool inside = all(greaterThanEqual(p, ivec2(0))) && all(lessThanEqual(p, roe_last));
         s_st[r.y][r.x] = inside ? SWGL_LOAD(u_state, p) : vec4(0.0, 0.0, 0.0, CELL_OFF);
         s_bd[r.y][r.x] = inside ? SWGL_LOAD(u_bed, p).x : 0.0;
@@ -86,17 +92,17 @@ void main()
     }
     s_west[t.y][t.x + 1] = high_e;
     s_south[t.y + 1][t.x] = high_n;
-    // the 32 edges shared with the tiles to the west and south, by the first warp's 32
+    // the ROE_GY + ROE_GX edges shared with the tiles to the west and south, by the first
     // invocations (one more edge for one warp, not for every warp of the group)
     int i = int(gl_LocalInvocationIndex);
-    if (i < 32) {
-        ivec2 tile = swgl_rect.xy + 16 * ivec2(gl_WorkGroupID.xy);
-        ivec2 owner = tile + (i < 16 ? ivec2(-1, i) : ivec2(i - 16, -1));   // the edge's low cell
+    if (i < ROE_GY + ROE_GX) {
+        ivec2 tile = swgl_rect.xy + ivec2(ROE_GX, ROE_GY) * ivec2(gl_WorkGroupID.xy);
+        ivec2 owner = tile + (i < ROE_GY ? ivec2(-1, i) : ivec2(i - ROE_GY, -1));   // the edge's low cell
         high = vec4(0.0);
         if (all(greaterThanEqual(owner, ivec2(0))) && all(lessThan(owner, swgl_rect.xy + swgl_rect.zw)))
-            roe_edge_at(ivec2(2 * owner.x + (i < 16 ? 0 : 1), owner.y), low, high);
-        if (i < 16) s_west[i][0] = high;
-        else s_south[0][i - 16] = high;
+            roe_edge_at(ivec2(2 * owner.x + (i < ROE_GY ? 0 : 1), owner.y), low, high);
+        if (i < ROE_GY) s_west[i][0] = high;
+        else s_south[0][i - ROE_GY] = high;
     }
     barrier();
 

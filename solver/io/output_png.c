@@ -326,7 +326,10 @@ swgl_status png_write_field(const char *path, int nx, int ny, const double *v,
     if (!path || nx < 1 || ny < 1 || !v)
         return swgl_fail(SWGL_ERR_ARG, "%s: png_write_field: bad arguments",
                          path ? path : "(no path)");
-    if (scale <= 0) scale = max_int(1, 800 / nx);
+    if (scale <= 0) {   /* about 800 pixels wide, and no side past 20000 */
+        scale = max_int(1, 800 / nx);
+        if ((long long)ny * scale > 20000) scale = max_int(1, 20000 / ny);
+    }
     if ((long long)nx * scale > 20000 || (long long)ny * scale > 20000)
         return swgl_fail(SWGL_ERR_ARG, "%s: picture too large (%d x %d cells at scale %d)", path,
                          nx, ny, scale);

@@ -129,6 +129,7 @@ struct kp_gpu {
      * (kp_flux_cs.glsl), which skips dry tiles itself when the step's early exit is on
      * (kp.early_exit on, or auto's current choice, timed as for the passes) */
     int fused, fold_clock, fuse1;                 /* (step_fused) */
+    int ee_forbidden;                             /* water may appear in a dry tile: no early exit */
     int gx, gy;                                   /* kp_flux_cs's work group */
     gpu_program *p_fused, *p_fused1, *p_int_k;   /* stage 0's flux; RK2 stage 1's flux and
                                                   * integration; stage 0's clock and integration */
@@ -334,6 +335,7 @@ void kp_gpu_auto_estimates(const kp_gpu *g, double *with_exit, double *without_e
 void kp_gpu_set_early_exit(kp_gpu *g, enum kp_early_exit mode)
 {
     drain(g, 1);
+    if (g->ee_forbidden) mode = KP_EARLY_EXIT_OFF;   /* kp_gpu_create says why */
     /* the compute passes have no early exit (its methods draw quads or use the depth
      * test); the fused kernel skips dry tiles itself, on, off or auto as the passes */
     g->ee_mode = g->compute && !g->fused ? KP_EARLY_EXIT_OFF : mode;
@@ -659,9 +661,9 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     const char *nostage = stg && strcmp(stg, "0") == 0 ? "#define KP_NO_STAGING 1\n" : "";
     g->gx = 16;
     g->gy = 8;
-    if (gv && *gv && (sscanf(gv, "%dx%d", &g->gx, &g->gy) != 2 || g->gx < 1 || g->gy < 1 || g->gx * g->gy > 1024)) {
+    if (g->fused && (st = group_from_env("SWGL_KP_GROUP", gv, 1, &g->gx, &g->gy)) != SWGL_OK) {
         kp_gpu_destroy(g);
-        return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_GROUP=%s: expected AxB, A*B <= 1024 (e.g. 16x16)", gv);
+        return st;
     }
     snprintf(grp, sizeof grp, "#define KP_GX %d\n#define KP_GY %d\n", g->gx, g->gy);
     snprintf(di_flux, sizeof di_flux, "%s%s%s", g->defs, nostage, grp);
@@ -710,7 +712,8 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     int value_ghost = 0;
     for (size_t k = 0; k < n && !value_ghost; k++)
         value_ghost = g->code[k] == CELL_LEVEL || g->code[k] == CELL_DEPTH || g->code[k] == CELL_DISCHARGE;
-    kp_gpu_set_early_exit(g, g->forcing || value_ghost ? KP_EARLY_EXIT_OFF : p->early_exit);
+    g->ee_forbidden = g->forcing || value_ghost;
+    kp_gpu_set_early_exit(g, p->early_exit);
     *out = g;
     return SWGL_OK;
 }

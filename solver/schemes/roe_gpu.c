@@ -83,6 +83,7 @@ struct roe_gpu {
     char renderer[128];
     int compute;                /* built as compute passes (gpu-compute) */
     int fused;                  /* gpu-compute: edge and dt passes as one kernel (roe_step_cs) */
+    int gx, gy;                 /* its work group */
     gpu_program *p_step;        /* that kernel */
     gpu_array2d *part;          /* its per-work-group minima of dt_i: the reduction's input */
     /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
@@ -271,11 +272,21 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         if (r->forc->rain) l += (size_t)snprintf(defs + l, sizeof defs - l, "#define ROE_RAIN 1\n");
         if (r->forc->n_src) snprintf(defs + l, sizeof defs - l, "#define ROE_SOURCES 1\n");
     }
-    char defs_clock[1200], defs_step[1200];
+    char defs_clock[1200], defs_step[1300];
     /* SWGL_ROE_STAGE=1: the fused kernel reads its group's copy of the texels in shared
-     * memory (roe_step_cs.glsl; measured slower, so not the default) */
-    const char *stg = getenv("SWGL_ROE_STAGE");
-    snprintf(defs_step, sizeof defs_step, "%s%s", defs, stg && strcmp(stg, "1") == 0 ? "#define ROE_STAGING 1\n" : "");
+     * memory (roe_step_cs.glsl; measured slower, so not the default); SWGL_ROE_GROUP=AxB:
+     * its work group (default 8x16, the fastest measured on the H200: docs/performance.md):
+     * to measure the choices */
+    const char *stg = getenv("SWGL_ROE_STAGE"), *gv = getenv("SWGL_ROE_GROUP");
+    r->gx = 8;
+    r->gy = 16;
+    /* shared memory: the border edges' two vec4 arrays and, staged, the texel copies */
+    if (r->fused && (st = group_from_env("SWGL_ROE_GROUP", gv, 2, &r->gx, &r->gy)) != SWGL_OK) {
+        roe_gpu_destroy(r);
+        return st;
+    }
+    snprintf(defs_step, sizeof defs_step, "%s%s#define ROE_GX %d\n#define ROE_GY %d\n", defs,
+             stg && strcmp(stg, "1") == 0 ? "#define ROE_STAGING 1\n" : "", r->gx, r->gy);
     snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
     snprintf(r->maps_defs, sizeof r->maps_defs, "%s", defs);
     if (r->dbl) {
@@ -297,7 +308,8 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         gpu_array2d_desc bd = {r->tex_w, r->tex_h, GPU_RGBA32F, "roe bed H"};
         gpu_mrt_desc fd = {2 * r->tex_w, r->tex_h, 2, {0}, "roe edge fluxes"};
         gpu_mrt_desc cd = {r->tex_w, r->tex_h, r->mass_from_edges ? 1 : 2, {0}, "roe cell sums"};
-        gpu_array2d_desc pd = {(r->tex_w + 15) / 16, (r->tex_h + 15) / 16, GPU_RGBA32F, "roe dt_i per work group"};
+        gpu_array2d_desc pd = {(r->tex_w + r->gx - 1) / r->gx, (r->tex_h + r->gy - 1) / r->gy, GPU_RGBA32F,
+                               "roe dt_i per work group"};
         if ((st = gpu_array2d_create(&s0, &r->state[0])) || (st = gpu_array2d_create(&s1, &r->state[1])) ||
             (st = gpu_array2d_create(&bd, &r->bed)) || (!r->fused && (st = gpu_mrt_create(&fd, &r->flux))) ||
             (st = gpu_mrt_create(&cd, &r->cell)) || (r->fused && (st = gpu_array2d_create(&pd, &r->part))) ||
