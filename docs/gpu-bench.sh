@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # docs/gpu-bench.sh — what produced the GPU-machine tables in docs/performance.md.
 # Run on a machine with a GPU and the GLVND/EGL user-space libraries, from the
-# repository root, with swgl built in ./build:   bash docs/gpu-bench.sh [tests] [gpgpu] [roe] [sediment] [demo]
+# repository root, with swgl built in ./build:
+#   bash docs/gpu-bench.sh [tests] [gpgpu] [roe] [sediment] [demo] [compute]
+# (compute: issue 13's table, "The gpu-compute backend with kernels"; it needs GL 4.3 and,
+# for the Malpasset rows, the shared data: SWGL_DATA)
 # Every bench prints the renderer, the sizes and the figures; logs go to $OUT (or ./out-gpu).
 set -u
 out=${OUT:-out-gpu}
@@ -21,6 +24,35 @@ for w in $what; do
     sediment)
       ./build/swgl bench sediment --sizes 1024,2048,4096 --form paper 2>&1 | tee "$out/bench-sediment-paper.txt"
       ./build/swgl bench sediment --sizes 1024,2048,4096 --form conservative --no-cpu 2>&1 | tee "$out/bench-sediment-cons.txt" ;;
+    compute)
+      R="--set domain.nx=4096 --set domain.ny=4096 --set domain.dx=0.009765625 --set domain.dy=0.009765625 --set output.maps=false --quiet"
+      sum() { python3 -c "import json;d=json.load(open('$1/summary.json'));print('$2', d['steps'], 'steps', round(d['wall_s'],3), 's', '%.4g cell updates/s' % d['cells_per_s'], d['solver'])"; }
+      {
+        for t in build/tests/test_gl_roe build/tests/test_gl_kp build/tests/test_gl_reduce build/tests/test_gl_sediment build/tests/test_gl_compute; do
+          echo "$(basename "$t") on compute passes: $(SWGL_PASSES=compute "$t" 2>&1 | tail -n 1)"
+        done
+        ./build/swgl bench gpgpu --min 4096 --max 4096
+        for i in 1 2 3; do
+          ./build/swgl run --case circular-dambreak --set run.scheme=roe --set run.t_end=0.5 $R --backend gpu-compute --out "$out/c-roe"
+          sum "$out/c-roe" "roe 4096^2 gpu-compute (run $i)"
+        done
+        SWGL_PASS_PROFILE=1 ./build/swgl run --case circular-dambreak --set run.scheme=roe --set run.t_end=0.5 $R --backend gpu-compute --out "$out/c-roe"
+        for integ in euler rk2; do
+          ./build/swgl run --case circular-dambreak --set run.t_end=0.5 --set kp.integrator=$integ $R --backend gpu-compute --out "$out/c-kp"
+          sum "$out/c-kp" "kp $integ 4096^2 gpu-compute"
+        done
+        SWGL_PASS_PROFILE=1 ./build/swgl run --case circular-dambreak --set run.t_end=0.5 $R --backend gpu-compute --out "$out/c-kp"
+        SWGL_KP_FUSED=0 ./build/swgl run --case circular-dambreak --set run.t_end=0.5 $R --backend gpu-compute --out "$out/c-kp0"
+        sum "$out/c-kp0" "kp rk2 4096^2 gpu-compute, passes (SWGL_KP_FUSED=0)"
+        SWGL_PASSES=compute ./build/swgl bench sediment --sizes 4096 --no-cpu --form paper
+        M="--set output.maps=false --set output.gauge_interval=4000 --quiet"
+        for integ in euler rk2; do
+          ./build/swgl run --case malpasset --backend gpu-compute $M --set kp.integrator=$integ --out "$out/c-mp"
+          sum "$out/c-mp" "malpasset 15 m $integ gpu-compute"
+        done
+        ./build/swgl run --case malpasset --backend gpu-compute --out "$out/c-mpv" --quiet
+        ./build/swgl validate malpasset "$out/c-mpv" --out "$out/c-mpv" | tail -n 6
+      } 2>&1 | tee "$out/compute.txt" ;;
     demo)
       ./build/swgl run --compare cpu --out "$out/dambreak" 2>&1 | tee "$out/demo.txt"
       ./build/swgl run --case sediment-basin --compare cpu --out "$out/basin" 2>&1 | tee -a "$out/demo.txt" ;;
