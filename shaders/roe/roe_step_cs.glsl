@@ -1,14 +1,14 @@
 // roe_step_cs.glsl — a kernel of the compute backend (gpu_program_create_kernel): Lastra
 // 4.3 phases 1 and 2 fused, and the first level of phase 3, in one dispatch.  A work
-// group of 16 x 16 invocations covers a 16 x 16 tile of cells:
+// group covers a tile of cells, one invocation a cell (8 x 16, ROE_GX x ROE_GY below):
 //   1. each invocation computes its cell's two own edges, east and north (roe_edge_at,
 //      roe_edges.glsl: the edge pass's function), keeps what they give its cell (their
 //      low side) and puts what they give the cell across (their high side) in shared
-//      memory; the first warp's 32 invocations also compute the 32 edges the tile shares
-//      with the tiles to its west and south (their high side only), so each edge is
-//      computed once per tile that needs it (17 x 16 + 16 x 17 edges for 256 cells) and
-//      only one warp of eight computes a third (measured: 1.60e10 cell updates/s where
-//      the tile's west column and south row computed them, so that every warp did);
+//      memory; the first ROE_GY + ROE_GX invocations (one warp) also compute the edges
+//      the tile shares with the tiles to its west and south (their high side only), so
+//      each edge is computed once per tile that needs it and only one warp computes a
+//      third (measured: where the tile's west column and south row computed them, every
+//      warp did, and the kernel ran 7% slower);
 //   2. after a barrier each cell takes its four edge values and computes what the dt
 //      pass computes (roe_cell_sums, roe_cell.glsl): o_sums = (sum |Gamma| F-[qx],
 //      sum |Gamma| F-[qy], dt_i, tau_i), o_mass = the four outward mass fluxes (the
@@ -43,8 +43,8 @@ layout(local_size_x = ROE_GX, local_size_y = ROE_GY) in;
 #ifdef ROE_STAGING
 // ROE_STAGING (SWGL_ROE_STAGE=1; not the default: 5% slower on the H200, where kp's
 // kernel gains 4% from the same): the group's copy of the state and bed texels its edges
-// read (the tile and the ring of cells around it: 18 x 18), loaded once (2.5 texel
-// fetches a cell instead of some 10) and read by roe_edge_at from shared memory
+// read (the tile and the ring of cells around it), loaded once (about 1.5 texel fetches
+// a cell for each array instead of some 5) and read by roe_edge_at from shared memory
 #define ROE_CUSTOM_FETCH 1
 shared vec4 s_st[ROE_GY + 2][ROE_GX + 2];
 shared float s_bd[ROE_GY + 2][ROE_GX + 2];
