@@ -378,6 +378,38 @@ static void test_malpasset(void)
     mesh_free(&m);
 }
 
+/* mesh_read_column: the value from another column of the nodes file (a depth, a surface) */
+static void test_column(void)
+{
+    char np[512], tp[512];
+    snprintf(np, sizeof np, "%s", tmp_file("nodes.csv", "id,x,y,z,h,eta\n1,0,0,1,5,6\n2,1,0,2,0,2\n3,0,1,3,1,4\n", 51));
+    snprintf(tp, sizeof tp, "%s", tmp_file("triangles.csv", good_tris, strlen(good_tris)));
+    mesh m;
+    swgl_status st = mesh_read_column(np, tp, 5, &m);
+    CHECK(st == SWGL_OK && m.n_nodes == 3 && m.z[0] == 5 && m.z[1] == 0 && m.z[2] == 1,
+          "column 5 is read in place of z (%s)", st ? swgl_last_error() : "read");
+    if (st == SWGL_OK) {
+        double v[1];
+        mesh_sample(&m, 0.25, 0.25, 1, 1, 1, 1, v, NULL);
+        /* the plane through (0,0,5), (1,0,0), (0,1,1): 5 - 5x - 4y */
+        CHECK_NEAR(v[0], 5 - 5 * 0.25 - 4 * 0.25, 1e-12, "column 5 sampled linearly at (0.25, 0.25)");
+        mesh_free(&m);
+    }
+    st = mesh_read_column(np, tp, 4, &m);
+    CHECK(st == SWGL_OK && m.z[2] == 3, "column 4 is z, as mesh_read");
+    if (st == SWGL_OK) mesh_free(&m);
+    st = mesh_read_column(np, tp, 7, &m);
+    CHECK(st == SWGL_ERR_INPUT && strstr(swgl_last_error(), "nodes.csv:2: expected 7 fields"),
+          "a column past the line's end: %s", swgl_last_error());
+    st = mesh_read_column(np, tp, 3, &m);
+    CHECK(st == SWGL_ERR_ARG && strstr(swgl_last_error(), "expected 4 (z) to 8"), "column 3 is refused: %s",
+          swgl_last_error());
+    snprintf(np, sizeof np, "%s", tmp_file("nodes.csv", "1,0,0,1,5\n2,1,0,2,x\n3,0,1,3,1\n", 30));
+    st = mesh_read_column(np, tp, 5, &m);
+    CHECK(st == SWGL_ERR_INPUT && strstr(swgl_last_error(), "nodes.csv:2: column 5 (value): 'x'"),
+          "a bad value names its line and column: %s", swgl_last_error());
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "%s/swgl-test-mesh-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -393,6 +425,7 @@ int main(void)
     test_degenerate();
     test_huge_triangle();
     test_malpasset();
+    test_column();
     char p[600];
     snprintf(p, sizeof p, "%s/nodes.csv", dir);
     unlink(p);

@@ -161,7 +161,21 @@ static void test_mesh_values(void)
              GOOD_INITIAL GOOD_RUN, data_dir, data_dir);
     EXPECT_ERROR(text, "[domain] dx is missing");
     EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(a.csv)\n" GOOD_INITIAL GOOD_RUN,
-                 "expected mesh(NODES.csv, TRIANGLES.csv): two paths separated by a comma");
+                 "expected mesh(NODES.csv, TRIANGLES.csv) or mesh(NODES.csv, TRIANGLES.csv, COLUMN): two paths "
+                 "separated by a comma");
+    /* the value column: 4 (z) to 8, and the file must have it */
+    snprintf(text, sizeof text, "[domain]\ndx = 1\ndy = 1\nbed = mesh(%s/mesh-l-nodes.csv, %s/mesh-l-triangles.csv, "
+             "4)\n" GOOD_INITIAL GOOD_RUN, data_dir, data_dir);
+    EXPECT_ERROR(text, "(loaded)");
+    snprintf(text, sizeof text, "[domain]\ndx = 1\ndy = 1\nbed = mesh(%s/mesh-l-nodes.csv, %s/mesh-l-triangles.csv, "
+             "5)\n" GOOD_INITIAL GOOD_RUN, data_dir, data_dir);
+    EXPECT_ERROR(text, "mesh-l-nodes.csv:4: expected 5 fields (id, x, y, ..., the value in column 5), found 4");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(a.csv, b.csv, 3)\n" GOOD_INITIAL GOOD_RUN,
+                 "COLUMN '3': expected the nodes file's column of the value, an integer from 4 (z) to 8");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(a.csv, b.csv, 5x)\n" GOOD_INITIAL GOOD_RUN, "COLUMN '5x'");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(a.csv, b.csv, 5, 6)\n" GOOD_INITIAL GOOD_RUN,
+                 "more than three arguments");
+    EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(a.csv, b.csv, )\n" GOOD_INITIAL GOOD_RUN, "the column is empty");
     EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(, b.csv)\n" GOOD_INITIAL GOOD_RUN, "the first path is empty");
     EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(nope.csv, b.csv)\n" GOOD_INITIAL GOOD_RUN, "nope.csv");
     EXPECT_ERROR("[domain]\ndx = 1\ndy = 1\nbed = mesh(@data/no-such-dir/n.csv, @data/no-such-dir/t.csv)\n"

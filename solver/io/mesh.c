@@ -183,9 +183,10 @@ static int grow(void **p, long *cap, long need, size_t sz, long max)
     return 1;
 }
 
-static swgl_status read_nodes(const char *path, mesh *m, id_index **ids_out)
+static swgl_status read_nodes(const char *path, int column, mesh *m, id_index **ids_out)
 {
     static const char *col[] = {"id", "x", "y", "z"};
+    const int zc = column - 1;   /* the field that holds the value (3: z) */
     swgl_status st = SWGL_OK;
     reader r = {.path = path};
     id_index *ids = NULL;
@@ -197,24 +198,30 @@ static swgl_status read_nodes(const char *path, mesh *m, id_index **ids_out)
     fields fl;
     int got;
     while ((got = next_line(&r, &fl, &st)) > 0) {
-        if (fl.n < 4) {
-            st = swgl_fail(SWGL_ERR_INPUT, "%s:%ld: expected 4 fields (id, x, y, z), found %d", path, r.lineno,
-                           fl.n);
+        if (fl.n < column) {
+            if (column == 4)
+                st = swgl_fail(SWGL_ERR_INPUT, "%s:%ld: expected 4 fields (id, x, y, z), found %d", path, r.lineno,
+                               fl.n);
+            else
+                st = swgl_fail(SWGL_ERR_INPUT, "%s:%ld: expected %d fields (id, x, y, ..., the value in column %d), "
+                               "found %d", path, r.lineno, column, column, fl.n);
             goto fail;
         }
         double v[4];
         for (int c = 0; c < 4; c++) {
-            int ok = c == 0 ? id_value(fl.f[c], &v[c]) : number(fl.f[c], &v[c]);
+            int fc = c == 3 ? zc : c;   /* the field read */
+            const char *name = c < 3 ? col[c] : column == 4 ? "z" : "value";
+            int ok = c == 0 ? id_value(fl.f[fc], &v[c]) : number(fl.f[fc], &v[c]);
             if (!ok) {
-                st = swgl_fail(SWGL_ERR_INPUT, "%s:%ld: column %d (%s): '%s': expected %s", path, r.lineno, c + 1,
-                               col[c], swgl_shown(fl.f[c], sh, sizeof sh),
+                st = swgl_fail(SWGL_ERR_INPUT, "%s:%ld: column %d (%s): '%s': expected %s", path, r.lineno, fc + 1,
+                               name, swgl_shown(fl.f[fc], sh, sizeof sh),
                                c == 0 ? "an integer id >= 0 (at most 2^53)" : "a finite decimal number (m)");
                 goto fail;
             }
             double lim = c == 0 ? INFINITY : c == 3 ? MESH_MAX_Z : MESH_MAX_COORD;
             if (fabs(v[c]) > lim) {
                 st = swgl_fail(SWGL_ERR_INPUT, "%s:%ld: column %d (%s): %g: expected a value within +-%g m", path,
-                               r.lineno, c + 1, col[c], v[c], lim);
+                               r.lineno, fc + 1, name, v[c], lim);
                 goto fail;
             }
         }
@@ -331,10 +338,18 @@ fail:
 
 swgl_status mesh_read(const char *nodes_path, const char *triangles_path, mesh *m)
 {
+    return mesh_read_column(nodes_path, triangles_path, 4, m);
+}
+
+swgl_status mesh_read_column(const char *nodes_path, const char *triangles_path, int column, mesh *m)
+{
     memset(m, 0, sizeof *m);
     if (!nodes_path || !triangles_path) return swgl_fail(SWGL_ERR_ARG, "mesh_read: no path");
+    if (column < 4 || column > MESH_MAX_COLUMN)
+        return swgl_fail(SWGL_ERR_ARG, "%s: value column %d: expected 4 (z) to %d", nodes_path, column,
+                         MESH_MAX_COLUMN);
     id_index *ids = NULL;
-    swgl_status st = read_nodes(nodes_path, m, &ids);
+    swgl_status st = read_nodes(nodes_path, column, m, &ids);
     if (st == SWGL_OK) st = read_triangles(triangles_path, nodes_path, ids, m);
     free(ids);
     if (st != SWGL_OK) mesh_free(m);

@@ -4,7 +4,8 @@
  * TRIANGLES)` (the Malpasset case's TELEMAC mesh; docs/scenarios.md, docs/validation.md).
  *
  * Files (docs/scenarios.md "Triangle meshes"):
- *   NODES      one node a line: id, x, y, z (m; further columns are ignored)
+ *   NODES      one node a line: id, x, y, z (m; further columns are ignored, or one of
+ *              them is read in place of z: mesh_read_column)
  *   TRIANGLES  one triangle a line: id, n1, n2, n3 (node ids of the NODES file); exactly
  *              these 4 fields (a 6-node element is an error, not a triangle)
  * Fields are separated by commas, semicolons, tabs or spaces (blanks around a comma belong
@@ -41,6 +42,11 @@ typedef struct mesh {
 
 /* Reads both files into *m (zeroed first; mesh_free it on success). */
 swgl_status mesh_read(const char *nodes_path, const char *triangles_path, mesh *m);
+/* The same with the value at the nodes (z in *m) read from field `column` of each node
+ * line (1-based: 4 is z, as mesh_read; up to MESH_MAX_COLUMN), e.g. a depth or a water
+ * surface the file carries beside the bed; the line must have that many fields. */
+#define MESH_MAX_COLUMN 8
+swgl_status mesh_read_column(const char *nodes_path, const char *triangles_path, int column, mesh *m);
 void mesh_free(mesh *m);
 
 /* Samples the mesh at the nx * ny points (x0 + i dx, y0 + j dy), i < nx, j < ny, row-major

@@ -7,7 +7,8 @@
  *   a path ending ".asc"        an ESRI ASCII grid, which must have the grid's nx, ny and
  *                               cell size (and its xll, yll when the grid itself came
  *                               from a file)
- *   mesh(NODES, TRIANGLES)      a triangle mesh (mesh.h) sampled at the sample points in
+ *   mesh(NODES, TRIANGLES[, C]) a triangle mesh (mesh.h; C: the nodes file's value column,
+ *                               4 = z when absent) sampled at the sample points in
  *                               map coordinates (xll + x, yll + y) by linear interpolation
  *                               on its triangles; NODATA outside it
  * Paths are relative to the scenario's folder; one that starts "@data/" is in the shared
@@ -37,9 +38,11 @@ int sc_value_is_grid(const char *value)
 
 const char *sc_grid_path(const char *dir, const char *value, char *buf, size_t len)
 {
-    if (strncmp(value, "@data/", 6) == 0) snprintf(buf, len, "%s/%s", sc_data_dir(), value + 6);
-    else if (value[0] == '/' || !dir || !*dir) snprintf(buf, len, "%s", value);
-    else snprintf(buf, len, "%s/%s", dir, value);
+    int n;   /* (a path cut short is found by the callers: strlen(buf) + 1 == len) */
+    if (strncmp(value, "@data/", 6) == 0) n = snprintf(buf, len, "%s/%s", sc_data_dir(), value + 6);
+    else if (value[0] == '/' || !dir || !*dir) n = snprintf(buf, len, "%s", value);
+    else n = snprintf(buf, len, "%s/%s", dir, value);
+    if (n < 0 && len) buf[0] = '\0';
     return buf;
 }
 
@@ -49,24 +52,42 @@ int sc_value_is_mesh(const char *value)
     return n >= 6 && strncasecmp(value, "mesh(", 5) == 0 && value[n - 1] == ')';
 }
 
-/* "mesh(A, B)": the two paths, trimmed, resolved against dir. */
-static swgl_status mesh_paths(const sc_entry *e, const char *dir, char *nodes, char *tris, size_t len)
+/* "mesh(A, B[, C])": the two paths, trimmed, resolved against dir, and the nodes file's
+ * value column C (4, z, when absent). */
+static swgl_status mesh_args(const sc_entry *e, const char *dir, char *nodes, char *tris, size_t len, int *column)
 {
-    const char *v = e->value + 5, *end = e->value + strlen(e->value) - 1, *comma = strchr(v, ',');
-    if (!comma || comma > end || memchr(comma + 1, ',', (size_t)(end - comma - 1)))
-        return sc_entry_error(e, SWGL_ERR_INPUT, "expected mesh(NODES.csv, TRIANGLES.csv): two paths "
-                              "separated by a comma");
-    char part[2][512];
-    const char *from[2] = {v, comma + 1}, *to[2] = {comma, end};
-    for (int k = 0; k < 2; k++) {
+    static const char *syntax = "expected mesh(NODES.csv, TRIANGLES.csv) or mesh(NODES.csv, TRIANGLES.csv, COLUMN)";
+    const char *v = e->value + 5, *end = e->value + strlen(e->value) - 1;
+    const char *from[3], *to[3];
+    int n_parts = 0;
+    for (const char *p = v;; p++) {   /* split at the commas between "mesh(" and ")" */
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        if (n_parts == 3) return sc_entry_error(e, SWGL_ERR_INPUT, "%s: more than three arguments", syntax);
+        from[n_parts] = p;
+        to[n_parts++] = comma ? comma : end;
+        if (!comma) break;
+        p = comma;
+    }
+    if (n_parts < 2) return sc_entry_error(e, SWGL_ERR_INPUT, "%s: two paths separated by a comma", syntax);
+    char part[3][512];
+    static const char *which[3] = {"first path", "second path", "column"};
+    for (int k = 0; k < n_parts; k++) {
         while (from[k] < to[k] && (*from[k] == ' ' || *from[k] == '\t')) from[k]++;
         while (to[k] > from[k] && (to[k][-1] == ' ' || to[k][-1] == '\t')) to[k]--;
         size_t n = (size_t)(to[k] - from[k]);
         if (n == 0 || n >= sizeof part[k])
-            return sc_entry_error(e, SWGL_ERR_INPUT, "expected mesh(NODES.csv, TRIANGLES.csv): the %s "
-                                  "path is %s", k ? "second" : "first", n ? "too long" : "empty");
+            return sc_entry_error(e, SWGL_ERR_INPUT, "%s: the %s is %s", syntax, which[k], n ? "too long" : "empty");
         memcpy(part[k], from[k], n);
         part[k][n] = '\0';
+    }
+    *column = 4;
+    if (n_parts == 3) {
+        char *stop;
+        long c = strtol(part[2], &stop, 10);
+        if (*stop || c < 4 || c > MESH_MAX_COLUMN)
+            return sc_entry_error(e, SWGL_ERR_INPUT, "%s: COLUMN '%s': expected the nodes file's column of the "
+                                  "value, an integer from 4 (z) to %d", syntax, part[2], MESH_MAX_COLUMN);
+        *column = (int)c;
     }
     sc_grid_path(dir, part[0], nodes, len);
     sc_grid_path(dir, part[1], tris, len);
@@ -85,8 +106,9 @@ static swgl_status mesh_paths(const sc_entry *e, const char *dir, char *nodes, c
 swgl_status sc_mesh_read(const sc_entry *e, const char *dir, mesh *m)
 {
     char nodes[1024], tris[1024];
-    swgl_status st = mesh_paths(e, dir, nodes, tris, sizeof nodes);
-    if (st == SWGL_OK && (st = mesh_read(nodes, tris, m)) != SWGL_OK) {
+    int column = 4;
+    swgl_status st = mesh_args(e, dir, nodes, tris, sizeof nodes, &column);
+    if (st == SWGL_OK && (st = mesh_read_column(nodes, tris, column, m)) != SWGL_OK) {
         if (e->is_override) return swgl_fail(st, "%s (%s)", swgl_last_error(), e->where);
         return swgl_fail(st, "%s ([%s] %s, %s)", swgl_last_error(), e->section, e->key, e->where);
     }

@@ -1,6 +1,7 @@
 /* fuzz_mesh.c — the triangle mesh reader and sampler (mesh.h): the input is split at its
  * first 0xFF byte into the nodes file and the triangles file (no 0xFF: the triangles file
- * is empty), both written to the harness's temporary folder (mesh_read reads paths).
+ * is empty), both written to the harness's temporary folder (mesh_read reads paths); the
+ * value column (4 to 8, mesh_read_column) follows from the input's length.
  *
  * On success the documented properties are checked: at least one node and one triangle,
  * every coordinate finite, the bounding box holding every node, every triangle's indices
@@ -46,7 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_write(np, sizeof np, "nodes.csv", data, n1);
     fz_write(tp, sizeof tp, "triangles.csv", cut ? cut + 1 : data, cut ? size - n1 - 1 : 0);
     mesh m;
-    swgl_status st = mesh_read(np, tp, &m);
+    /* the value column (mesh_read_column): 4 (z, mesh_read) to MESH_MAX_COLUMN, from the
+     * input's length, so that every corpus entry keeps its column */
+    int column = 4 + (int)(size % (MESH_MAX_COLUMN - 3));
+    swgl_status st = column == 4 ? mesh_read(np, tp, &m) : mesh_read_column(np, tp, column, &m);
     if (st != SWGL_OK) {
         FZ_CHECK(strlen(swgl_last_error()) > 0 && !strchr(swgl_last_error(), '\n'));
         FZ_CHECK(m.n_nodes == 0 && m.n_tri == 0 && !m.x && !m.y && !m.z && !m.tri);

@@ -6,7 +6,8 @@
  * (a NUL cannot reach an override through argv, so it is the natural separator; the text
  * therefore never holds a NUL; empty pieces are skipped).  The text is written to scenario.ini in the harness's
  * temporary folder, next to small .asc grids the scenario may name: grid-bed.asc,
- * grid-eta.asc (those of tests/data/grid.ini) and small.asc.
+ * grid-eta.asc (those of tests/data/grid.ini) and small.asc, and a small triangle mesh,
+ * n.csv and t.csv (mesh(n.csv, t.csv[, COLUMN])).
  *
  * On success the documented properties of the result are checked (scenario.h): every
  * field finite, h >= 0, active and boundary codes valid, output times increasing in
@@ -116,6 +117,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     fz_write(p, sizeof p, "grid-bed.asc", grid_bed, sizeof grid_bed - 1);
     fz_write(p, sizeof p, "grid-eta.asc", grid_eta, sizeof grid_eta - 1);
     fz_write(p, sizeof p, "small.asc", small, sizeof small - 1);
+    /* a two-triangle mesh over [0, 4] x [0, 3] with z and two more columns (depth, surface):
+     * mesh(n.csv, t.csv[, 4..6]) */
+    static const char nodes[] = "id,x,y,z,h,eta\n1,0,0,1,0.5,1.5\n2,4,0,2,0,2\n3,4,3,3,1,4\n4,0,3,2,0.25,2.25\n";
+    static const char tris[] = "id,n1,n2,n3\n1,1,2,3\n2,1,3,4\n";
+    fz_write(p, sizeof p, "n.csv", nodes, sizeof nodes - 1);
+    fz_write(p, sizeof p, "t.csv", tris, sizeof tris - 1);
     return 0;
 }
 
