@@ -65,8 +65,8 @@ le "$rel" 1e-12; ok $? "cpu-scalar (double): the closed valley keeps its water t
 l1=$(num "$tmp/c/summary.json" l1_rel_h)
 le "$l1" 1e-4; ok $? "cpu (float) vs cpu-scalar: relative L1 difference of h $l1 <= 1e-4"
 
-# 2. causality: the wave reaches model gauge 6 (observed 10.2 s, 250 m below the dam),
-#    not transformer A (observed 100 s, 900 m down) by t = 20 s
+# 2. causality: the wave reaches model gauge 6 (250 m below the dam) by t = 20 s, not
+#    transformer A (900 m down; the observation files give when each was reached)
 g6=$(gauge "$tmp/c" G6 h_m); ga=$(gauge "$tmp/c" TA h_m)
 awk -v a="$g6" 'BEGIN { exit !(a > 1) }'; ok $? "G6 is under $g6 m of water at 20 s (> 1 m)"
 le "$ga" 0; ok $? "transformer A is still dry at 20 s (h = $ga)"
@@ -80,8 +80,9 @@ want=$(cat "$data"/malpasset/observations_*.csv | grep -v '^#' | grep -v '^id,' 
 gauges=$(head -1 "$tmp/c/gauges.csv" | tr ',' '\n' | grep -c '_h_m$')
 [ "$gauges" = "$want" ]; ok $? "the case's gauges are the observation files' points ($gauges gauges)"
 arr=$(awk -F, '$3 == "G6" { print $13 }' "$tmp/c/malpasset_points.csv")
-awk -v a="$arr" 'BEGIN { exit !(a >= 3 && a <= 20) }'
-ok $? "simulated arrival at G6 $arr s, observed 10.2 s (60 m cells: within [3, 20] s)"
+obs=$(awk -F, '!/^#/ && $1 == "6" { print $4 }' "$data/malpasset/observations_model_gauges.csv")
+awk -v a="$arr" -v o="$obs" 'BEGIN { exit !(o > 0 && a >= 0.3 * o && a <= 2 * o) }'
+ok $? "simulated arrival at G6 $arr s, observed $obs s (the data file's; 60 m cells: within 0.3 to 2 times it)"
 grep -q "| G6 |" "$tmp/v.txt"; ok $? "the markdown table names gauge 6"
 
 # the speed over simulated time: performance.csv from t = 0 to t_end, steps as summary.json's
@@ -95,7 +96,7 @@ ok $? "performance.csv: $(($(wc -l < "$tmp/c/performance.csv") - 1)) rows, t, wa
 # --out is created
 mkdir -p "$tmp/data/malpasset"
 cp "$data/malpasset/"observations_*.csv "$tmp/data/malpasset/"
-sed -i 's/^P3,5790.6,4177.7,/P3,1e400,nan,/' "$tmp/data/malpasset/observations_police_points.csv"
+sed -i 's/^P3,[^,]*,[^,]*,/P3,1e400,nan,/' "$tmp/data/malpasset/observations_police_points.csv"
 "$swgl" validate malpasset "$tmp/c" --data "$tmp/data" --out "$tmp/v2" > /dev/null 2> "$tmp/v2.err"
 [ $? = 1 ] && grep -q "observations_police_points.csv:9: expected id,x_m,y_m,value" "$tmp/v2.err"
 ok $? "a non-finite coordinate: exit 1 naming file and line ($(cat "$tmp/v2.err"))"
