@@ -165,6 +165,20 @@ plot "$TMP/thacker/err.dat" u (\$1/$TK):(\$2/1) w lp pt 7 ps 0.6 lc rgb "#d62728
      0.025 w l dt 3 lc rgb "black" t "bound of test\\\_kp\\\_cpu (kp, 2.5e-2 m)"
 EOF
 
+# The L1 distance of a coarse run's surface cut (file 4) from the 1-D reference's (file 3),
+# the reference averaged over each coarse cell, per metre of channel: TEST T REF COARSE LABEL
+l1_against_ref() {
+    awk -v name="$1" -v t="$2" -v lab="$5" 'BEGIN { n = 0; m = 0 } FNR == 1 { f++ }
+        f == 1 { xr[n] = $1; er[n++] = $4; next }
+        { xc[m] = $1; ec[m++] = $4 }
+        END {
+            dx = xc[1] - xc[0]
+            for (i = 0; i < n; i++) { c = int(xr[i] / dx); s[c] += er[i]; cnt[c]++ }
+            for (c = 0; c < m; c++) { e = ec[c] - s[c] / cnt[c]; l1 += (e < 0 ? -e : e) * dx }
+            printf "  %s, t = %s s: %s against the 1-D reference, L1(eta) / length %.3g m\n", name, t, lab, l1 / (m * dx)
+        }' "$3" "$4"
+}
+
 # ---- Lastra Test 1 ---------------------------------------------------------------------
 # Q0 (100 x 10) and Q2 (400 x 40) as the case runs them; no exact solution, so the
 # reference is a 1-D run (ny = 1: the case is uniform in y) of 3200 cells, 32x finer than Q0.
@@ -178,15 +192,7 @@ for t in 0.5 1 2 5; do
     for r in l1q0 l1q2 l1ref; do middle "$TMP/$r/h_t$t.asc" "$TMP/$r/eta_t$t.asc" > "$TMP/$r/cut$t.dat"; done
     # L1 distance of Q0 and Q2 from the reference averaged over each coarse cell, per metre of channel
     for r in l1q0 l1q2; do
-        awk -v t="$t" -v r="$r" 'BEGIN { n = 0; m = 0 } FNR == 1 { f++ }
-            f == 1 { xr[n] = $1; er[n++] = $4; next }
-            { xc[m] = $1; ec[m++] = $4 }
-            END {
-                dx = xc[1] - xc[0]; dr = xr[1] - xr[0]
-                for (i = 0; i < n; i++) { c = int(xr[i] / dx); s[c] += er[i]; cnt[c]++ }
-                for (c = 0; c < m; c++) { e = ec[c] - s[c] / cnt[c]; l1 += (e < 0 ? -e : e) * dx }
-                printf "  Test 1, t = %s s: %s against the 1-D reference, L1(eta) / length %.3g m\n", t, (r == "l1q0" ? "Q0" : "Q2"), l1 / (m * dx)
-            }' "$TMP/l1ref/cut$t.dat" "$TMP/$r/cut$t.dat"
+        l1_against_ref "Test 1" "$t" "$TMP/l1ref/cut$t.dat" "$TMP/$r/cut$t.dat" "$([ $r = l1q0 ] && echo Q0 || echo Q2)"
     done
 done
 gnuplot <<EOF
@@ -220,15 +226,7 @@ run --case lastra-test2 --set domain.nx=4000 --set domain.ny=1 --set domain.dx=0
 for t in 0.05 0.15 0.25 0.45; do
     for r in l2q0 l2q2 l2ref; do middle "$TMP/$r/h_t$t.asc" "$TMP/$r/eta_t$t.asc" > "$TMP/$r/cut$t.dat"; done
     for r in l2q0 l2q2; do
-        awk -v t="$t" -v r="$r" 'BEGIN { n = 0; m = 0 } FNR == 1 { f++ }
-            f == 1 { xr[n] = $1; er[n++] = $4; next }
-            { xc[m] = $1; ec[m++] = $4 }
-            END {
-                dx = xc[1] - xc[0]
-                for (i = 0; i < n; i++) { c = int(xr[i] / dx); s[c] += er[i]; cnt[c]++ }
-                for (c = 0; c < m; c++) { e = ec[c] - s[c] / cnt[c]; l1 += (e < 0 ? -e : e) * dx }
-                printf "  Test 2, t = %s s: %s against the 1-D reference, L1(eta) / length %.3g m\n", t, (r == "l2q0" ? "Q0" : "Q2"), l1 / (m * dx)
-            }' "$TMP/l2ref/cut$t.dat" "$TMP/$r/cut$t.dat"
+        l1_against_ref "Test 2" "$t" "$TMP/l2ref/cut$t.dat" "$TMP/$r/cut$t.dat" "$([ $r = l2q0 ] && echo Q0 || echo Q2)"
     done
 done
 gnuplot <<EOF
