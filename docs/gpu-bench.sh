@@ -2,9 +2,10 @@
 # docs/gpu-bench.sh — what produced the GPU-machine tables in docs/performance.md.
 # Run on a machine with a GPU and the GLVND/EGL user-space libraries, from the
 # repository root, with swgl built in ./build:
-#   bash docs/gpu-bench.sh [tests] [gpgpu] [roe] [sediment] [demo] [compute]
+#   bash docs/gpu-bench.sh [tests] [gpgpu] [roe] [sediment] [demo] [compute] [sweep]
 # (compute: issue 13's table, "The gpu-compute backend with kernels"; it needs GL 4.3 and,
-# for the Malpasset rows, the shared data: SWGL_DATA)
+# for the Malpasset rows, the shared data: SWGL_DATA; sweep: kp's flux kernel over work
+# groups and SWGL_KP_CELLS shapes, each checked to give one cell an invocation's bits)
 # Every bench prints the renderer, the sizes and the figures; logs go to $OUT (or ./out-gpu).
 set -u
 out=${OUT:-out-gpu}
@@ -53,6 +54,28 @@ for w in $what; do
         ./build/swgl run --case malpasset --backend gpu-compute --out "$out/c-mpv" --quiet
         ./build/swgl validate malpasset "$out/c-mpv" --out "$out/c-mpv" | tail -n 6
       } 2>&1 | tee "$out/compute.txt" ;;
+    sweep)
+      R="--set domain.nx=4096 --set domain.ny=4096 --set domain.dx=0.009765625 --set domain.dy=0.009765625 --set output.maps=false --quiet"
+      M="--set output.maps=false --set output.gauge_interval=4000 --quiet"
+      sum() { python3 -c "import json;d=json.load(open('$1/summary.json'));print('$2', d['steps'], 'steps', round(d['wall_s'],3), 's', '%.4g cell updates/s' % d['cells_per_s'])"; }
+      {
+        ./build/swgl bench gpgpu --min 4096 --max 4096
+        ./build/swgl run --case circular-dambreak --set run.t_end=0.5 $R --backend gpu-compute --out "$out/s-base"
+        sum "$out/s-base" "kp rk2 4096^2, group 16x8, one cell an invocation"
+        # group, cells an invocation, staged (1) or not (0)
+        for v in "16x8 1x2 1" "16x8 1x3 1" "8x8 1x4 1" "16x4 1x4 1" "8x8 2x2 1" "8x4 2x4 1" "8x8 2x4 0" "16x8 1x4 0" \
+                 "16x8 2x4 0" "16x8 4x4 0" "32x4 1x8 0" "8x8 2x8 0" "8x8 4x4 0"; do
+          set -- $v
+          SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 ./build/swgl run --case circular-dambreak --set run.t_end=0.5 $R \
+            --backend gpu-compute --out "$out/s-v"
+          sum "$out/s-v" "kp rk2 4096^2, group $1, cells $2, staged $3"
+          cmp -s "$out/s-base/h.asc" "$out/s-v/h.asc" && cmp -s "$out/s-base/qx.asc" "$out/s-v/qx.asc" && echo "  the same h, qx" || echo "  DIFFERENT h or qx"
+          for integ in euler rk2; do
+            SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 ./build/swgl run --case malpasset --backend gpu-compute $M \
+              --set kp.integrator=$integ --out "$out/s-mp" 2> /dev/null && sum "$out/s-mp" "  malpasset 15 m $integ"
+          done
+        done
+      } 2>&1 | tee "$out/sweep.txt" ;;
     demo)
       ./build/swgl run --compare cpu --out "$out/dambreak" 2>&1 | tee "$out/demo.txt"
       ./build/swgl run --case sediment-basin --compare cpu --out "$out/basin" 2>&1 | tee -a "$out/demo.txt" ;;

@@ -280,7 +280,7 @@ bind:
                                GL_WRITE_ONLY,
                                gpu_array2d_format(p->images[k].array) == GPU_RGBA32UI ? GL_RGBA32UI : GL_RGBA32F);
         int lx, ly;
-        gpu_program_local_size(p->program, &lx, &ly);
+        gpu_program_group_cells(p->program, &lx, &ly);
         glUniform4i(gpu_program_uniform(p->program, "swgl_rect"), r.x, r.y, r.w, r.h);
         int timed = prof_begin(pname);
         glDispatchCompute((GLuint)((r.w + lx - 1) / lx), (GLuint)((r.h + ly - 1) / ly), 1);

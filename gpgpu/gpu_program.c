@@ -30,6 +30,7 @@ struct gpu_program {
     int compute;     /* a compute program (gpu_set_compute_passes, or a kernel): dispatched */
     int kernel;      /* written as a compute shader (gpu_program_create_kernel) */
     int lx, ly;      /* its work-group size */
+    int cx, cy;      /* the cells an invocation covers (gpu_program_set_cells; 0: 1) */
     char name[64];
     int n_uniforms;
     struct { char name[64]; int loc; } uniforms[MAX_UNIFORMS];
@@ -46,6 +47,17 @@ void gpu_program_local_size(const gpu_program *p, int *x, int *y)
 {
     *x = p->lx > 0 ? p->lx : 16;
     *y = p->ly > 0 ? p->ly : 16;
+}
+void gpu_program_set_cells(gpu_program *p, int cx, int cy)
+{
+    p->cx = cx > 0 ? cx : 1;
+    p->cy = cy > 0 ? cy : 1;
+}
+void gpu_program_group_cells(const gpu_program *p, int *x, int *y)
+{
+    gpu_program_local_size(p, x, y);
+    *x *= p->cx > 0 ? p->cx : 1;
+    *y *= p->cy > 0 ? p->cy : 1;
 }
 
 /* ---- shader files: embedded, or from SWGL_SHADER_DIR ---- */

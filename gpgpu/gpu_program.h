@@ -69,6 +69,12 @@ swgl_status gpu_program_create_kernel(const char *name, const char *defines, gpu
 int gpu_program_is_kernel(const gpu_program *p);
 /* The work-group size a compute program is dispatched in (16 x 16 for compute forms). */
 void gpu_program_local_size(const gpu_program *p, int *x, int *y);
+/* A kernel whose invocations each cover cx x cy cells (a loop of its own, e.g. a sweep
+ * that carries values from one cell to the next): gpu_pass_draw then dispatches
+ * ceil(w / (lx cx)) x ceil(h / (ly cy)) work groups over a w x h rectangle (default 1 x 1). */
+void gpu_program_set_cells(gpu_program *p, int cx, int cy);
+/* The cells one work group covers: the work-group size times the cells an invocation covers. */
+void gpu_program_group_cells(const gpu_program *p, int *x, int *y);
 
 /* Number of GL programs alive (for leak tests). */
 int gpu_program_live_count(void);

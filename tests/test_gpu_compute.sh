@@ -70,6 +70,33 @@ for v in "SWGL_KP_FUSED=0 kp.early_exit=auto" "SWGL_KP_FUSED=1 kp.early_exit=off
   ok $? "kp-thacker: $v writes what the fused kernel with early exit auto writes (h, qx, qy) to the digit ($(grep '"solver"' "$tmp/kp-v/summary.json"))"
   rm -rf "$tmp/kp-v"
 done
+# the flux kernel's sweep (SWGL_KP_CELLS=AxB: each invocation A columns of B cells, points
+# and faces carried from cell to cell) gives what one cell an invocation gives, to the bit:
+# the same functions with the same arguments.  On kp's dam break (inactive cells of the dam
+# and the island, walls, RK2, early exit on so that tiles are skipped and computed) with
+# tiles that do not divide the grid, staged and not
+SWGL_KP_FUSED=0 "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 --backend gpu-compute --quiet \
+  --out "$tmp/kp-dam-p" > "$tmp/kp-dam-p.log" 2>&1
+for v in "16x8 1x1 1 on" "8x8 2x4 1 on" "16x8 3x2 0 on" "4x4 5x7 1 off" "16x8 1x3 0 auto"; do
+  set -- $v
+  SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 \
+    --set kp.early_exit=$4 --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+  grep -q 'fused flux kernel' "$tmp/kp-v/summary.json" && cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-dam-p/h.asc" &&
+    cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-dam-p/qx.asc" && cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-dam-p/qy.asc"
+  ok $? "kp-dambreak: group $1, cells $2 an invocation, staged $3, early exit $4 writes the passes' h, qx, qy to the digit ($(head -c 200 "$tmp/kp-v.log"))"
+  rm -rf "$tmp/kp-v"
+done
+SWGL_KP_CELLS=2x4 SWGL_KP_STAGE=0 "$swgl" run --case thacker --set run.t_end=300 --set run.output_times= --backend gpu-compute --quiet \
+  --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-thacker-g/h.asc" && cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-thacker-g/qx.asc" &&
+  cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-thacker-g/qy.asc"
+ok $? "kp-thacker: SWGL_KP_CELLS=2x4 (the sweep unstaged, the default group) writes one cell an invocation's h, qx, qy"
+rm -rf "$tmp/kp-v"
+# a sweep whose staged tile needs more than the 32 KiB of shared memory GL guarantees is refused by name
+SWGL_KP_CELLS=4x4 "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+r=$?
+[ "$r" != 0 ] && grep -q 'SWGL_KP_CELLS=4x4: expected' "$tmp/kp-v.log"
+ok $? "SWGL_KP_CELLS=4x4 with 16x8 groups (staged: 68 x 36 cells, 76.5 KiB) fails with a message naming it (exit $r: $(head -c 160 "$tmp/kp-v.log"))"
 run kp-valley 1e-6 1e-3 --case valley-flood --set run.t_end=600 --set run.output_times=
 # sediment: the dual-lithology scheme with its inflow
 run sediment-basin 1e-6 1e-4 --case sediment-basin --set sediment.steps=50 --set run.t_end=

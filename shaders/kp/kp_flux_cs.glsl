@@ -1,6 +1,8 @@
-// kp_flux_cs.glsl — a kernel of the compute backend (gpu_program_create_kernel): the flux
-// evaluation of one stage, early exit and the first level of the bound's min reduction
-// in one dispatch.  A work group covers a tile of cells, one invocation a cell (16 x 8):
+// kp_flux_cs.glsl — a kernel of the compute backend (gpu_program_create_kernel): the
+// flux evaluation of one stage, early exit and the first level of the bound's min reduction
+// in one dispatch.  A work group of KP_GX x KP_GY invocations covers a tile of
+// KP_GX KP_CX x KP_GY KP_CY cells: one cell an invocation (KP_CX = KP_CY = 1, the default),
+// or a sweep of its KP_CX columns of KP_CY cells upwards, row by row:
 //   0. (u_skip_dry) the group reads the tile and the ring of cells around it; if none is
 //      wet (active with h > eps, or holding a NaN or an infinity), every point of those
 //      cells is 0 (cpu_ref/kp_cpu.h item 5), so every face flux, speed and source of the
@@ -9,9 +11,16 @@
 //      group writes that without computing it (Brodtkorb et al. 2011, 3.2.1, decided inside the
 //      dispatch, so it needs no wet-map pass, no fill pass, no quads and no depth test);
 //   1. each cell's R and cfl r: kp_cell_rates (kp_cell.glsl), the flux pass
-//      kp_flux_cell.glsl's function, so the same values, reading the texels from the
-//      group's copy in shared memory (loaded before step 0; KP_NO_STAGING: from the
-//      arrays);
+//      kp_flux_cell.glsl's function, so the same values; or the sweep, which gives the
+//      same values from the same functions with the same arguments (kp_cell_points,
+//      kp_face, kp_source, kp_rates), but computes each point and face once per sweep
+//      where kp_cell_rates computes them once per cell: a cell's points along y (items
+//      1-6) and its north face (item 7) serve the cell above it in the next row, and along
+//      x the KP_CX cells of a row share their points and the faces between them.  Per cell,
+//      kp_cell_rates makes 6 calls of kp_cell_points and 4 of kp_face; the sweep makes
+//      1 + (KP_CX + 2) / KP_CX and 1 + (KP_CX + 1) / KP_CX (1 x 4: 4 and 3, 2 x 4: 3 and
+//      2.5), plus one row's worth at the start of each column.  Either reads the texels
+//      from the group's copy in shared memory (loaded first; KP_NO_STAGING: the arrays);
 //   2. the group's min of cfl r (group_min.glsl) goes to o_part at the group's index (a
 //      min reduction of o_part, gpgpu's reduce_cs, is the step's bound);
 //   or (KP_FUSE_STAGE1, RK2's second stage) 2. each cell's integration
@@ -20,25 +29,32 @@
 // boundary data, rain or sources, whose inflow wets dry tiles).
 // Tried and dropped (docs/performance.md): forms that compute each point (and each face)
 // once per tile in shared memory, as kp_faces.glsl does across passes, ran 1.5 (points)
-// and 3.3 (points and faces) times slower on an H200 than this one, which recomputes
-// them per cell.
-// The work group: KP_GX x KP_GY invocations, one a cell of a tile of that size (defines of
-// kp_gpu.c: 16 x 8, the fastest of eight shapes measured on the H200, or SWGL_KP_GROUP)
+// and 3.3 (points and faces) times slower on an H200 than one cell per invocation, which
+// computes them once per cell; the sweep shares them through registers instead (its
+// speed against one cell per invocation: docs/performance.md).
+// The work group and the cells an invocation sweeps: defines of kp_gpu.c (SWGL_KP_GROUP,
+// SWGL_KP_CELLS; the dispatch covers KP_GX KP_CX x KP_GY KP_CY cells a group)
 #ifndef KP_GX
 #define KP_GX 16
 #define KP_GY 16
 #endif
+#ifndef KP_CX
+#define KP_CX 1
+#define KP_CY 1
+#endif
 layout(local_size_x = KP_GX, local_size_y = KP_GY) in;
 #define KP_GN (KP_GX * KP_GY)
+#define KP_TX (KP_GX * KP_CX)   // the tile, in cells
+#define KP_TY (KP_GY * KP_CY)
 #include "kp_real.glsl"
 uniform real2 u_dxy;
 uniform real u_cfl;
 uniform int u_skip_dry;   // 0: compute dry tiles too (kp.early_exit = off)
 #ifndef KP_NO_STAGING
 // The group's copy of the state and bed texels its cells read (the tile and two cells
-// around it), loaded once (3 to 4 texel fetches a cell instead of kp_cell_rates' 16)
-// and read by kp_cell_rates from shared memory (kp_cell.glsl's KP_CELL_STATE, _BED)
-shared vec4 s_st[KP_GY + 4][KP_GX + 4], s_bd[KP_GY + 4][KP_GX + 4];
+// around it), loaded once (3 to 4 texel fetches a cell instead of kp_cell_rates' 16) and
+// read by the sweep and the wet test from shared memory
+shared vec4 s_st[KP_TY + 4][KP_TX + 4], s_bd[KP_TY + 4][KP_TX + 4];
 ivec2 kp_org;   // the array cell of s_st[0][0]: the tile's first cell less (2, 2)
 #define KP_CELL_STATE(p) s_st[(p).y - kp_org.y][(p).x - kp_org.x]
 #define KP_CELL_BED(p) s_bd[(p).y - kp_org.y][(p).x - kp_org.x]
@@ -60,34 +76,67 @@ SWGL_IMAGE(1, o_part);
 
 shared bool s_wet;
 
+// A cell's state and bed texels for the sweep: past the arrays' edge, a cell that is not
+// active (what the staged copy holds there)
+#ifdef KP_NO_STAGING
+bool kp_inside(ivec2 p) { return all(greaterThanEqual(p, ivec2(0))) && all(lessThan(p, textureSize(KP_TEX(u_bed), 0))); }
+real4 kp_st(ivec2 p) { return kp_inside(p) ? KP_LOAD(u_state, p) : real4(0.0, 0.0, 0.0, -1.0 - CELL_OFF); }
+real4 kp_bd(ivec2 p) { return kp_inside(p) ? KP_LOAD(u_bed, p) : real4(0.0, 0.0, 0.0, CELL_OFF); }
+#else
+#define kp_st(p) KP_CELL_STATE(p)
+#define kp_bd(p) KP_CELL_BED(p)
+#endif
+
 // Invocation i's share (cells i, i + KP_GN, ...) of step 0's test: whether a cell of the tile or
 // of its ring is wet (kp_cell_points would give it points) or holds a NaN or an infinity
-bool kp_region_wet(int i)
+bool kp_region_wet(int i, ivec2 tile)
 {
-    ivec2 origin = swgl_rect.xy + ivec2(KP_GX, KP_GY) * ivec2(gl_WorkGroupID.xy) - 1,
-          last = textureSize(KP_TEX(u_bed), 0) - 1;
+    ivec2 last = textureSize(KP_TEX(u_bed), 0) - 1;
     bool wet = false;
-    for (int j = i; j < (KP_GX + 2) * (KP_GY + 2); j += KP_GN) {   // the tile and its ring
-        ivec2 p = origin + ivec2(j % (KP_GX + 2), j / (KP_GX + 2));
+    for (int j = i; j < (KP_TX + 2) * (KP_TY + 2); j += KP_GN) {   // the tile and its ring
+        ivec2 p = tile - 1 + ivec2(j % (KP_TX + 2), j / (KP_TX + 2));
         if (any(lessThan(p, ivec2(0))) || any(greaterThan(p, last))) continue;
-        real4 s = KP_CELL_STATE(p), b = KP_CELL_BED(p);
+        real4 s = kp_st(p), b = kp_bd(p);
         wet = wet || (b.w == CELL_ACTIVE && (s.x - b.z > u_eps || any(isnan(s.xyz)) || any(isinf(s.xyz))));
     }
     return wet;
 }
 
+// A cell's two points along `axis` (kp_cell_points: 0 for a dry cell) from its texels (s,
+// b) and its neighbours' on the low and high side; 0 for a cell that is not active
+void kp_points_of(real4 s, real4 b, real4 slo, real4 blo, real4 shi, real4 bhi, int axis, out real3 phi,
+                  out real3 plo)
+{
+    phi = real3(0.0);
+    plo = real3(0.0);
+    if (b.w != CELL_ACTIVE) return;
+    kp_cell_points(s, b.z, slo, blo.w, shi, bhi.w, axis, axis == 0 ? b.x : b.y, axis == 0 ? blo.x : blo.y, phi, plo);
+}
+
+// The face between cell lo (west or south) and cell hi along `axis` from lo's high point
+// and hi's low point (kp_face; the face's bed is lo's B_E or B_N; 0 where neither side is
+// active): the value kp_cell_finish gives the face from either side
+real4 kp_face_of(real3 plo, real4 slo, real4 blo, real3 phi, real4 shi, real4 bhi, int axis)
+{
+    bool alo = blo.w == CELL_ACTIVE, ahi = bhi.w == CELL_ACTIVE;
+    return kp_face(plo, alo, blo.w, phi, ahi, bhi.w, axis, kp_bv(alo ? shi : slo), axis == 0 ? blo.x : blo.y);
+}
+
 void main()
 {
-    ivec2 c = swgl_cell();
     int i = int(gl_LocalInvocationIndex);
+    const ivec2 ex = ivec2(1, 0), ey = ivec2(0, 1);
+    ivec2 tile = swgl_rect.xy + ivec2(KP_TX, KP_TY) * ivec2(gl_WorkGroupID.xy);
+    ivec2 c0 = tile + ivec2(KP_CX, KP_CY) * ivec2(gl_LocalInvocationID.xy);   // the sweep's first cell
+    ivec2 end = swgl_rect.xy + swgl_rect.zw;
     // (the barriers are met by every invocation of the group, in control flow that is
     // the same for the whole group: u_skip_dry is a uniform, s_wet is shared)
 #ifndef KP_NO_STAGING
-    kp_org = swgl_rect.xy + ivec2(KP_GX, KP_GY) * ivec2(gl_WorkGroupID.xy) - 2;
+    kp_org = tile - 2;
     {
         ivec2 last = textureSize(KP_TEX(u_bed), 0) - 1;
-        for (int j = i; j < (KP_GX + 4) * (KP_GY + 4); j += KP_GN) {
-            ivec2 r = ivec2(j % (KP_GX + 4), j / (KP_GX + 4)), p = kp_org + r;
+        for (int j = i; j < (KP_TX + 4) * (KP_TY + 4); j += KP_GN) {
+            ivec2 r = ivec2(j % (KP_TX + 4), j / (KP_TX + 4)), p = kp_org + r;
             bool inside = all(greaterThanEqual(p, ivec2(0))) && all(lessThanEqual(p, last));
             s_st[r.y][r.x] = inside ? KP_LOAD(u_state, p) : real4(0.0, 0.0, 0.0, -1.0 - CELL_OFF);
             s_bd[r.y][r.x] = inside ? KP_LOAD(u_bed, p) : real4(0.0, 0.0, 0.0, CELL_OFF);
@@ -99,26 +148,101 @@ void main()
         swgl_group_min_init();
     }
     barrier();
-    if (u_skip_dry != 0 && kp_region_wet(i)) s_wet = true;
+    if (u_skip_dry != 0 && kp_region_wet(i, tile)) s_wet = true;
     barrier();
 #ifdef KP_FUSE_STAGE1
-    if (swgl_in_rect()) {   // kp_integrate.glsl's main, with R from here
-        real4 s = KP_LOAD(u_qn, c), bk = KP_LOAD(u_bed, c);
-        real dt = real(SWGL_LOAD(u_clock, ivec2(0)).x);
-        if (bk.w == CELL_ACTIVE && dt != 0.0) {
-            real3 R = s_wet ? kp_cell_rates(c).xyz : real3(0.0);
-            s = kp_integrate_cell(c, s, KP_LOAD(u_state, c), bk, dt, R);
-        }
-        imageStore(o_state, c, s);
+    real dt = real(SWGL_LOAD(u_clock, ivec2(0)).x);
+#else
+    real bmin = kp_inf();
+#endif
+#if KP_CX == 1 && KP_CY == 1
+    // one cell: kp_cell_rates
+    if (all(lessThan(c0, end))) {
+        real4 R = s_wet ? kp_cell_rates(c0) : real4(0.0, 0.0, 0.0, kp_inf());
+#ifdef KP_FUSE_STAGE1
+        real4 s = KP_LOAD(u_qn, c0), bk = KP_LOAD(u_bed, c0);   // kp_integrate.glsl's main, with R from here
+        if (bk.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c0, s, KP_LOAD(u_state, c0), bk, dt, R.xyz);
+        imageStore(o_state, c0, s);
+#else
+        imageStore(o_R, c0, R);
+        bmin = R.w;
+#endif
     }
 #else
-    real b = kp_inf();
-    if (swgl_in_rect()) {
-        real4 R = s_wet ? kp_cell_rates(c) : real4(0.0, 0.0, 0.0, kp_inf());
-        imageStore(o_R, c, R);
-        b = R.w;
+    // carried up each column k: the texels of the row below (sD, bD) and of the current
+    // row (sC, bC), the current cell's points along y (yN, yS) and its south face (GS)
+    real4 sD[KP_CX], bD[KP_CX], sC[KP_CX], bC[KP_CX], GS[KP_CX];
+    real3 yN[KP_CX], yS[KP_CX];
+    for (int k = 0; k < KP_CX; k++) {
+        ivec2 p = c0 + k * ex;
+        sD[k] = kp_st(p - ey);
+        bD[k] = kp_bd(p - ey);
+        sC[k] = kp_st(p);
+        bC[k] = kp_bd(p);
+        yN[k] = yS[k] = real3(0.0);
+        GS[k] = real4(0.0);
+        if (s_wet) {
+            real3 dN, unused;
+            kp_points_of(sD[k], bD[k], kp_st(p - 2 * ey), kp_bd(p - 2 * ey), sC[k], bC[k], 1, dN, unused);
+            kp_points_of(sC[k], bC[k], sD[k], bD[k], kp_st(p + ey), kp_bd(p + ey), 1, yN[k], yS[k]);
+            GS[k] = kp_face_of(dN, sD[k], bD[k], yS[k], sC[k], bC[k], 1);
+        }
     }
-    swgl_group_min_add(b);
+    for (int j = 0; j < KP_CY; j++) {
+        ivec2 row = ivec2(c0.x, c0.y + j);
+        // along x: the row's texels from two cells west to two east of the columns, the
+        // points of the columns' cells and of the cell beside them on either side, and the
+        // KP_CX + 1 faces between those
+        real4 sr[KP_CX + 4], br[KP_CX + 4], F[KP_CX + 1];
+        real3 pE[KP_CX + 2], pW[KP_CX + 2];
+        for (int m = 0; m < KP_CX + 4; m++) {
+            sr[m] = kp_st(row + (m - 2) * ex);
+            br[m] = kp_bd(row + (m - 2) * ex);
+        }
+        for (int m = 0; m < KP_CX + 2; m++) {
+            pE[m] = pW[m] = real3(0.0);
+            if (s_wet) kp_points_of(sr[m + 1], br[m + 1], sr[m], br[m], sr[m + 2], br[m + 2], 0, pE[m], pW[m]);
+        }
+        for (int f = 0; f <= KP_CX; f++)
+            F[f] = s_wet ? kp_face_of(pE[f], sr[f + 1], br[f + 1], pW[f + 1], sr[f + 2], br[f + 2], 0) : real4(0.0);
+        for (int k = 0; k < KP_CX; k++) {
+            ivec2 c = row + k * ex;
+            // along y: the points of the cell above and the north face
+            real4 sU = kp_st(c + ey), bU = kp_bd(c + ey), GN = real4(0.0);
+            real3 uN = real3(0.0), uS = real3(0.0);
+            if (s_wet) {
+                kp_points_of(sU, bU, sC[k], bC[k], kp_st(c + 2 * ey), kp_bd(c + 2 * ey), 1, uN, uS);
+                GN = kp_face_of(yN[k], sC[k], bC[k], uS, sU, bU, 1);
+            }
+            real4 R = real4(0.0, 0.0, 0.0, kp_inf());
+            if (s_wet && bC[k].w == CELL_ACTIVE) {   // kp_cell_finish's items 8-10
+                real2 S = real2(kp_source(bC[k].x, br[k + 1].x, pE[k + 1].x, pW[k + 1].x, u_dxy.x),
+                                kp_source(bC[k].y, bD[k].y, yN[k].x, yS[k].x, u_dxy.y));
+                bool bad = any(isnan(sC[k].xyz)) || any(isinf(sC[k].xyz));
+                R = kp_rates(F[k + 1], F[k], GN, GS[k], S, bad, u_dxy, u_cfl);
+            }
+            if (all(lessThan(c, end))) {
+#ifdef KP_FUSE_STAGE1
+                real4 s = KP_LOAD(u_qn, c), bk = bC[k];   // kp_integrate.glsl's main, with R from here
+                if (bk.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c, s, sC[k], bk, dt, R.xyz);
+                imageStore(o_state, c, s);
+#else
+                imageStore(o_R, c, R);
+                bmin = min(bmin, R.w);
+#endif
+            }
+            sD[k] = sC[k];
+            bD[k] = bC[k];
+            sC[k] = sU;
+            bC[k] = bU;
+            yN[k] = uN;
+            yS[k] = uS;
+            GS[k] = GN;
+        }
+    }
+#endif
+#ifndef KP_FUSE_STAGE1
+    swgl_group_min_add(bmin);
     barrier();
     if (i == 0) imageStore(o_part, ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));
 #endif

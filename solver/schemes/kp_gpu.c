@@ -131,6 +131,7 @@ struct kp_gpu {
     int fused, fold_clock, fuse1;                 /* (step_fused) */
     int ee_forbidden;                             /* water may appear in a dry tile: no early exit */
     int gx, gy;                                   /* kp_flux_cs's work group */
+    int cx, cy;                                   /* the cells each of its invocations sweeps */
     gpu_program *p_fused, *p_fused1, *p_int_k;   /* stage 0's flux; RK2 stage 1's flux and
                                                   * integration; stage 0's clock and integration */
     gpu_array2d *part;           /* its per-work-group minima of cfl r: the reduction's input */
@@ -194,6 +195,24 @@ const char *kp_gpu_flux_name(enum kp_gpu_flux f) { return f == KP_GPU_FLUX_FACES
 static const char *ee_names[KP_GPU_EE_COUNT] = {"quads", "quads32", "quads64", "depth", "depthclear"};
 const char *kp_gpu_ee_name(enum kp_gpu_ee m) { return m >= 0 && m < KP_GPU_EE_COUNT ? ee_names[m] : "?"; }
 enum kp_gpu_ee kp_gpu_ee_method(const kp_gpu *g) { return g->ee_method; }
+/* SWGL_KP_CELLS=AxB: the cells each invocation of kp_flux_cs sweeps (A columns of B cells;
+ * default 1x1), to measure the choice; staged, the tile of a work group of gx x gy with its
+ * ring of two must fit the 32 KiB of shared memory GL guarantees (two float4 a cell) */
+static swgl_status cells_from_env(const char *v, int gx, int gy, int staged, int *cx, int *cy)
+{
+    if (!v || !*v) return SWGL_OK;
+    int a = 0, b = 0, used = 0;
+    if (sscanf(v, "%dx%d%n", &a, &b, &used) != 2 || v[used] != '\0' || a < 1 || b < 1 || a > 8 || b > 64 ||
+        (staged && (long)(gx * a + 4) * (gy * b + 4) * 32 > 32768))
+        return swgl_fail(SWGL_ERR_ARG,
+                         "SWGL_KP_CELLS=%s: expected AxB (e.g. 1x4) with 1 <= A <= 8, 1 <= B <= 64 and (staged) the "
+                         "tile of the %dx%d work group, (%d A + 4)(%d B + 4) * 32 B of shared memory, within 32 KiB",
+                         v, gx, gy, gx, gy);
+    *cx = a;
+    *cy = b;
+    return SWGL_OK;
+}
+
 static int ee_depth(const kp_gpu *g) { return g->ee_method == KP_GPU_EE_DEPTH || g->ee_method == KP_GPU_EE_DEPTHCLEAR; }
 enum kp_gpu_flux kp_gpu_flux_variant(const kp_gpu *g) { return g->flux; }
 enum kp_early_exit kp_gpu_early_exit_mode(const kp_gpu *g) { return g->ee_mode; }
@@ -657,15 +676,19 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     /* SWGL_KP_STAGE=0: the flux kernel reads the arrays, not its group's copy;
      * SWGL_KP_GROUP=AxB: its work group (default 16x8, the fastest measured on the H200:
      * docs/performance.md): to measure the choices */
-    const char *stg = getenv("SWGL_KP_STAGE"), *gv = getenv("SWGL_KP_GROUP");
+    const char *stg = getenv("SWGL_KP_STAGE"), *gv = getenv("SWGL_KP_GROUP"), *cv = getenv("SWGL_KP_CELLS");
     const char *nostage = stg && strcmp(stg, "0") == 0 ? "#define KP_NO_STAGING 1\n" : "";
     g->gx = 16;
     g->gy = 8;
-    if (g->fused && (st = group_from_env("SWGL_KP_GROUP", gv, 1, &g->gx, &g->gy)) != SWGL_OK) {
+    g->cx = 1;
+    g->cy = 1;
+    if (g->fused && ((st = group_from_env("SWGL_KP_GROUP", gv, 1, &g->gx, &g->gy)) != SWGL_OK ||
+                     (st = cells_from_env(cv, g->gx, g->gy, !*nostage, &g->cx, &g->cy)) != SWGL_OK)) {
         kp_gpu_destroy(g);
         return st;
     }
-    snprintf(grp, sizeof grp, "#define KP_GX %d\n#define KP_GY %d\n", g->gx, g->gy);
+    snprintf(grp, sizeof grp, "#define KP_GX %d\n#define KP_GY %d\n#define KP_CX %d\n#define KP_CY %d\n", g->gx, g->gy,
+             g->cx, g->cy);
     snprintf(di_flux, sizeof di_flux, "%s%s%s", g->defs, nostage, grp);
     snprintf(di_fused1, sizeof di_fused1, "%s%s%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n", g->defs, nostage, grp);
     for (int s = 0; s < 2; s++)
@@ -690,7 +713,8 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (st = gpu_reductor_create(&g->red)) ||
         (st = gpu_readback_create(8, 1, &g->rb)) || (st = build_flux(g, g->flux)) ||
         (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
-        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + g->gx - 1) / g->gx, (h + g->gy - 1) / g->gy, GPU_RGBA32F,
+        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + g->gx * g->cx - 1) / (g->gx * g->cx),
+                                                                   (h + g->gy * g->cy - 1) / (g->gy * g->cy), GPU_RGBA32F,
                                                                    "kp cfl r per work group"}, &g->part))) ||
         (g->fused && (st = gpu_program_create_kernel("kp_flux_cs", di_flux, &g->p_fused))) ||
         (g->fuse1 && (st = gpu_program_create_kernel("kp_flux_cs", di_fused1, &g->p_fused1))) ||
@@ -704,6 +728,8 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         kp_gpu_destroy(g);
         return st;
     }
+    if (g->p_fused) gpu_program_set_cells(g->p_fused, g->cx, g->cy);
+    if (g->p_fused1) gpu_program_set_cells(g->p_fused1, g->cx, g->cy);
     if (gpu_timer_create(KP_TIMER_SLOTS, &g->timer) != SWGL_OK) g->timer = NULL;   /* auto then stays on */
     swgl_clear_error();
     /* early exit would skip the dry tiles that rain, a source or an inflow wets, and so
