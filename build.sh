@@ -18,9 +18,10 @@ if [ $sanitize = ON ]; then build_dir=${BUILD_DIR:-build-asan}; else build_dir=$
 # Build tools, GL/EGL headers (GLVND), Mesa's EGL and llvmpipe (the software renderer
 # that CI and GPU-less machines run on), libpng, libinih, libnetcdf (run.nc) and its
 # ncdump (netcdf-bin, which the tests use to read the file's header), and gnuplot (without X:
-# gnuplot-nox), which `swgl validate` runs to draw its comparisons (docs/validation.md).
+# gnuplot-nox), which `swgl validate` runs to draw its comparisons (docs/validation.md), and
+# Open MPI (libopenmpi-dev, openmpi-bin: runs over MPI ranks, docs/mpi.md, and their tests).
 pkgs="build-essential cmake pkg-config libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
-      libpng-dev libinih-dev libnetcdf-dev netcdf-bin gnuplot-nox"
+      libpng-dev libinih-dev libnetcdf-dev netcdf-bin gnuplot-nox libopenmpi-dev openmpi-bin"
 # Fuzzing: Debian's default clang (14 on Debian 12), its libFuzzer and sanitizer runtimes
 # (libclang_rt.fuzzer-x86_64.a is in libclang-rt-14-dev, pulled by libclang-rt-dev), the
 # OpenMP runtime clang needs for find_package(OpenMP), llvm-symbolizer (llvm) for stacks.

@@ -141,6 +141,12 @@ void kp_cpu_destroy(kp_cpu *s);   /* NULL is fine */
  * output; h <= eps is stored with q = 0.  set_state starts a step (stage 0). */
 void kp_cpu_set_state(kp_cpu *s, const double *h, const double *qx, const double *qy);
 void kp_cpu_get_state(const kp_cpu *s, double *h, double *qx, double *qy);
+/* The state as the solver stores it, Q^n = (w, hu, hv) in its precision, of the w x h
+ * ghost-ring cells from (x, y) (grid_at coordinates) into buf, 3 values a cell, rows from
+ * the south (set 0), or from buf into the state (set 1): the halo of a domain
+ * decomposition (solver/schemes/scheme_mpi.c).  Values got from one solver and set into
+ * another of the same kind are the same bits. */
+void kp_cpu_halo(kp_cpu *s, int set, int x, int y, int w, int h, double *buf);
 
 /* Stage k (0, and 1 with rk2): R of the stage's state (Q^n for 0, Q* for 1) and the
  * bound cfl min r (+INFINITY when nothing moves, NaN on a NaN). */

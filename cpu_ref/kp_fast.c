@@ -156,6 +156,7 @@ static const char *simd_isa(int *bytes)
 
 struct kp_fast {
     int dbl, nx, ny, nthreads, rk2;
+    int own[4];                 /* swe_problem own: the cells whose bound counts (own[2] 0: all) */
     enum kp_early_exit early_exit;
     size_t st, n;               /* row stride, values per field */
     double dx, dy, g, cfl, eps, kappa, rkappa, kappa4, theta;
@@ -262,6 +263,7 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     f->clk = clk;
     f->dbl = dbl != 0;
     f->nx = p->sw.nx;
+    memcpy(f->own, p->sw.own, sizeof f->own);
     f->ny = p->sw.ny;
     f->rk2 = p->rk2 != 0;
     f->early_exit = p->early_exit;
@@ -369,6 +371,17 @@ void kp_fast_set_state(struct kp_fast *f, const double *h, const double *qx, con
         set_state_f(f, h, qx, qy);
         wet_map_f(f);
     }
+}
+
+void kp_fast_halo(struct kp_fast *f, int set, int x, int y, int w, int h, double *buf)
+{
+    if (f->dbl) halo_d(f, set, x, y, w, h, buf);
+    else halo_f(f, set, x, y, w, h, buf);
+    if (!set) return;
+    /* the new values may wet tiles: the map and RK2's same-tile marks start again */
+    memset(f->same, 0, (size_t)f->ntx * (size_t)f->nty);
+    if (f->dbl) wet_map_d(f);
+    else wet_map_f(f);
 }
 
 void kp_fast_get_state(const struct kp_fast *f, double *h, double *qx, double *qy)

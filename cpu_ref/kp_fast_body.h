@@ -288,6 +288,8 @@ KP_CLONES static T FN(unit)(const struct kp_fast *f, const FN(arrays) *a, int st
     const T mg = (T)(-f->g);
     T smax = z, bad = z;
     int cur = 0;
+    /* the columns of the unit whose bound counts (swe_problem own): t in [o0, o1) */
+    const int o0 = f->own[2] ? f->own[0] + 1 - i0 : 0, o1 = f->own[2] ? f->own[2] + 1 - i0 : W;
     /* the south faces of row j0: y reconstruction of rows j0-1 and j0 */
     FN(recon)(f, a, Qw, Qv, Qu, a->BN, a->BS, KP_IDX(f, i0, j0 - 1), W, st, rb->yN[1], rb->yS[1]);
     FN(recon)(f, a, Qw, Qv, Qu, a->BN, a->BS, KP_IDX(f, i0, j0), W, st, rb->yN[0], rb->yS[0]);
@@ -338,6 +340,7 @@ KP_CLONES static T FN(unit)(const struct kp_fast *f, const FN(arrays) *a, int st
         const T *BE = a->BE + k0, *BW = a->BW + k0, *BN = a->BN + k0, *BS = a->BS + k0, *c = cd + k0;
         const T *w = Qw + k0, *hu = Qu + k0, *hv = Qv + k0;
         T *Rw = a->R[0] + k0, *Ru = a->R[1] + k0, *Rv = a->R[2] + k0;
+        const int row_owned = !f->own[2] || (j - 1 >= f->own[1] && j - 1 < f->own[3]);
 #pragma omp simd reduction(max : smax) reduction(+ : bad)
         for (int t = 0; t < W; t++) {
             const int act = c[t] == (T)CELL_ACTIVE;
@@ -351,7 +354,7 @@ KP_CLONES static T FN(unit)(const struct kp_fast *f, const FN(arrays) *a, int st
             Rw[t] = act ? rw : z;
             Ru[t] = act ? ru : z;
             Rv[t] = act ? rv : z;
-            smax = act && sp > smax ? sp : smax;
+            smax = act && row_owned && t >= o0 && t < o1 && sp > smax ? sp : smax;
             bad += act ? ((rw - rw) + (ru - ru) + (rv - rv)) + ((w[t] - w[t]) + (hu[t] - hu[t]) + (hv[t] - hv[t]))
                        : z;
         }
@@ -391,7 +394,8 @@ static double FN(rates)(struct kp_fast *f, int stage)
 KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int fric, const int fo, T dt,
                             const T *c, const T *Bij, const T *gn2, const T *const s0[3],
                             const T *const s1[3], T *const d[3], const T *Rw, const T *Ru,
-                            const T *Rv, const T *rn, const T *ns, T rdt, int n, T *wb, T *clip, T *bad)
+                            const T *Rv, const T *rn, const T *ns, T rdt, int n, int co0, int co1, T *wb,
+                            T *clip, T *bad)
 {
     const T z = (T)0, one = (T)1, half = (T)0.5, eps = (T)f->eps, kap = (T)f->kappa, rk = (T)f->rkappa;
     const T k4 = (T)f->kappa4;
@@ -431,7 +435,7 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
         if (fo) w = w + rdt * rn[t];   /* rain, before the clip (kp_scalar.c) */
         const T h0 = w - b;
         const int neg = h0 < z;
-        cl += act && neg ? -h0 : z;
+        cl += act && neg && t >= co0 && t < co1 ? -h0 : z;   /* the clip of the owned cells */
         w = neg ? b : w;
         const T h = neg ? z : h0;
         const int dry = h <= eps, shoal = h < kap;
@@ -455,10 +459,10 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
 KP_CLONES static void FN(update)(const struct kp_fast *f, int stage, T dt, const T *c, const T *Bij,
                        const T *gn2, const T *const s0[3], const T *const s1[3], T *const d[3],
                        const T *Rw, const T *Ru, const T *Rv, const T *rn, const T *ns, T rdt, int n,
-                       T *wb, T *clip, T *bad)
+                       int co0, int co1, T *wb, T *clip, T *bad)
 {
 #define KP_UPD(st_, fr_, fo_) \
-    FN(update_k)(f, st_, fr_, fo_, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, wb, clip, bad)
+    FN(update_k)(f, st_, fr_, fo_, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, co0, co1, wb, clip, bad)
     if (!rn) {
         if (stage == 0 && !gn2) KP_UPD(0, 0, 0);
         else if (stage == 0) KP_UPD(0, 1, 0);
@@ -543,6 +547,10 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                     const int i0 = tx * KP_TILE + 1, i1 = tx1 * KP_TILE + 1 <= nx + 1 ? tx1 * KP_TILE + 1 : nx + 1;
                     const int n = i1 - i0;
                     const size_t k = KP_IDX(f, i0, j);
+                    /* the chunk's cells whose clip counts (swe_problem own): t in [co0, co1) */
+                    const int rown = !f->own[2] || (j - 1 >= f->own[1] && j - 1 < f->own[3]);
+                    const int co0 = !rown ? 0 : f->own[2] ? f->own[0] + 1 - i0 : 0;
+                    const int co1 = !rown ? 0 : f->own[2] ? f->own[2] + 1 - i0 : n;
                     if (act == 2) {
                         for (int m = 0; m < 3; m++) memcpy(a.Q[1][m] + k, a.Q[0][m] + k, (size_t)n * sizeof(T));
                     } else if (act != 3) {
@@ -554,8 +562,8 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                         const T *Rw = act ? zero : a.R[0] + k, *Ru = act ? zero : a.R[1] + k,
                                 *Rv = act ? zero : a.R[2] + k;
                         FN(update)(f, stage, dtT, a.cd + k, a.Bij + k, a.gn2 ? a.gn2 + k : NULL, s0, s1, d,
-                                   Rw, Ru, Rv, frain ? frain + k : NULL, frain ? fsrc + k : NULL, rdt, n, wb,
-                                   &cl, &bd);
+                                   Rw, Ru, Rv, frain ? frain + k : NULL, frain ? fsrc + k : NULL, rdt, n,
+                                   co0, co1, wb, &cl, &bd);
                         if (map)
                             for (int x = tx; x < tx1; x++) {
                                 const int e0 = (x - tx) * KP_TILE, e1 = e0 + KP_TILE < n ? e0 + KP_TILE : n;
@@ -619,6 +627,22 @@ static void FN(get_state)(const struct kp_fast *f, double *h, double *qx, double
             h[k] = act ? (double)(a.Q[0][0][kf] - a.Bij[kf]) : 0.0;
             qx[k] = act ? (double)a.Q[0][1][kf] : 0.0;
             qy[k] = act ? (double)a.Q[0][2][kf] : 0.0;
+        }
+}
+
+/* Q^n's values (w, hu, hv), as stored, of the w x h cells from ghost-ring cell (x, y) into
+ * buf (set 0) or from it (set 1): the domain decomposition's halo (kp_cpu_halo) */
+static void FN(halo)(struct kp_fast *f, int set, int x, int y, int w, int h, double *buf)
+{
+    const FN(arrays) a = FN(arr)(f);
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            const size_t kf = KP_IDX(f, x + i, y + j);
+            double *b = buf + 3 * ((size_t)j * w + i);
+            for (int c = 0; c < 3; c++) {
+                if (set) a.Q[0][c][kf] = (T)b[c];
+                else b[c] = (double)a.Q[0][c][kf];
+            }
         }
 }
 

@@ -14,6 +14,7 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk);
 void kp_fast_destroy(struct kp_fast *f);
 void kp_fast_set_state(struct kp_fast *f, const double *h, const double *qx, const double *qy);
 void kp_fast_get_state(const struct kp_fast *f, double *h, double *qx, double *qy);
+void kp_fast_halo(struct kp_fast *f, int set, int x, int y, int w, int h, double *buf);
 double kp_fast_rates(struct kp_fast *f, int stage);
 int kp_fast_apply(struct kp_fast *f, int stage, double dt);
 void kp_fast_clip_stats(const struct kp_fast *f, double *volume);

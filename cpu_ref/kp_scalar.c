@@ -227,6 +227,24 @@ void kp_cpu_get_state(const kp_cpu *s, double *h, double *qx, double *qy)
     }
 }
 
+void kp_cpu_halo(kp_cpu *s, int set, int x, int y, int w, int h, double *buf)
+{
+    if (s->fast) {
+        kp_fast_halo(s->fast, set, x, y, w, h, buf);
+        return;
+    }
+    int nx = s->p.sw.nx;
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            size_t k = grid_at(nx, x + i, y + j);
+            double *b = buf + 3 * ((size_t)j * w + i), *v[3] = {s->w[s->qn], s->hu[s->qn], s->hv[s->qn]};
+            for (int c = 0; c < 3; c++) {
+                if (set) v[c][k] = b[c];
+                else b[c] = v[c][k];
+            }
+        }
+}
+
 int kp_cpu_stages(const kp_cpu *s) { return s->p.rk2 ? 2 : 1; }
 int kp_cpu_threads(const kp_cpu *s) { return s->fast ? kp_fast_threads(s->fast) : 1; }
 int kp_cpu_is_fast(const kp_cpu *s) { return s->fast != NULL; }
@@ -482,7 +500,7 @@ double kp_cpu_rates(kp_cpu *s, int stage)
                 s->R[c][k] = -(s->fx[c][k] - s->fx[c][k - 1]) / dx - (s->fy[c][k] - s->fy[c][k - W]) / dy + S[c];
             double ax = fmax(s->ax[k], s->ax[k - 1]), ay = fmax(s->ay[k], s->ay[k - W]);
             double r = fmin(ax > 0.0 ? dx / ax : INFINITY, ay > 0.0 ? dy / ay : INFINITY);
-            rmin = fmin(rmin, r);
+            if (swe_owns(&s->p.sw, i, j)) rmin = fmin(rmin, r);
             if (!isfinite(w[k]) || !isfinite(hu[k]) || !isfinite(hv[k]) || isnan(s->R[0][k]) || isnan(s->R[1][k]) ||
                 isnan(s->R[2][k]) || isnan(r))
                 nan = 1;   /* a state that is not a number, or infinite: a blow-up */
@@ -533,7 +551,7 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
             if (rain) w += rain_dt * rain[k];
             double h = w - Bij[k];
             if (h < 0.0) {   /* rounding only for cfl <= 1/4 */
-                clip += -h * area;
+                if (swe_owns(&s->p.sw, i, j)) clip += -h * area;   /* the owned cells' (swe_problem own) */
                 w = Bij[k];
                 h = 0.0;
             }

@@ -36,6 +36,11 @@ void roe_cpu_destroy(roe_cpu *s);   /* NULL is fine */
  * cell has no velocity; the mass flux (M1) of its edges relies on it). */
 void roe_cpu_set_state(roe_cpu *s, const double *h, const double *qx, const double *qy);
 void roe_cpu_get_state(const roe_cpu *s, double *h, double *qx, double *qy);
+/* The state as the solver stores it, (h, qx, qy) in its precision, of the w x h ghost-ring
+ * cells from (x, y) (grid_at coordinates) into buf, 3 values a cell, rows from the south
+ * (set 0), or from buf into the state (set 1): the halo of a domain decomposition
+ * (solver/schemes/scheme_mpi.c); the same bits from one solver to another of its kind. */
+void roe_cpu_halo(roe_cpu *s, int set, int x, int y, int w, int h, double *buf);
 
 /* One time step = roe_cpu_rates, then dt = min(dt_stable, dt_max), then roe_cpu_apply.
  * Returns the dt taken (dt_max when no wave moves anywhere), or a negative number if

@@ -66,6 +66,7 @@ struct roe_fast {
     void *phiE, *phiN;          /* G of the east / north edge of cell k (owner: west/south cell) */
     void *tau;                  /* drain time; +inf off the active cells */
     void *act, *fre;            /* lane masks (int32 / int64): -1 active / free, 0 otherwise */
+    void *cnt;                  /* lane mask: -1 active and counted in the bound (swe_problem own) */
     void *tbuf;                 /* per thread: 3 edge rows x 5 fields x st, 1 row of G */
     size_t tsize;
     int moving;                 /* rates saw a wave */
@@ -174,6 +175,7 @@ void roe_fast_destroy(struct roe_fast *f)
     free(f->phiN);
     free(f->tau);
     free(f->act);
+    free(f->cnt);
     free(f->fre);
     free(f->tbuf);
     free(f->code);
@@ -215,9 +217,10 @@ struct roe_fast *roe_fast_create(const swe_problem *p, int use_double, swe_clock
     f->tau = alloc16(fb);
     f->act = alloc16(fb);   /* int32 / int64 masks: the size of the real */
     f->fre = alloc16(fb);
+    f->cnt = alloc16(fb);
     f->tbuf = alloc16((size_t)f->nthreads * f->tsize * es);
     if (!f->H || !f->h || !f->qx || !f->qy || !f->mom[0] || !f->mom[1] || !f->phiE ||
-        !f->phiN || !f->tau || !f->act || !f->fre || !f->tbuf)
+        !f->phiN || !f->tau || !f->act || !f->fre || !f->cnt || !f->tbuf)
         goto fail;
     const swe_forcing *fo = clk->f;
     size_t ng = grid_size(p->nx, p->ny), w = (size_t)grid_stride(p->nx);
@@ -255,6 +258,12 @@ void roe_fast_set_state(struct roe_fast *f, const double *h, const double *qx, c
 {
     if (f->dbl) set_state_d(f, h, qx, qy);
     else set_state_f(f, h, qx, qy);
+}
+
+void roe_fast_halo(struct roe_fast *f, int set, int x, int y, int w, int h, double *buf)
+{
+    if (f->dbl) halo_d(f, set, x, y, w, h, buf);
+    else halo_f(f, set, x, y, w, h, buf);
 }
 
 void roe_fast_get_state(const struct roe_fast *f, double *h, double *qx, double *qy)

@@ -8,7 +8,7 @@
 /* the typed arrays of a roe_fast */
 typedef struct {
     T *H, *h, *qx, *qy, *mom[2], *phiE, *phiN, *tau, *tbuf;
-    const MT *act, *fre;
+    const MT *act, *fre, *cnt;
 } FN(arrays);
 
 static inline FN(arrays) FN(arr)(const struct roe_fast *f)
@@ -25,6 +25,7 @@ static inline FN(arrays) FN(arr)(const struct roe_fast *f)
     a.tbuf = (T *)f->tbuf;
     a.act = (const MT *)f->act;
     a.fre = (const MT *)f->fre;
+    a.cnt = (const MT *)f->cnt;
     return a;
 }
 
@@ -32,14 +33,15 @@ static inline FN(arrays) FN(arr)(const struct roe_fast *f)
 static void FN(init)(struct roe_fast *f, const swe_problem *p)
 {
     FN(arrays) a = FN(arr)(f);
-    MT *act = (MT *)f->act, *fre = (MT *)f->fre;
-    for (size_t k = 0; k < f->n; k++) a.tau[k] = (T)INFINITY;
+    MT *act = (MT *)f->act, *fre = (MT *)f->fre, *cnt = (MT *)f->cnt;
+    for (size_t k = 0; k < f->n; k++) a.tau[k] = (T)INFINITY, cnt[k] = 0;
     const size_t w = (size_t)grid_stride(p->nx);
     for (int j = 0; j < grid_rows(p->ny); j++)
         for (size_t i = 0; i < w; i++) {
             size_t k = (size_t)j * w + i, kf = (size_t)j * f->st + i;
             a.H[kf] = (T)p->H[k];
             act[kf] = p->code[k] == CELL_ACTIVE ? -1 : 0;
+            cnt[kf] = act[kf] && j >= 1 && j <= p->ny && i >= 1 && i <= (size_t)p->nx && swe_owns(p, (int)i, j) ? -1 : 0;
             fre[kf] = p->code[k] != CELL_ACTIVE && GRID_BC_SIGN(p->code[k]) > 0 ? -1 : 0;   /* swgl_grid.h */
             if (f->rain) ((T *)f->rain)[kf] = p->code[k] == CELL_ACTIVE ? (T)p->forcing->rain[k] : (T)0;
         }
@@ -58,6 +60,23 @@ static void FN(set_state)(struct roe_fast *f, const double *h, const double *qx,
             a.h[kf] = act ? (T)h[k] : (T)0;
             a.qx[kf] = wet ? (T)qx[k] : (T)0;
             a.qy[kf] = wet ? (T)qy[k] : (T)0;
+        }
+}
+
+/* The state (h, qx, qy), as stored, of the w x h cells from ghost-ring cell (x, y) into buf
+ * (set 0) or from it (set 1): the domain decomposition's halo (roe_cpu_halo) */
+static void FN(halo)(struct roe_fast *f, int set, int x, int y, int w, int h, double *buf)
+{
+    FN(arrays) a = FN(arr)(f);
+    T *v[3] = {a.h, a.qx, a.qy};
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            size_t kf = (size_t)(y + j) * f->st + (size_t)(x + i);
+            double *b = buf + 3 * ((size_t)j * w + i);
+            for (int c = 0; c < 3; c++) {
+                if (set) v[c][kf] = (T)b[c];
+                else b[c] = (double)v[c][kf];
+            }
         }
 }
 
@@ -331,7 +350,7 @@ static T FN(sweep_rows)(struct roe_fast *f, int j0, int j1, T *buf, int *nan)
             V sns = v_add(v_load(ne.s + i), v_load(se.s + i));
             V S = v_add(v_mul(dy, sew), v_mul(dx, sns));
             V act = v_loadm(a.act + k);
-            smax = v_max(smax, v_and(act, S));
+            smax = v_max(smax, v_and(v_loadm(a.cnt + k), S));
             /* (M2): P = +G east/north, -G west/south; O = sum max(P, 0); tau = h |V| / O */
             V pE = v_load(xe.phi + i), pW = v_sub(z, v_load(xe.phi + i - 1));
             V pN = v_load(ne.phi + i), pS = v_sub(z, v_load(se.phi + i));
@@ -430,7 +449,7 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
             V qy = v_sub(qy0, v_mul(k, v_load(a.mom[1] + c)));
             if (rain) h = v_add(h, v_mul(rdt, v_load(rain + c)));
             nan = v_or(nan, v_and(act, v_or(v_unord(h, qx), v_unord(qy, qy))));
-            V neg = v_and(act, v_lt(h, z));
+            V neg = v_and(v_loadm(a.cnt + c), v_lt(h, z));   /* (the owned cells: swe_problem own) */
             if (v_movemask(neg)) {                 /* rounding clip: record it */
                 V scale = v_add(h0, v_mul(k, v_add(v_add(FN(vabs)(fE), FN(vabs)(fW)),
                                                    v_add(FN(vabs)(fN), FN(vabs)(fS)))));

@@ -15,6 +15,7 @@ struct roe_fast *roe_fast_create(const swe_problem *p, int use_double, swe_clock
 void roe_fast_destroy(struct roe_fast *f);
 void roe_fast_set_state(struct roe_fast *f, const double *h, const double *qx, const double *qy);
 void roe_fast_get_state(const struct roe_fast *f, double *h, double *qx, double *qy);
+void roe_fast_halo(struct roe_fast *f, int set, int x, int y, int w, int h, double *buf);
 double roe_fast_rates(struct roe_fast *f);
 int roe_fast_apply(struct roe_fast *f, double dt);
 void roe_fast_clip_stats(const struct roe_fast *f, double *volume, double *rel);

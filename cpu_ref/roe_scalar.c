@@ -208,6 +208,23 @@ void roe_cpu_get_state(const roe_cpu *s, double *h, double *qx, double *qy)
     memcpy(qy, s->qy, n * sizeof *qy);
 }
 
+void roe_cpu_halo(roe_cpu *s, int set, int x, int y, int w, int h, double *buf)
+{
+    if (s->fast) {
+        roe_fast_halo(s->fast, set, x, y, w, h, buf);
+        return;
+    }
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            size_t k = grid_at(s->p.nx, x + i, y + j);
+            double *b = buf + 3 * ((size_t)j * w + i), *v[3] = {s->h, s->qx, s->qy};
+            for (int c = 0; c < 3; c++) {
+                if (set) v[c][k] = b[c];
+                else b[c] = v[c][k];
+            }
+        }
+}
+
 int roe_cpu_threads(const roe_cpu *s)
 {
     return s->fast ? roe_fast_threads(s->fast) : 1;
@@ -373,7 +390,7 @@ double roe_cpu_rates(roe_cpu *s)
             double pN = s->ne.phi[i], pS = -s->se.phi[i];
             double O = (pos(pE) + pos(pW)) + (pos(pN) + pos(pS));
             s->tau[k] = O > 0.0 ? s->h[k] * V / O : INFINITY;
-            if (S > smax) smax = S;
+            if (S > smax && swe_owns(&s->p, i, j)) smax = S;
             if (isnan(S) || isnan(O) || isnan(s->h[k]) || isnan(s->qx[k]) || isnan(s->qy[k]) ||
                 isnan(s->mom[0][k]) || isnan(s->mom[1][k]))
                 bad = 1;
@@ -466,8 +483,10 @@ int roe_cpu_apply(roe_cpu *s, double dt)
             if (h < 0.0) {
                 double scale = h0 + k_dt * ((fabs(tE * pE) + fabs(tW * pW)) +
                                             (fabs(tN * pN) + fabs(tS * pS)));
-                s->clip_vol -= h * V;
-                if (-h / scale > s->clip_rel) s->clip_rel = -h / scale;
+                if (swe_owns(&s->p, i, j)) {   /* the owned cells' (swe_problem own) */
+                    s->clip_vol -= h * V;
+                    if (-h / scale > s->clip_rel) s->clip_rel = -h / scale;
+                }
                 h = 0.0;
             }
             if (!s->srcm || !s->srcm[k]) dry_rule(h, &qx, &qy, h_dry, kappa);   /* sources: below */

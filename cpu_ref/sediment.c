@@ -265,6 +265,17 @@ void sed_cpu_get_state(const sed_cpu *s, double *h, double *sand)
     if (sand) memcpy(sand, s->s[s->cur], n * sizeof(double));
 }
 
+void sed_cpu_halo(sed_cpu *s, int set, int x, int y, int w, int h, double *buf)
+{
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            size_t k = grid_at(s->p.nx, x + i, y + j);
+            double *b = buf + 2 * ((size_t)j * w + i);
+            if (set) s->h[s->cur][k] = b[0], s->s[s->cur][k] = b[1];
+            else b[0] = s->h[s->cur][k], b[1] = s->s[s->cur][k];
+        }
+}
+
 void sed_cpu_step(sed_cpu *s, double dt)
 {
     const sed_problem *p = &s->p;

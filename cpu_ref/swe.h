@@ -41,7 +41,18 @@ typedef struct swe_problem {
     const double *H;            /* (nx+2)*(ny+2): depth function H = -z_b */
     const unsigned char *code;  /* (nx+2)*(ny+2): enum cell_code (swgl_grid.h) */
     const struct swe_forcing *forcing;   /* boundary data, rain, point sources; NULL: none */
+    /* The interior cells whose time-step bound counts (domain decomposition over MPI
+     * ranks, solver/schemes/scheme_mpi.c: a rank's own block; the halo cells around it are
+     * computed too, but their bound, made with stale ghosts, is not the global one):
+     * columns own[0] .. own[2]-1, rows own[1] .. own[3]-1, 0-based; own[2] == 0: every cell. */
+    int own[4];
 } swe_problem;
+
+/* Whether interior cell (i, j) (1-based, grid_at's) counts in the bound (swe_problem own). */
+static inline int swe_owns(const swe_problem *p, int i, int j)
+{
+    return p->own[2] == 0 || (i - 1 >= p->own[0] && i - 1 < p->own[2] && j - 1 >= p->own[1] && j - 1 < p->own[3]);
+}
 
 /* ---- Boundary data, rain and point sources (docs/boundaries.md) -----------------------
  *

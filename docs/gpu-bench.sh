@@ -2,10 +2,12 @@
 # docs/gpu-bench.sh — what produced the GPU-machine tables in docs/performance.md.
 # Run on a machine with a GPU and the GLVND/EGL user-space libraries, from the
 # repository root, with swgl built in ./build:
-#   bash docs/gpu-bench.sh [tests] [gpgpu] [roe] [sediment] [demo] [compute] [sweep]
+#   bash docs/gpu-bench.sh [tests] [gpgpu] [roe] [sediment] [demo] [compute] [sweep] [scaling]
 # (compute: issue 13's table, "The gpu-compute backend with kernels"; it needs GL 4.3 and,
 # for the Malpasset rows, the shared data: SWGL_DATA; sweep: kp's flux kernel over work
-# groups and SWGL_KP_CELLS shapes, each checked to give one cell an invocation's bits)
+# groups and SWGL_KP_CELLS shapes, each checked to give one cell an invocation's bits;
+# scaling: over MPI ranks, one GPU each, on a machine of two GPUs or more: MPIRUN, default
+# "mpirun -n 2 --allow-run-as-root")
 # Every bench prints the renderer, the sizes and the figures; logs go to $OUT (or ./out-gpu).
 set -u
 out=${OUT:-out-gpu}
@@ -76,6 +78,8 @@ for w in $what; do
           done
         done
       } 2>&1 | tee "$out/sweep.txt" ;;
+    scaling)
+      ${MPIRUN:-mpirun -n 2 --allow-run-as-root} ./build/swgl bench scaling 2>&1 | tee "$out/bench-scaling.txt" ;;
     demo)
       ./build/swgl run --compare cpu --out "$out/dambreak" 2>&1 | tee "$out/demo.txt"
       ./build/swgl run --case sediment-basin --compare cpu --out "$out/basin" 2>&1 | tee -a "$out/demo.txt" ;;

@@ -260,7 +260,9 @@ swgl_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
     int order[MAX_DEVICES], no = 0;
     if (want >= 0) order[no++] = want;
     else {
-        for (int i = 0; i < n; i++) if (!device_is_software(&e, devs[i])) order[no++] = i;
+        int hw[MAX_DEVICES], nhw = 0;
+        for (int i = 0; i < n; i++) if (!device_is_software(&e, devs[i])) hw[nhw++] = i;
+        for (int k = 0; k < nhw; k++) order[no++] = hw[(k + (desc->rotate > 0 ? desc->rotate : 0)) % nhw];
         for (int i = 0; i < n; i++) if (device_is_software(&e, devs[i])) order[no++] = i;
     }
     for (int k = 0; k < no; k++) {

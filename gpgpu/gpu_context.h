@@ -16,6 +16,8 @@ typedef struct gpu_context_desc {
     int use_device;      /* nonzero: device is meaningful */
     int want_compute;    /* nonzero: a GL 4.3 core context (compute shaders) where the device
                           * offers one, else the 3.3 one (info.compute_context says which) */
+    int rotate;          /* automatic choice: start from hardware GPU number `rotate` (modulo
+                          * their count): one GPU each for the ranks of a node (MPI) */
 } gpu_context_desc;
 
 typedef struct gpu_info {

@@ -72,5 +72,7 @@ real4 kp_cell_rates(ivec2 c)
         kp_cell_points(sN, bN.z, sk, CELL_ACTIVE, sNN, kp_code_of(sNN), 1, bN.y, bk.y, unused, qN);
     }
 
-    return kp_cell_finish(sk, bk, sW, bW, sE, bE, sS, bS, sN, bN, pE, pW, pN, pS, qW, qE, qS, qN);
+    real4 R = kp_cell_finish(sk, bk, sW, bW, sE, bE, sS, bS, sN, bN, pE, pW, pN, pS, qW, qE, qS, qN);
+    R.w = kp_own_bound(c, R.w);
+    return R;
 }

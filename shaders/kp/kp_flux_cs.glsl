@@ -220,6 +220,7 @@ void main()
                                 kp_source(bC[k].y, bD[k].y, yN[k].x, yS[k].x, u_dxy.y));
                 bool bad = any(isnan(sC[k].xyz)) || any(isinf(sC[k].xyz));
                 R = kp_rates(F[k + 1], F[k], GN, GS[k], S, bad, u_dxy, u_cfl);
+                R.w = kp_own_bound(c, R.w);
             }
             if (all(lessThan(c, end))) {
 #ifdef KP_FUSE_STAGE1

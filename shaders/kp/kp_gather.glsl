@@ -21,5 +21,7 @@ SWGL_MAIN
     }
     real4 FE = KP_LOAD(u_fe, c), FW = KP_LOAD(u_fe, c - ivec2(1, 0));
     real4 GN = KP_LOAD(u_fn, c), GS = KP_LOAD(u_fn, c - ivec2(0, 1));
-    kp_out(kp_rates(FE, FW, GN, GS, src.xy, src.z < 0.0, u_dxy, u_cfl));
+    real4 R = kp_rates(FE, FW, GN, GS, src.xy, src.z < 0.0, u_dxy, u_cfl);
+    R.w = kp_own_bound(c, R.w);
+    kp_out(R);
 }

@@ -6,6 +6,19 @@
 // out = (R_w, R_hu, R_hv, cfl r); cfl r = -1 when `bad` (a NaN or an infinity in the
 // cell's state) or R or r is NaN: the min reduction keeps it, and the time loop (or the
 // clock) calls it a blow-up.  min(cfl r) = cfl min(r) (rounding is monotonic).
+// A run over MPI ranks (kp_gpu.c defines KP_OWN: the texels (x0, y0, x1, y1), half-open,
+// of the rank's own cells; solver/schemes/scheme_mpi.c): a cell outside them, in the halo,
+// bounds nothing (+inf; its faces toward the halo's edge are not the whole grid's), but a
+// blow-up (b < 0) still counts, as on the CPU (cpu_ref/swe.h swe_owns)
+real kp_own_bound(ivec2 c, real b)
+{
+#ifdef KP_OWN
+    ivec4 o = KP_OWN;
+    if (b >= 0.0 && (any(lessThan(c, o.xy)) || any(greaterThanEqual(c, o.zw)))) return kp_inf();
+#endif
+    return b;
+}
+
 real4 kp_rates(real4 FE, real4 FW, real4 GN, real4 GS, real2 S, bool bad, real2 dxy, real cfl)
 {
     real3 R = -(FE.xyz - FW.xyz) / dxy.x - (GN.xyz - GS.xyz) / dxy.y + real3(0.0, S);

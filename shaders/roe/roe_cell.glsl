@@ -6,6 +6,18 @@
 // |Gamma| ||D||).  Returns (sum |Gamma| F-[qx], sum |Gamma| F-[qy], dt_i, tau_i) and the
 // four outward mass fluxes in mass[] (roe_dt.glsl's header has the equations).  The
 // includer declares u_cfl and u_area (float: uniforms; double: #defines).
+// A run over MPI ranks (roe_gpu.c defines ROE_OWN: the texels (x0, y0, x1, y1), half-open,
+// of the rank's own cells; solver/schemes/scheme_mpi.c): dt_i of a cell outside them, in the
+// halo, bounds nothing (+inf), but a blow-up (dt_i < 0) still counts (cpu_ref/swe.h swe_owns)
+real roe_own_dt(ivec2 c, real dt)
+{
+#ifdef ROE_OWN
+    ivec4 o = ROE_OWN;
+    if (dt >= real(0.0) && (any(lessThan(c, o.xy)) || any(greaterThanEqual(c, o.zw)))) return roe_inf();
+#endif
+    return dt;
+}
+
 rvec4 roe_cell_sums(rvec4 w, rvec4 v[4], out real mass[4])
 {
     rvec4 sum = rvec4(0.0);   // mass[]: an array, not a vector: NVIDIA has no dynamic index into a dvec4

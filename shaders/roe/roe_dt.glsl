@@ -58,7 +58,9 @@ SWGL_MAIN
     rvec4 v[4];
     for (int k = 0; k < 4; k++) v[k] = roe_edge_value(c, k);
     real mass[4];
-    roe_put_sums(roe_cell_sums(w, v, mass));
+    rvec4 sums = roe_cell_sums(w, v, mass);
+    sums.z = roe_own_dt(c, sums.z);
+    roe_put_sums(sums);
 #ifndef ROE_MASS_FROM_EDGES
     o_mass = vec4(mass[0], mass[1], mass[2], mass[3]);
 #endif

@@ -113,6 +113,7 @@ void main()
         if (w.w == CELL_ACTIVE) {
             vec4 v[4] = vec4[4](east, north, s_west[t.y][t.x], s_south[t.y][t.x]);
             sums = roe_cell_sums(w, v, mass);
+            sums.z = roe_own_dt(c, sums.z);
             dt = sums.z;
         }
         imageStore(o_sums, c, sums);

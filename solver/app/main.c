@@ -9,6 +9,7 @@
 #include "output_nc.h"
 #include "run.h"
 #include "scenario.h"
+#include "scheme_mpi.h"
 
 static const char *usage =
     "swgl " SWGL_VERSION " — shallow-water and sediment transport on GPUs through OpenGL fragment passes\n"
@@ -18,6 +19,9 @@ static const char *usage =
     "  swgl run [SCENARIO.ini] [options]  run a scenario file, or a built-in case (--case NAME);\n"
     "                                     no scenario: the default demo (case 'dambreak')\n"
     "  swgl bench gpgpu|roe|kp|sediment [options]  timing tables (see 'swgl bench NAME --help')\n"
+    "  mpirun -n P swgl run ...           the grid split into P blocks, one MPI rank each, the same\n"
+    "                                     results as one rank (docs/mpi.md); mpirun -n P swgl bench\n"
+    "                                     scaling: strong and weak scaling over the P ranks\n"
     "  swgl trace SCENARIO|--case NAME [--steps N] [--out DIR]\n"
     "                                     every pass of the last of N steps on the GPU: its input and\n"
     "                                     output textures as pictures and DIR/index.html\n"
@@ -52,7 +56,8 @@ static const char *usage =
     "             tree's shaders/), SWGL_DT_READBACK=sync (read the time step back every step\n"
     "             instead of keeping it on the GPU); kp on the GPU: SWGL_KP_FLUX=cell|faces (the\n"
     "             flux pass), SWGL_KP_EE=depth|depthclear|quads|quads32|quads64 (how early exit\n"
-    "             skips dry tiles; docs/kp.md)\n";
+    "             skips dry tiles; docs/kp.md); over MPI ranks: SWGL_MPI_BLOCKS=AxB (the blocks),\n"
+    "             SWGL_MPI_VERBOSE=1 (every rank prints), SWGL_MPI_HALO=N (the halo's width, to test it)\n";
 
 static int cmd_info(int argc, char **argv)
 {
@@ -67,7 +72,9 @@ static int cmd_info(int argc, char **argv)
             return 2;
         }
     }
-    printf("swgl %s\nEGL devices:\n", SWGL_VERSION);
+    printf("swgl %s\n", SWGL_VERSION);
+    printf("MPI:        %s\n", swgl_mpi_available() ? "yes (mpirun -n P swgl run ...: docs/mpi.md)" : "no (built without Open MPI)");
+    printf("EGL devices:\n");
     gpu_list_devices(stdout);
     gpu_context *ctx = NULL;
     if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
@@ -202,18 +209,30 @@ static int cmd_run(int argc, char **argv)
 static int cmd_bench(int argc, char **argv)
 {
     if (argc < 1) {
-        fprintf(stderr, "swgl bench: expected gpgpu, roe, kp or sediment\n");
+        fprintf(stderr, "swgl bench: expected gpgpu, roe, kp, sediment or scaling\n");
         return 2;
     }
     if (strcmp(argv[0], "gpgpu") == 0) return bench_gpgpu(argc, argv);
     if (strcmp(argv[0], "roe") == 0) return bench_roe(argc, argv);
     if (strcmp(argv[0], "kp") == 0) return bench_kp(argc, argv);
     if (strcmp(argv[0], "sediment") == 0) return bench_sediment(argc, argv);
-    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, kp, sediment)\n", argv[0]);
+    if (strcmp(argv[0], "scaling") == 0) return bench_scaling(argc, argv);
+    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, kp, sediment, scaling)\n", argv[0]);
     return 2;
 }
 
+static int swgl_main(int argc, char **argv);
+
+/* Under mpirun (scheme_mpi.h): MPI around the whole program, every rank the same command */
 int main(int argc, char **argv)
+{
+    swgl_mpi_init(&argc, &argv);
+    int rc = swgl_main(argc, argv);
+    swgl_mpi_finalize();
+    return rc;
+}
+
+static int swgl_main(int argc, char **argv)
 {
     if (argc < 2) return cmd_run(0, argv + 1);
     const char *c = argv[1];

@@ -22,6 +22,11 @@
 #include "swe_maps.h"
 
 #include <signal.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scheme_mpi.h"
 
 /* SIGINT, SIGTERM: the time loop stops after its step, the run writes the state reached
  * to every output as its last (summary.json: "interrupted"), and the program exits with
@@ -435,8 +440,40 @@ static swgl_status load_restart(scheme_setup *s, const run_options *opt, double 
     return st;
 }
 
-int run_scenario(const scenario *sc, const run_options *opt)
+/* A folder and what it holds, removed (a rank's scratch outputs) */
+static void remove_tree(const char *path)
 {
+    DIR *dir = opendir(path);
+    struct dirent *e;
+    while (dir && (e = readdir(dir)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char sub[4096];
+        struct stat stt;
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        if (lstat(sub, &stt) == 0 && S_ISDIR(stt.st_mode)) remove_tree(sub);
+        else unlink(sub);
+    }
+    if (dir) closedir(dir);
+    rmdir(path);
+}
+
+int run_scenario(const scenario *sc, const run_options *opt_in)
+{
+    /* Over MPI ranks every rank runs this driver alike (the instance gathers the state on
+     * each); rank 0 writes the outputs and prints, the others write into a scratch folder
+     * they remove and print nothing but their own failures' (the ranks agree on each
+     * outcome, so rank 0 reports every error). */
+    run_options mine = *opt_in;
+    const run_options *opt = &mine;
+    char scratch[64] = "";
+    const int mpi = swgl_mpi_size() > 1, rank0 = swgl_mpi_rank() == 0;
+    if (!rank0) {
+        snprintf(scratch, sizeof scratch, "/tmp/swgl-rank%d-XXXXXX", swgl_mpi_rank());
+        if (!mkdtemp(scratch)) snprintf(scratch, sizeof scratch, "out-rank%d", swgl_mpi_rank());
+        mine.out_dir = scratch;
+        mine.quiet = 1;
+        mine.progress = 0;
+    }
     const scheme_desc *d = scheme_find(sc->scheme);
     scheme_setup s;
     scheme_fields f = {0}, g = {0};
@@ -464,14 +501,21 @@ int run_scenario(const scenario *sc, const run_options *opt)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    /* over MPI ranks a signal is mpirun's to pass on: a rank that stopped on its own would
+     * leave the others waiting in the halo exchange */
+    if (!mpi) {
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+    }
 
     if (!d || (st = d->setup(sc, &s)) != SWGL_OK) goto fail;
     scheme_config cfg = {.backend = opt->backend, .precision = opt->precision};
     int want_cs = opt->backend == BACKEND_GPU_COMPUTE || opt->compare == BACKEND_GPU_COMPUTE;
     if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU || want_cs) {
-        gpu_context_desc gd = {.device = opt->device, .use_device = opt->device >= 0, .want_compute = want_cs};
+        /* over MPI ranks each rank of a node takes its own GPU, unless --device or SWGL_DEVICE
+         * names one (several ranks may share a GPU or llvmpipe) */
+        gpu_context_desc gd = {.device = opt->device, .use_device = opt->device >= 0, .want_compute = want_cs,
+                               .rotate = swgl_mpi_local_rank()};
         if ((st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto fail;
         if (want_cs && !gpu_context_info(ctx)->compute_context) {
             const gpu_info *gi = gpu_context_info(ctx);
@@ -681,7 +725,8 @@ int run_scenario(const scenario *sc, const run_options *opt)
     rc = interrupted ? 128 + interrupted : 0;
     if (interrupted) fprintf(stderr, "swgl: interrupted: the outputs hold the state at t = %.9g s\n", r.t);
 fail:
-    if (rc && !interrupted) fprintf(stderr, "\nswgl: %s: %s\n", sc->source, swgl_last_error()[0] ? swgl_last_error() : "failed");
+    if (rc && !interrupted && rank0)
+        fprintf(stderr, "\nswgl: %s: %s\n", sc->source, swgl_last_error()[0] ? swgl_last_error() : "failed");
     outdir_abort(od);
     scheme_fields_free(&f);
     scheme_fields_free(&g);
@@ -695,8 +740,11 @@ fail:
     free(kinds);
     if (d && s.problem) d->setup_free(&s);
     gpu_context_destroy(ctx);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    if (!mpi) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
+    if (!rank0) remove_tree(scratch);
     if (rc && timeloop_stop_requested()) rc = 128 + timeloop_stop_requested();
     return rc;
 }

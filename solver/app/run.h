@@ -36,6 +36,7 @@ int cmd_grid_from_mesh(int argc, char **argv);
 int bench_gpgpu(int argc, char **argv);
 int bench_roe(int argc, char **argv);
 int bench_kp(int argc, char **argv);
+int bench_scaling(int argc, char **argv);   /* mpirun -n P swgl bench scaling (bench_scaling.c) */
 int bench_sediment(int argc, char **argv);
 /* The GL context of a bench (device -1: SWGL_DEVICE or automatic); NULL after printing
  * why. */

@@ -81,6 +81,56 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
     return st;
 }
 
+/* A block of the grid for a rank of a run over MPI (scheme_desc window): the corner bed,
+ * H and Manning's n of the block and its ring from g's, the datum g's; no boundary data,
+ * rain nor sources yet (their accounts would need the ranks' sums) */
+static swgl_status window(const scheme_setup *g, const int win[4], const int own[4], scheme_setup *l)
+{
+    const kp_setup_problem *gk = g->problem;
+    if (swe_forcing_any(&gk->forcing.f))
+        return swgl_fail(SWGL_ERR_ARG, "kp over MPI ranks: boundary data, rain and sources (and the free outlets' "
+                         "segments) are not split over ranks yet: run this scenario on one rank");
+    swgl_status st = scheme_window_begin(g, win, sizeof(kp_setup_problem), 3, l);
+    if (st != SWGL_OK) return st;
+    kp_setup_problem *kp = l->problem;
+    int nx = l->nx, ny = l->ny;
+    size_t n = grid_size(nx, ny);
+    kp->H = malloc(n * sizeof(double));
+    kp->Bc = malloc((size_t)(nx + 1) * (size_t)(ny + 1) * sizeof(double));
+    if (gk->manning) kp->manning = malloc(n * sizeof(double));
+    if (!kp->H || !kp->Bc || (gk->manning && !kp->manning)) {
+        setup_free(l);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d block", nx, ny);
+    }
+    scheme_window_field(gk->H, g->nx, win, kp->H);
+    if (gk->manning) scheme_window_field(gk->manning, g->nx, win, kp->manning);
+    for (int j = 0; j <= ny; j++)
+        for (int i = 0; i <= nx; i++)
+            kp->Bc[(size_t)j * (nx + 1) + i] = gk->Bc[(size_t)(win[1] + j) * (g->nx + 1) + (win[0] + i)];
+    kp->datum = gk->datum;
+    kp->forcing.f = gk->forcing.f;   /* nothing to force (checked above): its series stay g's */
+    kp->p = gk->p;
+    kp->p.sw.nx = nx;
+    kp->p.sw.ny = ny;
+    kp->p.sw.H = kp->H;
+    kp->p.sw.code = l->code;
+    kp->p.sw.forcing = &kp->forcing.f;
+    for (int q = 0; q < 4; q++) kp->p.sw.own[q] = own[q];
+    kp->p.Bc = kp->Bc;
+    kp->p.manning = kp->manning;
+    if ((st = kp_problem_check(&kp->p)) != SWGL_OK) setup_free(l);
+    return st;
+}
+
+/* The cells around a block a step reads: a face's points read two cells each side, so
+ * an Euler step needs 2; RK2's second stage reads Q* two cells out, which the first makes
+ * from Q^n two cells further: 4 */
+static int halo(const scheme_setup *s)
+{
+    const kp_setup_problem *kp = s->problem;
+    return kp->p.rk2 ? 4 : 2;
+}
+
 /* (8): dt = cfl min(dx / a_x, dy / a_y), so a bound dt means a speed a >= cfl min(dx, dy) / dt */
 static double speed_scale(const scheme_setup *s) { return s->sc->cfl * fmin(s->dx, s->dy); }
 
@@ -119,5 +169,7 @@ const scheme_desc scheme_kp = {
     .speed_scale = speed_scale,
     .describe_run = describe_run,
     .forcing = forcing,
+    .window = window,
+    .halo = halo,
     .backends = {&kp_backend_gpu, &kp_backend_cpu, &kp_backend_cpu_scalar},
 };

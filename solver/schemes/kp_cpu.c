@@ -56,6 +56,16 @@ static swgl_status set_native(void *self, const double *w)
     kp_cpu_set_surface(self, w);
     return SWGL_OK;
 }
+static swgl_status halo_get(void *self, int x, int y, int w, int h, double *buf)
+{
+    kp_cpu_halo(self, 0, x, y, w, h, buf);
+    return SWGL_OK;
+}
+static swgl_status halo_set(void *self, int x, int y, int w, int h, const double *buf)
+{
+    kp_cpu_halo(self, 1, x, y, w, h, (double *)buf);
+    return SWGL_OK;
+}
 static void set_time(void *self, double t, double stop) { kp_cpu_set_time(self, t, stop); }
 static swgl_status account(void *self, swe_account *a)
 {
@@ -69,9 +79,11 @@ const scheme_backend kp_backend_cpu = {.backend = BACKEND_CPU, .create = create,
                                        .set_state = set_state, .get_state = get_state, .stage = stage,
                                        .advance = advance, .stages = stages, .describe = describe,
                                        .precision = precision, .set_time = set_time, .account = account,
-                                       .get_native = get_native, .set_native = set_native};
+                                       .get_native = get_native, .set_native = set_native,
+                                       .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set};
 const scheme_backend kp_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create, .destroy = destroy,
                                               .set_state = set_state, .get_state = get_state, .stage = stage,
                                               .advance = advance, .stages = stages, .describe = describe,
                                               .precision = precision, .set_time = set_time, .account = account,
-                                              .get_native = get_native, .set_native = set_native};
+                                              .get_native = get_native, .set_native = set_native,
+                                       .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set};

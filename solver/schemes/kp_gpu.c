@@ -381,40 +381,41 @@ static swgl_status arr_create(const kp_gpu *g, int w, int h, int count, int boun
     return gpu_mrt_create(&d, out);
 }
 
-/* Element k of an array as 4 doubles per texel from v (single: rounded to float). */
-static swgl_status arr_upload(const kp_gpu *g, gpu_mrt *m, const double *v)
+/* The w x h texels from (x, y) of an array, 4 doubles a texel, from v (single: rounded
+ * to float) or into v */
+static swgl_status arr_upload_rect(const kp_gpu *g, gpu_mrt *m, int x, int y, int w, int h, const double *v)
 {
-    size_t n = (size_t)gpu_array2d_width(gpu_mrt_member(m, 0)) * gpu_array2d_height(gpu_mrt_member(m, 0));
+    size_t n = (size_t)w * (size_t)h;
     swgl_status st = SWGL_OK;
     if (!g->dbl) {
-        float *f = malloc(4 * n * sizeof(float));
+        float *f = malloc(4 * n * sizeof(float) + 1);
         if (!f) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         for (size_t k = 0; k < 4 * n; k++) f[k] = (float)v[k];
-        st = gpu_array2d_upload(gpu_mrt_member(m, 0), f);
+        st = gpu_array2d_upload_rect(gpu_mrt_member(m, 0), x, y, w, h, f);
         free(f);
         return st;
     }
-    double *d = malloc(2 * n * sizeof(double));   /* two doubles = one RGBA32UI texel */
+    double *d = malloc(2 * n * sizeof(double) + 1);   /* two doubles = one RGBA32UI texel */
     if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     for (int half = 0; half < 2 && st == SWGL_OK; half++) {
         for (size_t k = 0; k < n; k++) {
             d[2 * k] = v[4 * k + 2 * half];
             d[2 * k + 1] = v[4 * k + 2 * half + 1];
         }
-        st = gpu_array2d_upload(gpu_mrt_member(m, half), d);
+        st = gpu_array2d_upload_rect(gpu_mrt_member(m, half), x, y, w, h, d);
     }
     free(d);
     return st;
 }
 
-static swgl_status arr_download(const kp_gpu *g, gpu_mrt *m, double *v)
+static swgl_status arr_download_rect(const kp_gpu *g, gpu_mrt *m, int x, int y, int w, int h, double *v)
 {
-    size_t n = (size_t)gpu_array2d_width(gpu_mrt_member(m, 0)) * gpu_array2d_height(gpu_mrt_member(m, 0));
+    size_t n = (size_t)w * (size_t)h;
     swgl_status st = SWGL_OK;
-    void *buf = malloc(2 * n * sizeof(double));   /* 4 floats or 2 doubles per texel */
+    void *buf = malloc(2 * n * sizeof(double) + 1);   /* 4 floats or 2 doubles per texel */
     if (!buf) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++) {
-        st = gpu_array2d_download(gpu_mrt_member(m, half), buf);
+        st = gpu_array2d_download_rect(gpu_mrt_member(m, half), x, y, w, h, buf);
         for (size_t k = 0; st == SWGL_OK && k < n; k++) {
             if (g->dbl) {
                 v[4 * k + 2 * half] = ((const double *)buf)[2 * k];
@@ -426,6 +427,19 @@ static swgl_status arr_download(const kp_gpu *g, gpu_mrt *m, double *v)
     }
     free(buf);
     return st;
+}
+
+/* Element k of an array as 4 doubles per texel from v (single: rounded to float). */
+static swgl_status arr_upload(const kp_gpu *g, gpu_mrt *m, const double *v)
+{
+    const gpu_array2d *a = gpu_mrt_member(m, 0);
+    return arr_upload_rect(g, m, 0, 0, gpu_array2d_width(a), gpu_array2d_height(a), v);
+}
+
+static swgl_status arr_download(const kp_gpu *g, gpu_mrt *m, double *v)
+{
+    const gpu_array2d *a = gpu_mrt_member(m, 0);
+    return arr_download_rect(g, m, 0, 0, gpu_array2d_width(a), gpu_array2d_height(a), v);
 }
 
 /* Binds array element k of m (k-th float4 of each texel) to the pass's input NAME, or
@@ -654,6 +668,11 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
              g->dbl ? "#extension GL_ARB_gpu_shader_fp64 : require\n#define KP_DOUBLE 1\n" : "", CELL_CODE_GLSL,
              KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning,
              (p->sw.forcing && p->sw.forcing->n_seg) || grid_has_value_codes(g->code, n) ? "" : GRID_PLAIN_GLSL);
+    if (p->sw.own[2]) {   /* a rank's block over MPI: the bound of its own cells only (kp_rates.glsl) */
+        size_t l = strlen(g->defs);
+        snprintf(g->defs + l, sizeof g->defs - l, "#define KP_OWN ivec4(%d, %d, %d, %d)\n", p->sw.own[0] + 1,
+                 p->sw.own[1] + 1, p->sw.own[2] + 1, p->sw.own[3] + 1);
+    }
     g->forc = p->sw.forcing;
     g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);
@@ -1299,6 +1318,17 @@ static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, vo
 
 static void be_destroy(void *self) { kp_gpu_destroy(self); }
 static swgl_status be_set(void *self, double *const *f) { return kp_gpu_set_state(self, f[0], f[1], f[2]); }
+/* the halo of a run over MPI ranks: the state texels (w, hu, hv, h or code) as stored */
+static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)
+{
+    kp_gpu *g = self;
+    return arr_download_rect(g, g->state[g->cur], x, y, w, h, buf);
+}
+static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
+{
+    kp_gpu *g = self;
+    return arr_upload_rect(g, g->state[g->cur], x, y, w, h, buf);
+}
 static swgl_status be_get(void *self, double *const *f) { return kp_gpu_get_state(self, f[0], f[1], f[2]); }
 static swgl_status be_stage(void *self, int k, double *dt) { return kp_gpu_rates(self, k, dt); }
 static swgl_status be_advance(void *self, int k, double dt) { return kp_gpu_apply(self, k, dt); }
@@ -1370,4 +1400,5 @@ const scheme_backend kp_backend_gpu = {.backend = BACKEND_GPU, .create = be_crea
                                        .advance = be_advance, .stages = be_stages, .describe = be_describe,
                                        .precision = be_precision, .finish = be_finish, .run_to = be_run_to,
                                        .set_time = be_set_time, .account = be_account, .host_clock = be_host_clock,
-                                       .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read};
+                                       .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read,
+                                       .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set};

@@ -52,6 +52,42 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
     return SWGL_OK;
 }
 
+/* A block of the grid for a rank of a run over MPI (scheme_desc window): H of the block
+ * and its ring from g's; no boundary data, rain nor sources yet */
+static swgl_status window(const scheme_setup *g, const int win[4], const int own[4], scheme_setup *l)
+{
+    const roe_problem *gr = g->problem;
+    if (swe_forcing_any(&gr->forcing.f))
+        return swgl_fail(SWGL_ERR_ARG, "roe over MPI ranks: boundary data, rain and sources (and the free outlets' "
+                         "segments) are not split over ranks yet: run this scenario on one rank");
+    swgl_status st = scheme_window_begin(g, win, sizeof(roe_problem), 3, l);
+    if (st != SWGL_OK) return st;
+    roe_problem *rp = l->problem;
+    if (!(rp->H = malloc(grid_size(l->nx, l->ny) * sizeof(double)))) {
+        setup_free(l);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d block", l->nx, l->ny);
+    }
+    scheme_window_field(gr->H, g->nx, win, rp->H);
+    rp->forcing.f = gr->forcing.f;   /* nothing to force (checked above): its series stay g's */
+    rp->p = gr->p;
+    rp->p.nx = l->nx;
+    rp->p.ny = l->ny;
+    rp->p.H = rp->H;
+    rp->p.code = l->code;
+    rp->p.forcing = &rp->forcing.f;
+    for (int q = 0; q < 4; q++) rp->p.own[q] = own[q];
+    return SWGL_OK;
+}
+
+/* The cells around a block a step reads: an edge reads the two cells beside it, and its
+ * positivity limit (M3) the donor's drain time tau, made from all four of the donor's
+ * edges: 2 */
+static int halo(const scheme_setup *s)
+{
+    (void)s;
+    return 2;
+}
+
 /* (8): dt = 2 cfl dx dy / S with S = sum over the 4 edges of |Gamma| (|u_n| + c) <=
  * 2 (dx + dy) s_max, so a bound dt means a wave speed s_max >= cfl dx dy / ((dx + dy) dt) */
 static double speed_scale(const scheme_setup *s) { return s->sc->cfl * s->dx * s->dy / (s->dx + s->dy); }
@@ -77,5 +113,7 @@ const scheme_desc scheme_roe = {
     .speed_scale = speed_scale,
     .describe_run = NULL,
     .forcing = forcing,
+    .window = window,
+    .halo = halo,
     .backends = {&roe_backend_gpu, &roe_backend_cpu, &roe_backend_cpu_scalar},
 };

@@ -52,6 +52,18 @@ static swgl_status advance(void *self, int k, double dt)
 
 static void set_time(void *self, double t, double stop) { roe_cpu_set_time(self, t, stop); }
 
+static swgl_status halo_get(void *self, int x, int y, int w, int h, double *buf)
+{
+    roe_cpu_halo(self, 0, x, y, w, h, buf);
+    return SWGL_OK;
+}
+
+static swgl_status halo_set(void *self, int x, int y, int w, int h, const double *buf)
+{
+    roe_cpu_halo(self, 1, x, y, w, h, (double *)buf);
+    return SWGL_OK;
+}
+
 static swgl_status account(void *self, swe_account *a)
 {
     roe_cpu_account(self, a);
@@ -65,8 +77,10 @@ static const char *precision(const void *self) { return roe_cpu_precision(self);
 const scheme_backend roe_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
                                         .set_state = set_state, .get_state = get_state, .stage = stage,
                                         .advance = advance, .stages = scheme_one_stage, .describe = describe,
-                                        .precision = precision, .set_time = set_time, .account = account};
+                                        .precision = precision, .set_time = set_time, .account = account,
+                                        .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set};
 const scheme_backend roe_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create, .destroy = destroy,
                                                .set_state = set_state, .get_state = get_state, .stage = stage,
                                                .advance = advance, .stages = scheme_one_stage, .describe = describe,
-                                               .precision = precision, .set_time = set_time, .account = account};
+                                               .precision = precision, .set_time = set_time, .account = account,
+                                        .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set};

@@ -266,6 +266,11 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
                  roe_plain(r) ? GRID_PLAIN_GLSL : "");
     }
     r->M = r->nx > r->ny ? r->nx : r->ny;
+    if (p->own[2]) {   /* a rank's block over MPI: the bound of its own cells only (roe_cell.glsl) */
+        size_t l = strlen(defs);
+        snprintf(defs + l, sizeof defs - l, "#define ROE_OWN ivec4(%d, %d, %d, %d)\n", p->own[0] + 1, p->own[1] + 1,
+                 p->own[2] + 1, p->own[3] + 1);
+    }
     if (r->forcing) {
         size_t l = strlen(defs);
         if (r->forc->n_seg) l += (size_t)snprintf(defs + l, sizeof defs - l, "#define ROE_NSEG %d\n", r->forc->n_seg);
@@ -758,6 +763,47 @@ static void be_destroy(void *self) { roe_gpu_destroy(self); }
 static swgl_status be_set(void *self, double *const *f) { return roe_gpu_set_state(self, f[0], f[1], f[2]); }
 static swgl_status be_get(void *self, double *const *f) { return roe_gpu_get_state(self, f[0], f[1], f[2]); }
 
+/* The halo of a run over MPI ranks: the state texels of the w x h cells from (x, y), as
+ * stored, 4 doubles a cell: float (h, qx, qy, code), or double (h, qx) + (qy, code) */
+static swgl_status halo_io(roe_gpu *r, int set, int x, int y, int w, int h, double *buf)
+{
+    size_t n = (size_t)w * (size_t)h;
+    swgl_status st = SWGL_OK;
+    if (!r->dbl) {
+        float *s = malloc(4 * n * sizeof(float) + 1);
+        if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        if (set) {
+            for (size_t k = 0; k < 4 * n; k++) s[k] = (float)buf[k];
+            st = gpu_array2d_upload_rect(r->state[r->cur], x, y, w, h, s);
+        } else if ((st = gpu_array2d_download_rect(r->state[r->cur], x, y, w, h, s)) == SWGL_OK) {
+            for (size_t k = 0; k < 4 * n; k++) buf[k] = s[k];
+        }
+        free(s);
+        return st;
+    }
+    double *d = malloc(2 * n * sizeof(double) + 1);   /* one RGBA32UI texel = two doubles */
+    if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (int half = 0; half < 2 && st == SWGL_OK; half++) {
+        gpu_array2d *a = gpu_mrt_member(r->state_d[r->cur], half);
+        if (set) {
+            for (size_t k = 0; k < n; k++) d[2 * k] = buf[4 * k + 2 * half], d[2 * k + 1] = buf[4 * k + 2 * half + 1];
+            st = gpu_array2d_upload_rect(a, x, y, w, h, d);
+        } else if ((st = gpu_array2d_download_rect(a, x, y, w, h, d)) == SWGL_OK) {
+            for (size_t k = 0; k < n; k++) buf[4 * k + 2 * half] = d[2 * k], buf[4 * k + 2 * half + 1] = d[2 * k + 1];
+        }
+    }
+    free(d);
+    return st;
+}
+static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)
+{
+    return halo_io(self, 0, x, y, w, h, buf);
+}
+static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
+{
+    return halo_io(self, 1, x, y, w, h, (double *)buf);
+}
+
 static swgl_status be_stage(void *self, int k, double *dt_stable)
 {
     (void)k;
@@ -828,4 +874,5 @@ const scheme_backend roe_backend_gpu = {.backend = BACKEND_GPU, .create = be_cre
                                         .advance = be_advance, .stages = scheme_one_stage, .describe = be_describe,
                                         .precision = be_precision, .finish = be_finish, .run_to = be_run_to,
                                         .set_time = be_set_time, .account = be_account, .host_clock = be_host_clock,
-                                        .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read};
+                                        .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read,
+                                        .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set};

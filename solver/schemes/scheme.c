@@ -3,6 +3,7 @@
 
 #include "gpu_compute.h"
 #include "gpu_program.h"
+#include "scheme_mpi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,13 @@ static int g_gpu_open[2], g_mode_base;
 
 swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
                         const scheme_config *cfg)
+{
+    if (swgl_mpi_size() > 1) return scheme_mpi_open(in, d, b, s, cfg);   /* the blocks over the ranks */
+    return scheme_open_block(in, d, b, s, cfg);
+}
+
+swgl_status scheme_open_block(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
+                              const scheme_config *cfg)
 {
     memset(in, 0, sizeof *in);
     enum backend impl = b == BACKEND_GPU_COMPUTE ? BACKEND_GPU : b;   /* the same backend, compute passes */
@@ -114,6 +122,41 @@ swgl_status scheme_setup_begin(scheme_setup *s, const scenario *sc, size_t probl
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d grid", sc->nx, sc->ny);
     }
     if (with_code) grid_codes(sc->nx, sc->ny, sc->active, sc->bc, s->code);
+    return SWGL_OK;
+}
+
+void scheme_window_field(const double *src, int gnx, const int win[4], double *dst)
+{
+    int nx = win[2] - win[0], ny = win[3] - win[1];
+    for (int j = 0; j <= ny + 1; j++)
+        for (int i = 0; i <= nx + 1; i++) dst[grid_at(nx, i, j)] = src[grid_at(gnx, win[0] + i, win[1] + j)];
+}
+
+swgl_status scheme_window_begin(const scheme_setup *g, const int win[4], size_t problem_size, int n_fields,
+                                scheme_setup *l)
+{
+    int nx = win[2] - win[0], ny = win[3] - win[1];
+    size_t n = grid_size(nx, ny);
+    memset(l, 0, sizeof *l);
+    l->sc = g->sc;
+    l->nx = nx;
+    l->ny = ny;
+    l->dx = g->dx;
+    l->dy = g->dy;
+    l->t_end = g->t_end;
+    int ok = (l->problem = calloc(1, problem_size)) != NULL && (!g->code || (l->code = malloc(n)) != NULL);
+    for (int k = 0; k < n_fields && ok; k++) ok = (l->init[k] = calloc(n, sizeof(double))) != NULL;
+    if (!ok) {
+        scheme_setup_release(l);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d block", nx, ny);
+    }
+    for (int k = 0; k < n_fields; k++) scheme_window_field(g->init[k], g->nx, win, l->init[k]);
+    for (int j = 0; g->code && j <= ny + 1; j++)
+        for (int i = 0; i <= nx + 1; i++) {
+            unsigned char c = g->code[grid_at(g->nx, win[0] + i, win[1] + j)];
+            int ring = i == 0 || j == 0 || i == nx + 1 || j == ny + 1;
+            l->code[grid_at(nx, i, j)] = ring && c == CELL_ACTIVE ? CELL_WALL : c;
+        }
     return SWGL_OK;
 }
 

@@ -128,6 +128,15 @@ typedef struct scheme_backend {
      * after set_state, so that a restart continues bit for bit. */
     swgl_status (*get_native)(void *self, double *f);
     swgl_status (*set_native)(void *self, const double *f);
+    /* Optional (a run over MPI ranks, scheme_mpi.h): the state the next stage 0 reads, as
+     * the backend stores it (halo_values values a cell, in its precision), of the w x h
+     * ghost-ring cells from (x, y) (grid_at coordinates) into buf (halo_get; rows from the
+     * south) or from buf into the state (halo_set): values got from one instance and set
+     * into another of the same kind are the same bits.  A backend with these honours the
+     * problem's owned cells (swe_problem own) in its bound. */
+    int halo_values;
+    swgl_status (*halo_get)(void *self, int x, int y, int w, int h, double *buf);
+    swgl_status (*halo_set)(void *self, int x, int y, int w, int h, const double *buf);
 } scheme_backend;
 
 typedef struct scheme_desc {
@@ -158,6 +167,16 @@ typedef struct scheme_desc {
     /* The boundary data, rain and sources of the setup (NULL: none to account), whose
      * shape the backends' accounts have; may be NULL. */
     const swe_forcing *(*forcing)(const scheme_setup *s);
+    /* Optional (a run over MPI ranks, scheme_mpi.h): the setup of the block of interior
+     * cells win = (x0, y0, x1, y1) (0-based, half-open) of the setup g, with its ghost ring
+     * from g's cells around it (their codes where not active, else a wall: what lies
+     * beyond a rank's halo), whose time-step bound counts only the cells own (the same
+     * frame as win), into l (setup_free frees it); SWGL_ERR_ARG where the setup has what a
+     * block cannot take yet (boundary data, rain, sources).  halo: the rows of cells
+     * around a block that a step (all its stages) reads, so that one exchange a step
+     * keeps the owned cells exact. */
+    swgl_status (*window)(const scheme_setup *g, const int win[4], const int own[4], scheme_setup *l);
+    int (*halo)(const scheme_setup *s);
     const scheme_backend *backends[BACKEND_COUNT];
 } scheme_desc;
 
@@ -167,6 +186,16 @@ typedef struct scheme_desc {
  * SWGL_ERR_NO_MEMORY after releasing what it made. */
 swgl_status scheme_setup_begin(scheme_setup *s, const scenario *sc, size_t problem_size, int n_fields,
                                int with_code);
+/* For the schemes' own window (scheme_desc): starts l as the block win of g (scheme_desc
+ * window): sc, dx, dy, t_end, a zeroed problem of problem_size bytes, the codes (g's around
+ * the block where not active, else CELL_WALL) and g's initial fields on the block and its
+ * ring.  SWGL_ERR_NO_MEMORY after releasing what it made. */
+swgl_status scheme_window_begin(const scheme_setup *g, const int win[4], size_t problem_size, int n_fields,
+                                scheme_setup *l);
+/* The block win of a ghost-ring field of g's grid (gnx wide) with its ring, into dst (a
+ * ghost-ring field of the block's grid). */
+void scheme_window_field(const double *src, int gnx, const int win[4], double *dst);
+
 /* For the schemes' own files: frees what every setup holds (code, init fields) and
  * zeroes it; a scheme's setup_free frees its problem, then calls this. */
 void scheme_setup_release(scheme_setup *s);
@@ -197,9 +226,13 @@ typedef struct scheme_inst {
  * the caller provides). */
 swgl_status scheme_sample(scheme_inst *in, const size_t *cells, int n, double *const *scratch, double *const *out);
 
-/* Creates the backend's instance and sets the setup's initial state. */
+/* Creates the backend's instance and sets the setup's initial state; over several MPI
+ * ranks, the instance of the whole grid whose blocks the ranks hold (scheme_mpi.h). */
 swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
                         const scheme_config *cfg);
+/* The same on this process alone, whatever the ranks (scheme_mpi.c opens a rank's block so). */
+swgl_status scheme_open_block(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
+                              const scheme_config *cfg);
 void scheme_close(scheme_inst *in);                   /* a zeroed or closed instance is fine */
 
 /* Fields of a scheme on the ghost-ring grid. */

@@ -31,6 +31,18 @@ static swgl_status get_state(void *self, double *const *f)
 
 /* the bound is the problem's fixed step; a state holding NaN or infinity reports NaN,
  * which the time loop calls a blow-up at the time of the last good state */
+static swgl_status halo_get(void *self, int x, int y, int w, int h, double *buf)
+{
+    sed_cpu_halo(self, 0, x, y, w, h, buf);
+    return SWGL_OK;
+}
+
+static swgl_status halo_set(void *self, int x, int y, int w, int h, const double *buf)
+{
+    sed_cpu_halo(self, 1, x, y, w, h, (double *)buf);
+    return SWGL_OK;
+}
+
 static swgl_status stage(void *self, int k, double *dt_stable)
 {
     (void)k;
@@ -60,9 +72,11 @@ static const char *precision(const void *self)
 const scheme_backend sediment_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
                                              .set_state = set_state, .get_state = get_state, .stage = stage,
                                              .advance = advance, .stages = scheme_one_stage, .describe = describe,
-                                             .precision = precision};
+                                             .precision = precision, .halo_values = 2, .halo_get = halo_get,
+                                             .halo_set = halo_set};
 const scheme_backend sediment_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create,
                                                     .destroy = destroy, .set_state = set_state,
                                                     .get_state = get_state, .stage = stage, .advance = advance,
                                                     .stages = scheme_one_stage, .describe = describe,
-                                                    .precision = precision};
+                                                    .precision = precision, .halo_values = 2, .halo_get = halo_get,
+                                                    .halo_set = halo_set};

@@ -184,6 +184,36 @@ swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
     return st;
 }
 
+/* The halo of a run over MPI ranks: the state texels of the w x h points from (x, y) as
+ * stored, 4 values a point: float (h, s, alpha, beta), double (h, s, 0, 0) */
+static swgl_status sed_gpu_halo(sed_gpu *g, int set, int x, int y, int w, int h, double *buf)
+{
+    size_t n = (size_t)w * (size_t)h;
+    swgl_status st;
+    if (g->dbl) {
+        double *a = malloc(2 * n * sizeof(double) + 1);
+        if (!a) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        if (set) {
+            for (size_t k = 0; k < n; k++) a[2 * k] = buf[4 * k], a[2 * k + 1] = buf[4 * k + 1];
+            st = gpu_array2d_upload_rect(g->state[g->cur], x, y, w, h, a);
+        } else if ((st = gpu_array2d_download_rect(g->state[g->cur], x, y, w, h, a)) == SWGL_OK) {
+            for (size_t k = 0; k < n; k++) buf[4 * k] = a[2 * k], buf[4 * k + 1] = a[2 * k + 1], buf[4 * k + 2] = buf[4 * k + 3] = 0.0;
+        }
+        free(a);
+        return st;
+    }
+    float *a = malloc(4 * n * sizeof(float) + 1);
+    if (!a) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    if (set) {
+        for (size_t k = 0; k < 4 * n; k++) a[k] = (float)buf[k];
+        st = gpu_array2d_upload_rect(g->state[g->cur], x, y, w, h, a);
+    } else if ((st = gpu_array2d_download_rect(g->state[g->cur], x, y, w, h, a)) == SWGL_OK) {
+        for (size_t k = 0; k < 4 * n; k++) buf[k] = a[k];
+    }
+    free(a);
+    return st;
+}
+
 swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
 {
     size_t n = (size_t)g->tex_w * g->tex_h;
@@ -366,7 +396,17 @@ static void be_finish(void *self)
     gpu_finish();
 }
 
+static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)
+{
+    return sed_gpu_halo(((sed_gpu_be *)self)->g, 0, x, y, w, h, buf);
+}
+static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
+{
+    return sed_gpu_halo(((sed_gpu_be *)self)->g, 1, x, y, w, h, (double *)buf);
+}
+
 const scheme_backend sediment_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
                                              .set_state = be_set, .get_state = be_get, .stage = be_stage,
                                              .advance = be_advance, .stages = scheme_one_stage,
-                                             .describe = be_describe, .precision = be_precision, .finish = be_finish};
+                                             .describe = be_describe, .precision = be_precision, .finish = be_finish,
+                                             .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set};

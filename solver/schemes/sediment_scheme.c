@@ -101,6 +101,52 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
     return SWGL_OK;
 }
 
+/* A block of the grid for a rank of a run over MPI (scheme_desc window): alpha and beta of
+ * the block and its ring from g's, the river mouth's points where the block's window meets
+ * its side (the rates are per unit length, so each point's inflow is its own); the step is
+ * the problem's, the same on every rank, so every point's bound is the global one */
+static swgl_status window(const scheme_setup *g, const int win[4], const int own[4], scheme_setup *l)
+{
+    (void)own;
+    const sed_setup *gs = g->problem;
+    swgl_status st = scheme_window_begin(g, win, sizeof(sed_setup), 2, l);
+    if (st != SWGL_OK) return st;
+    sed_setup *ss = l->problem;
+    size_t n = grid_size(l->nx, l->ny);
+    if (!(ss->alpha = malloc(n * sizeof(double))) || !(ss->beta = malloc(n * sizeof(double)))) {
+        setup_free(l);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d block", l->nx, l->ny);
+    }
+    scheme_window_field(gs->alpha, g->nx, win, ss->alpha);
+    scheme_window_field(gs->beta, g->nx, win, ss->beta);
+    ss->p = gs->p;
+    ss->dt_limit = gs->dt_limit;
+    ss->p.nx = l->nx;
+    ss->p.ny = l->ny;
+    ss->p.alpha = ss->alpha;
+    ss->p.beta = ss->beta;
+    if (gs->p.inflow_side != SED_NONE) {
+        int side = gs->p.inflow_side, along = side == SED_WEST || side == SED_EAST;
+        int meets = side == SED_WEST ? win[0] == 0 : side == SED_EAST ? win[2] == g->nx
+                  : side == SED_SOUTH ? win[1] == 0 : win[3] == g->ny;
+        int off = along ? win[1] : win[0], len = along ? l->ny : l->nx;
+        int first = gs->p.inflow_first - off, last = gs->p.inflow_last - off;
+        if (first < 1) first = 1;
+        if (last > len) last = len;
+        if (!meets || first > last) ss->p.inflow_side = SED_NONE;
+        else ss->p.inflow_first = first, ss->p.inflow_last = last;
+    }
+    return SWGL_OK;
+}
+
+/* The points around a block a step reads: the s pass reads h^{l+1} of its neighbours,
+ * which the h pass makes from theirs: 2 */
+static int halo(const scheme_setup *s)
+{
+    (void)s;
+    return 2;
+}
+
 static const char *form_name(const scheme_setup *s)
 {
     return ((const sed_setup *)s->problem)->p.form == SED_FORM_PAPER ? "paper" : "conservative";
@@ -217,5 +263,7 @@ const scheme_desc scheme_sediment = {
     .summary = summary,
     .print = print,
     .describe_run = describe_run,
+    .window = window,
+    .halo = halo,
     .backends = {&sediment_backend_gpu, &sediment_backend_cpu, &sediment_backend_cpu_scalar},
 };
