@@ -88,7 +88,7 @@ void swe_account_faces(swe_account *a, const swe_forcing *f, const double *ring_
     if (!f || !f->n_seg) return;
     for (size_t r = 0; r < 4 * (size_t)M; r++) {
         int s = f->seg_of[r];
-        if (s < 0) continue;
+        if (s < 0 || (f->ring_count && !f->ring_count[r])) continue;   /* (another rank's face) */
         double v = w_dt * ring_rate[r];
         if (v > 0.0) a->seg_in[s] += v;
         else a->seg_out[s] -= v;
@@ -116,10 +116,11 @@ void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, cons
     double w = 0.0;
     for (size_t k = 0; k < grid_size(p->nx, p->ny); k++)
         if (p->code[k] == CELL_ACTIVE) w = fmax(w, fabs(-p->H[k] + (h && h[k] > 0.0 ? h[k] : 0.0)));
+    if (p->forcing && p->forcing->reduce_max) w = p->forcing->reduce_max(w);   /* the whole grid's */
     c->rain_quantum = 64.0 * eps * (w + 1.0);
 }
 
-int swe_forcing_any(const swe_forcing *f) { return f && (f->n_seg > 0 || f->rain || f->n_src > 0); }
+int swe_forcing_any(const swe_forcing *f) { return f && (f->n_seg > 0 || f->rain || f->n_src > 0 || f->forced); }
 
 static swgl_status sources_check(const swe_forcing *f);
 
@@ -143,7 +144,7 @@ swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
         for (int j = 1; j <= p->ny; j++)
             for (int i = 1; i <= p->nx; i++) {
                 size_t k = grid_at(p->nx, i, j);
-                if (p->code[k] == CELL_ACTIVE) c->rain_area += f->rain[k] * p->dx * p->dy;
+                if (p->code[k] == CELL_ACTIVE && swe_owns(p, i, j)) c->rain_area += f->rain[k] * p->dx * p->dy;
             }
     for (size_t k = 0; f && f->rain && k < grid_size(p->nx, p->ny); k++)
         if (p->code[k] == CELL_ACTIVE) c->rain_max = fmax(c->rain_max, f->rain[k]);
@@ -157,6 +158,10 @@ swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
     for (int s = 0; f && s < f->n_src; s++)
         for (int q = 0; q < f->series[f->src_series[s]].n; q++)
             r = fmax(r, f->series[f->src_series[s]].v[q] / (p->dx * p->dy));
+    if (f && f->reduce_max) {   /* a block of a run over ranks: the whole grid's */
+        c->rain_max = f->reduce_max(c->rain_max);
+        r = f->reduce_max(r);
+    }
     c->dt_cap = r > 0.0 ? pow(p->cfl * fmin(p->dx, p->dy) / sqrt(p->g * r), 2.0 / 3.0) : INFINITY;
     swe_clock_stage(c, 0);
     return SWGL_OK;

@@ -118,6 +118,19 @@ typedef struct swe_forcing {
     const int *src_series;      /* m^3/s */
     double datum;               /* m: the elevation the solver's bed is measured from (its
                                  * z = 0); a level's values are elevations, less datum */
+    /* A block of a run over MPI ranks (solver/schemes/scheme_mpi.c; NULL / 0 otherwise):
+     * ring_count (4 M): 1 where the ring face's volume counts in this block's accounts (its
+     * active side is one of the block's own cells), 0 where another rank counts it;
+     * reduce_max: the maximum over the ranks, for what must be the whole grid's (the rain's
+     * largest rate and its release quantum, the sources' cap on dt), called by every rank
+     * alike; forced: the whole grid has boundary data, rain or sources (so every block
+     * runs the forced paths, whatever lies in it); src_global: each source's index in the
+     * whole grid's list, or -1 where another rank owns its cell (applied here, accounted
+     * there). */
+    const unsigned char *ring_count;
+    double (*reduce_max)(double);
+    int forced;
+    const int *src_global;
 } swe_forcing;
 
 /* The ring index (SWE_RING) of the ghost (i, j) of the ring (grid_at coordinates) and its

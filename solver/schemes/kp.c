@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kp.h"
+#include "scheme_mpi.h"
 #include "swe_output.h"
 
 static void setup_free(scheme_setup *s)
@@ -82,14 +83,11 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
 }
 
 /* A block of the grid for a rank of a run over MPI (scheme_desc window): the corner bed,
- * H and Manning's n of the block and its ring from g's, the datum g's; no boundary data,
- * rain nor sources yet (their accounts would need the ranks' sums) */
+ * H and Manning's n of the block and its ring from g's, the datum g's, and its share of the
+ * boundary data, rain and sources (swe_forcing_window) */
 static swgl_status window(const scheme_setup *g, const int win[4], const int own[4], scheme_setup *l)
 {
     const kp_setup_problem *gk = g->problem;
-    if (swe_forcing_any(&gk->forcing.f))
-        return swgl_fail(SWGL_ERR_ARG, "kp over MPI ranks: boundary data, rain and sources (and the free outlets' "
-                         "segments) are not split over ranks yet: run this scenario on one rank");
     swgl_status st = scheme_window_begin(g, win, sizeof(kp_setup_problem), 3, l);
     if (st != SWGL_OK) return st;
     kp_setup_problem *kp = l->problem;
@@ -108,7 +106,10 @@ static swgl_status window(const scheme_setup *g, const int win[4], const int own
         for (int i = 0; i <= nx; i++)
             kp->Bc[(size_t)j * (nx + 1) + i] = gk->Bc[(size_t)(win[1] + j) * (g->nx + 1) + (win[0] + i)];
     kp->datum = gk->datum;
-    kp->forcing.f = gk->forcing.f;   /* nothing to force (checked above): its series stay g's */
+    if ((st = swe_forcing_window(&gk->forcing.f, g->nx, g->ny, win, own, swgl_mpi_max, &kp->forcing)) != SWGL_OK) {
+        setup_free(l);
+        return st;
+    }
     kp->p = gk->p;
     kp->p.sw.nx = nx;
     kp->p.sw.ny = ny;

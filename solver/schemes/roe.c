@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "roe.h"
+#include "scheme_mpi.h"
 #include "swe_output.h"
 
 static void setup_free(scheme_setup *s)
@@ -53,13 +54,11 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
 }
 
 /* A block of the grid for a rank of a run over MPI (scheme_desc window): H of the block
- * and its ring from g's; no boundary data, rain nor sources yet */
+ * and its ring from g's, and its share of the boundary data, rain and sources
+ * (swe_forcing_window) */
 static swgl_status window(const scheme_setup *g, const int win[4], const int own[4], scheme_setup *l)
 {
     const roe_problem *gr = g->problem;
-    if (swe_forcing_any(&gr->forcing.f))
-        return swgl_fail(SWGL_ERR_ARG, "roe over MPI ranks: boundary data, rain and sources (and the free outlets' "
-                         "segments) are not split over ranks yet: run this scenario on one rank");
     swgl_status st = scheme_window_begin(g, win, sizeof(roe_problem), 3, l);
     if (st != SWGL_OK) return st;
     roe_problem *rp = l->problem;
@@ -68,7 +67,10 @@ static swgl_status window(const scheme_setup *g, const int win[4], const int own
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d block", l->nx, l->ny);
     }
     scheme_window_field(gr->H, g->nx, win, rp->H);
-    rp->forcing.f = gr->forcing.f;   /* nothing to force (checked above): its series stay g's */
+    if ((st = swe_forcing_window(&gr->forcing.f, g->nx, g->ny, win, own, swgl_mpi_max, &rp->forcing)) != SWGL_OK) {
+        setup_free(l);
+        return st;
+    }
     rp->p = gr->p;
     rp->p.nx = l->nx;
     rp->p.ny = l->ny;

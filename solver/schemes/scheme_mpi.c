@@ -450,18 +450,43 @@ static swgl_status w_maps_read(void *self, struct swe_maps *g)
     return SWGL_OK;
 }
 
-/* The accounts: the blocks' sums (no boundary data, rain nor sources over ranks yet, so
- * the rounding clips only, each counted by the block that owns its cell: swe_problem own) */
+/* The accounts in the whole grid's shape (a, from its forcing): each block's, whose
+ * segments are the whole grid's list and count only the faces of the block's own cells
+ * (swe_forcing ring_count), whose sources map to the whole grid's where the block owns
+ * their cells (src_global), summed over the ranks, as are the rain and the rounding clips
+ * (each counted by the block that owns its cell) */
 static swgl_status w_account(void *self, swe_account *a)
 {
     mpi_inst *m = self;
-    swgl_status st = m->inner.be->account ? m->inner.be->account(m->inner.self, a) : SWGL_OK;
-    if ((st = agree(st)) != SWGL_OK) return st;
-    double v[2] = {a->rain, a->clip}, r[2];
-    MPI_Allreduce(v, r, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    a->rain = r[0];
-    a->clip = r[1];
-    return SWGL_OK;
+    const swe_forcing *lf = m->d->forcing ? m->d->forcing(&m->local) : NULL;
+    swe_account la = {0};
+    swgl_status st = swe_account_init(&la, lf);
+    if (st == SWGL_OK && m->inner.be->account) st = m->inner.be->account(m->inner.self, &la);
+    size_t n = 2 * (size_t)a->n_seg + (size_t)a->n_src + 2;
+    double *v = calloc(n, sizeof *v), *r = calloc(n, sizeof *r);
+    if (st == SWGL_OK && (!v || !r)) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    if (st == SWGL_OK && la.n_seg != a->n_seg)
+        st = swgl_fail(SWGL_ERR_ARG, "a block's accounts have %d segments, the run's %d", la.n_seg, a->n_seg);
+    if (st == SWGL_OK) {
+        for (int s = 0; s < a->n_seg; s++) v[s] = la.seg_in[s], v[a->n_seg + s] = la.seg_out[s];
+        for (int q = 0; lf && q < la.n_src; q++) {
+            int gq = lf->src_global ? lf->src_global[q] : q;
+            if (gq >= 0 && gq < a->n_src) v[2 * (size_t)a->n_seg + (size_t)gq] += la.src[q];
+        }
+        v[n - 2] = la.rain;
+        v[n - 1] = la.clip;
+    }
+    swe_account_free(&la);
+    if ((st = agree(st)) == SWGL_OK) {
+        MPI_Allreduce(v, r, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        for (int s = 0; s < a->n_seg; s++) a->seg_in[s] = r[s], a->seg_out[s] = r[a->n_seg + s];
+        for (int q = 0; q < a->n_src; q++) a->src[q] = r[2 * (size_t)a->n_seg + (size_t)q];
+        a->rain = r[n - 2];
+        a->clip = r[n - 1];
+    }
+    free(v);
+    free(r);
+    return st;
 }
 
 static int w_stages(const void *self)

@@ -16,6 +16,8 @@ void swe_forcing_release(swe_forcing_store *fs)
     free(fs->rain);
     free(fs->src_cell);
     free(fs->src_series);
+    free(fs->ring_count);
+    free(fs->src_global);
     memset(fs, 0, sizeof *fs);
 }
 
@@ -58,6 +60,76 @@ swgl_status swe_forcing_build(const scenario *sc, double datum, swe_forcing_stor
                           .seg_of = fs->seg_of, .rain = fs->rain, .rain_series = sc->rain ? sc->rain_series : -1,
                           .n_src = sc->n_src, .src_cell = fs->src_cell, .src_series = fs->src_series,
                           .datum = datum};
+    return SWGL_OK;
+}
+
+swgl_status swe_forcing_window(const swe_forcing *g, int gnx, int gny, const int win[4], const int own[4],
+                               double (*reduce_max)(double), swe_forcing_store *fs)
+{
+    memset(fs, 0, sizeof *fs);
+    fs->f = *g;   /* series, segments: g's */
+    fs->f.seg_of = NULL;
+    fs->f.ring_count = NULL;
+    fs->f.rain = NULL;
+    fs->f.src_cell = NULL;
+    fs->f.src_series = NULL;
+    fs->f.src_global = NULL;
+    fs->f.n_src = 0;
+    fs->f.forced = swe_forcing_any(g);
+    fs->f.reduce_max = fs->f.forced ? reduce_max : NULL;
+    if (!fs->f.forced) return SWGL_OK;
+    int lnx = win[2] - win[0], lny = win[3] - win[1], L = lnx > lny ? lnx : lny, gM = gnx > gny ? gnx : gny;
+    int ok = 1;
+    if (g->n_seg) {
+        ok = (fs->seg_of = malloc(4 * (size_t)L * sizeof *fs->seg_of)) != NULL &&
+             (fs->ring_count = calloc(4 * (size_t)L, 1)) != NULL;
+        for (size_t r = 0; ok && r < 4 * (size_t)L; r++) fs->seg_of[r] = -1;
+    }
+    if (ok && g->rain) ok = (fs->rain = calloc(grid_size(lnx, lny), sizeof *fs->rain)) != NULL;
+    if (ok && g->n_src) {
+        ok = (fs->src_cell = calloc((size_t)g->n_src + 1, sizeof *fs->src_cell)) != NULL &&
+             (fs->src_series = calloc((size_t)g->n_src + 1, sizeof *fs->src_series)) != NULL &&
+             (fs->src_global = calloc((size_t)g->n_src + 1, sizeof *fs->src_global)) != NULL;
+    }
+    if (!ok) {
+        swe_forcing_release(fs);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a block's boundary data");
+    }
+    /* the ring: where the block's side lies on g's side, its ghosts keep g's segments; a
+     * face counts here where its active cell (the interior cell beside it) is this rank's */
+    if (g->n_seg) {
+        const int on[4] = {win[0] == 0, win[2] == gnx, win[1] == 0, win[3] == gny};
+        for (int side = 0; side < 4; side++) {
+            if (!on[side]) continue;
+            int len = side < 2 ? lny : lnx, off = side < 2 ? win[1] : win[0];
+            for (int m = 0; m < len; m++) {
+                size_t rl = SWE_RING(side, m, L);
+                fs->seg_of[rl] = g->seg_of[SWE_RING(side, m + off, gM)];
+                /* the interior cell beside the ghost, in the block's frame */
+                int ci = side == 0 ? 0 : side == 1 ? lnx - 1 : m, cj = side == 2 ? 0 : side == 3 ? lny - 1 : m;
+                fs->ring_count[rl] = ci >= own[0] && ci < own[2] && cj >= own[1] && cj < own[3];
+            }
+        }
+    }
+    if (g->rain)
+        for (int j = 0; j <= lny + 1; j++)
+            for (int i = 0; i <= lnx + 1; i++) fs->rain[grid_at(lnx, i, j)] = g->rain[grid_at(gnx, win[0] + i, win[1] + j)];
+    /* the sources in the block, in g's order (the sources of one cell together, as on one rank) */
+    for (int q = 0; q < g->n_src; q++) {
+        size_t k = g->src_cell[q];
+        int i = (int)(k % (size_t)(gnx + 2)) - 1, j = (int)(k / (size_t)(gnx + 2)) - 1;
+        if (i < win[0] || i >= win[2] || j < win[1] || j >= win[3]) continue;
+        int li = i - win[0], lj = j - win[1], n = fs->f.n_src++;
+        fs->src_cell[n] = grid_at(lnx, li + 1, lj + 1);
+        fs->src_series[n] = g->src_series[q];
+        fs->src_global[n] = li >= own[0] && li < own[2] && lj >= own[1] && lj < own[3] ? q : -1;
+    }
+    fs->f.seg_of = fs->seg_of;
+    fs->f.ring_count = fs->ring_count;
+    fs->f.rain = fs->rain;
+    fs->f.src_cell = fs->src_cell;
+    fs->f.src_series = fs->src_series;
+    fs->f.src_global = fs->src_global;
     return SWGL_OK;
 }
 
