@@ -112,7 +112,9 @@ static swgl_status nc_step(nc_ctx *c, double t, double *const *f, const double *
     return st;
 }
 
-static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od)
+/* writer 0 (a rank other than 0): the buffers only, no file (nc_step then writes
+ * nothing), so that the ranks gather the native field alike */
+static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od, int writer)
 {
     const scenario *sc = s->sc;
     memset(c, 0, sizeof *c);
@@ -143,7 +145,7 @@ static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od)
         d.fixed = sc->bed;
         d.fixed_desc = (nc_out_field){"bed", "bed elevation", "surface_altitude", "m"};
     }
-    return nc_out_create(outdir_path(od, "run.nc"), &d, &c->nc);
+    return writer ? nc_out_create(outdir_path(od, "run.nc"), &d, &c->nc) : SWGL_OK;
 }
 
 /* gauges.csv ([gauges], [output] gauge_interval): per gauge h, eta, u, v at t = 0, then
@@ -264,6 +266,7 @@ typedef struct snap_ctx {
     swe_maps *maps;              /* the flood maps, or NULL */
     int gauges_every_step, maps_on_host;
     int have_native;             /* nc->nat holds the final native field */
+    int writer;                  /* this process writes the outputs (rank 0 over MPI ranks) */
 } snap_ctx;
 
 /* After every step (scheme_inst.after_step): the gauges sampled every step, and the flood
@@ -296,9 +299,9 @@ static swgl_status on_stop(void *user, double t, scheme_inst *in)
     if (sg != SWGL_OK || !(kind & 1)) return sg;
     char suffix[64];
     time_suffix(t, suffix, sizeof suffix);
-    swgl_status st = in->be->get_state(in->self, c->f->f);
-    if (st == SWGL_OK) st = in->desc->write_grids(c->s, c->f->f, c->od, suffix);
-    if (st == SWGL_OK && c->s->sc->frames && in->desc->write_frame)
+    swgl_status st = in->be->get_state(in->self, c->f->f);   /* (every rank: it gathers) */
+    if (st == SWGL_OK && c->writer) st = in->desc->write_grids(c->s, c->f->f, c->od, suffix);
+    if (st == SWGL_OK && c->writer && c->s->sc->frames && in->desc->write_frame)
         st = in->desc->write_frame(c->s, c->f->f, c->od, suffix, t);
     const double *nat = NULL;
     if (st == SWGL_OK && c->nc && c->nc->native && in->be->get_native &&
@@ -459,10 +462,10 @@ static void remove_tree(const char *path)
 
 int run_scenario(const scenario *sc, const run_options *opt_in)
 {
-    /* Over MPI ranks every rank runs this driver alike (the instance gathers the state on
-     * each); rank 0 writes the outputs and prints, the others write into a scratch folder
-     * they remove and print nothing but their own failures' (the ranks agree on each
-     * outcome, so rank 0 reports every error). */
+    /* Over MPI ranks every rank runs this driver alike, so that each takes part in every
+     * gathering (the instance gathers the state on each); rank 0 writes the outputs and
+     * prints, the others write only their gauges into a scratch folder they remove (the
+     * ranks agree on each outcome, so rank 0 reports every error). */
     run_options mine = *opt_in;
     const run_options *opt = &mine;
     char scratch[64] = "";
@@ -579,11 +582,11 @@ int run_scenario(const scenario *sc, const run_options *opt_in)
                        "(install libnetcdf-dev and rebuild, or set netcdf = false)", sc->source);
         goto fail;
     }
-    if (want_nc && ((st = nc_open(&ncc, &s, od)) != SWGL_OK || (st = nc_step(&ncc, t0, s.init, native0)) != SWGL_OK))
+    if (want_nc && ((st = nc_open(&ncc, &s, od, rank0)) != SWGL_OK || (st = nc_step(&ncc, t0, s.init, native0)) != SWGL_OK))
         goto fail;
     if ((st = gauge_open(&gauges, d, &s, od, t0)) != SWGL_OK) goto fail;
     if (sc->maps && (st = swe_maps_init(&maps, &s, s.init, sc->arrival_depth, t0)) != SWGL_OK) goto fail;
-    snap_ctx snap = {&s, &f, od, &ncc, &gauges, kinds, 0, sc->maps ? &maps : NULL, 0, 0, 0};
+    snap_ctx snap = {&s, &f, od, &ncc, &gauges, kinds, 0, sc->maps ? &maps : NULL, 0, 0, 0, rank0};
     int progress = opt->quiet ? -1 : opt->progress;
     const swe_forcing *forcing = d->forcing ? d->forcing(&s) : NULL;
     if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto fail;
@@ -644,6 +647,10 @@ int run_scenario(const scenario *sc, const run_options *opt_in)
             st = swgl_fail(SWGL_ERR_IO, "%s: write failed", gauges.path);
             goto fail;
         }
+    }
+    if (!rank0) {   /* over MPI ranks: the others have gathered what rank 0 writes */
+        rc = interrupted ? 128 + interrupted : 0;
+        goto fail;
     }
     if (sc->maps && (st = write_maps(&maps, &s, od, ncc.nc)) != SWGL_OK) goto fail;
     st = nc_step(&ncc, s.t_end, f.f, ncc.nat && have_native ? ncc.nat : NULL);
