@@ -25,8 +25,18 @@ if ! command -v "$mpirun" > /dev/null 2>&1; then
   exit 77
 fi
 if ! "$swgl" info 2>/dev/null | grep -q '^MPI: *yes'; then
-  echo "skip: swgl was built without MPI ($("$swgl" info 2>/dev/null | grep '^MPI:'))"
-  exit 77
+  # built without MPI: started as several copies it must refuse (each would run the whole job
+  # into the same outputs), and that is all there is to test
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$mpirun" -n 2 --oversubscribe "$swgl" run --case dambreak \
+    --set run.t_end=0.1 --backend cpu --quiet --out "$tmp/nompi" > "$tmp/nompi.log" 2>&1
+  r=$?
+  if [ $r != 0 ] && grep -q 'built without MPI' "$tmp/nompi.log" && [ ! -e "$tmp/nompi" ]; then
+    echo "ok    built without MPI, mpirun -n 2 is refused with a message and nothing written (exit $r)"
+    echo "skip: swgl was built without MPI; the rest needs it"
+    exit 77
+  fi
+  echo "FAIL  built without MPI, mpirun -n 2: exit $r, $(head -c 300 "$tmp/nompi.log")"
+  exit 1
 fi
 if [ "$mode" = gl ] && ! "$swgl" info 2>/dev/null | grep -qi renderer; then
   echo "skip: no EGL device ($("$swgl" info 2>&1 | tail -1))"

@@ -226,7 +226,12 @@ static int swgl_main(int argc, char **argv);
 /* Under mpirun (scheme_mpi.h): MPI around the whole program, every rank the same command */
 int main(int argc, char **argv)
 {
-    swgl_mpi_init(&argc, &argv);
+    if (swgl_mpi_init(&argc, &argv) != 0) {
+        fprintf(stderr, "swgl: started by mpirun as one of several ranks, but %s: run it without mpirun, or "
+                "build swgl with Open MPI (build.sh installs libopenmpi-dev)\n",
+                swgl_mpi_available() ? "MPI_Init failed" : "this swgl was built without MPI");
+        return 2;
+    }
     int rc = swgl_main(argc, argv);
     swgl_mpi_finalize();
     return rc;

@@ -13,7 +13,10 @@
 #include <mpi.h>
 #endif
 
-static int g_rank = 0, g_size = 1, g_inited = 0, g_local = 0;
+static int g_rank = 0, g_size = 1, g_local = 0;
+#ifdef SWGL_HAVE_MPI
+static int g_inited = 0;
+#endif
 
 int swgl_mpi_rank(void) { return g_rank; }
 int swgl_mpi_local_rank(void) { return g_local; }
@@ -28,14 +31,14 @@ int swgl_mpi_available(void)
 #endif
 }
 
-void swgl_mpi_init(int *argc, char ***argv)
+int swgl_mpi_init(int *argc, char ***argv)
 {
 #ifdef SWGL_HAVE_MPI
     /* only under a launcher: a plain `swgl run` never touches MPI */
-    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK")) return;
+    if (!getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE") && !getenv("PMIX_RANK")) return 0;
     int flag = 0;
     MPI_Initialized(&flag);
-    if (!flag && MPI_Init(argc, argv) != MPI_SUCCESS) return;
+    if (!flag && MPI_Init(argc, argv) != MPI_SUCCESS) return -1;
     g_inited = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
@@ -51,9 +54,14 @@ void swgl_mpi_init(int *argc, char ***argv)
         if (!freopen("/dev/null", "w", stdout)) clearerr(stdout);
         if (!freopen("/dev/null", "w", stderr)) clearerr(stderr);
     }
+    return 0;
 #else
     (void)argc;
     (void)argv;
+    /* started by a launcher as one of several copies: each would run the whole job */
+    const char *n = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!n) n = getenv("PMI_SIZE");
+    return n && atoi(n) > 1 ? -1 : 0;
 #endif
 }
 

@@ -25,8 +25,10 @@
 #include "scheme.h"
 
 /* MPI_Init where the process was started by mpirun (Open MPI's OMPI_COMM_WORLD_SIZE, or
- * PMI / PMIx variables) and swgl was built with MPI; otherwise nothing (one rank). */
-void swgl_mpi_init(int *argc, char ***argv);
+ * PMI / PMIx variables) and swgl was built with MPI; otherwise nothing (one rank).  -1
+ * where MPI_Init failed, or where swgl was built without MPI but started as one of several
+ * copies (each would run the whole job into the same outputs). */
+int swgl_mpi_init(int *argc, char ***argv);
 void swgl_mpi_finalize(void);
 int swgl_mpi_rank(void);        /* 0 without MPI */
 int swgl_mpi_local_rank(void);  /* the rank among this node's ranks: the GPU it takes */
