@@ -114,19 +114,20 @@ double swe_clock_rain(swe_clock *c, int stage, int stages, double dt)
 void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, const double *h)
 {
     double w = 0.0;
+    if (p->forcing && p->forcing->whole) {   /* a block of a run over ranks: the whole grid's */
+        h = p->forcing->whole_h;
+        p = p->forcing->whole;
+    }
     for (size_t k = 0; k < grid_size(p->nx, p->ny); k++)
         if (p->code[k] == CELL_ACTIVE) w = fmax(w, fabs(-p->H[k] + (h && h[k] > 0.0 ? h[k] : 0.0)));
-    if (p->forcing && p->forcing->reduce_max) w = p->forcing->reduce_max(w);   /* the whole grid's */
     c->rain_quantum = 64.0 * eps * (w + 1.0);
 }
 
 int swe_forcing_any(const swe_forcing *f) { return f && (f->n_seg > 0 || f->rain || f->n_src > 0 || f->forced); }
 
-static swgl_status sources_check(const swe_forcing *f);
-
 swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
 {
-    if (sources_check(p->forcing) != SWGL_OK) return SWGL_ERR_ARG;
+    if (swe_sources_check(p->forcing) != SWGL_OK) return SWGL_ERR_ARG;
     memset(c, 0, sizeof *c);
     const swe_forcing *f = p->forcing;
     c->f = f;
@@ -146,22 +147,22 @@ swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
                 size_t k = grid_at(p->nx, i, j);
                 if (p->code[k] == CELL_ACTIVE && swe_owns(p, i, j)) c->rain_area += f->rain[k] * p->dx * p->dy;
             }
-    for (size_t k = 0; f && f->rain && k < grid_size(p->nx, p->ny); k++)
-        if (p->code[k] == CELL_ACTIVE) c->rain_max = fmax(c->rain_max, f->rain[k]);
+    /* the largest rain rate and the largest rate of water a cell gets (a block of a run
+     * over ranks: the whole grid's) */
+    const swe_problem *w = f && f->whole ? f->whole : p;
+    const swe_forcing *wf = w->forcing;
+    for (size_t k = 0; wf && wf->rain && k < grid_size(w->nx, w->ny); k++)
+        if (w->code[k] == CELL_ACTIVE) c->rain_max = fmax(c->rain_max, wf->rain[k]);
     /* the largest rain rate: the field's, times the rain series' largest factor */
     double smax = 1.0;
-    if (f && f->rain && f->rain_series >= 0) {
+    if (wf && wf->rain && wf->rain_series >= 0) {
         smax = 0.0;
-        for (int q = 0; q < f->series[f->rain_series].n; q++) smax = fmax(smax, f->series[f->rain_series].v[q]);
+        for (int q = 0; q < wf->series[wf->rain_series].n; q++) smax = fmax(smax, wf->series[wf->rain_series].v[q]);
     }
     double r = c->rain_max * smax;
-    for (int s = 0; f && s < f->n_src; s++)
-        for (int q = 0; q < f->series[f->src_series[s]].n; q++)
-            r = fmax(r, f->series[f->src_series[s]].v[q] / (p->dx * p->dy));
-    if (f && f->reduce_max) {   /* a block of a run over ranks: the whole grid's */
-        c->rain_max = f->reduce_max(c->rain_max);
-        r = f->reduce_max(r);
-    }
+    for (int s = 0; wf && s < wf->n_src; s++)
+        for (int q = 0; q < wf->series[wf->src_series[s]].n; q++)
+            r = fmax(r, wf->series[wf->src_series[s]].v[q] / (p->dx * p->dy));
     c->dt_cap = r > 0.0 ? pow(p->cfl * fmin(p->dx, p->dy) / sqrt(p->g * r), 2.0 / 3.0) : INFINITY;
     swe_clock_stage(c, 0);
     return SWGL_OK;
@@ -233,7 +234,7 @@ void swe_sources_account(swe_account *a, const int *members, const double *add, 
     }
 }
 
-static swgl_status sources_check(const swe_forcing *f)
+swgl_status swe_sources_check(const swe_forcing *f)
 {
     for (int q = 0; f && q < f->n_src; q++) {
         int n = 0;

@@ -121,14 +121,15 @@ typedef struct swe_forcing {
     /* A block of a run over MPI ranks (solver/schemes/scheme_mpi.c; NULL / 0 otherwise):
      * ring_count (4 M): 1 where the ring face's volume counts in this block's accounts (its
      * active side is one of the block's own cells), 0 where another rank counts it;
-     * reduce_max: the maximum over the ranks, for what must be the whole grid's (the rain's
-     * largest rate and its release quantum, the sources' cap on dt), called by every rank
-     * alike; forced: the whole grid has boundary data, rain or sources (so every block
-     * runs the forced paths, whatever lies in it); src_global: each source's index in the
-     * whole grid's list, or -1 where another rank owns its cell (applied here, accounted
-     * there). */
+     * whole, whole_h: the whole grid's problem and depths, for what must be the whole
+     * grid's (the rain's largest rate and its release quantum, the sources' cap on dt),
+     * computed by every block alike without asking the others; forced: the whole grid has
+     * boundary data, rain or sources (so every block runs the forced paths, whatever lies
+     * in it); src_global: each source's index in the whole grid's list, or -1 where
+     * another rank owns its cell (applied here, accounted there). */
     const unsigned char *ring_count;
-    double (*reduce_max)(double);
+    const struct swe_problem *whole;
+    const double *whole_h;
     int forced;
     const int *src_global;
 } swe_forcing;
@@ -283,6 +284,8 @@ void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, cons
 
 /* Whether the problem has open boundary faces, rain or sources (0: nothing to account). */
 int swe_forcing_any(const swe_forcing *f);
+/* SWGL_ERR_ARG (with the message) where a cell has more than SWE_SOURCES_PER_CELL sources. */
+swgl_status swe_sources_check(const swe_forcing *f);
 
 /* A source's update of a surface w over bed B by add (m; < 0 takes water): w + add, but
  * never below B (no more than the cell holds). */

@@ -249,6 +249,14 @@ static int swgl_main(int argc, char **argv)
         printf("swgl %s\n", SWGL_VERSION);
         return 0;
     }
+    /* over several MPI ranks: run (split into blocks) and bench scaling; the other commands
+     * would run whole on every rank, into the same outputs */
+    if (swgl_mpi_size() > 1 && strcmp(c, "run") != 0 && strcmp(c, "info") != 0 &&
+        !(strcmp(c, "bench") == 0 && argc > 2 && strcmp(argv[2], "scaling") == 0)) {
+        fprintf(stderr, "swgl %s: not over MPI ranks (only 'swgl run' and 'swgl bench scaling' split over them): "
+                "run it without mpirun\n", c);
+        return 2;
+    }
     if (strcmp(c, "info") == 0) return cmd_info(argc - 2, argv + 2);
     if (strcmp(c, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(c, "bench") == 0) return cmd_bench(argc - 2, argv + 2);

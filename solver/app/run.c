@@ -277,7 +277,7 @@ static swgl_status after_step(void *user, double t, scheme_inst *in)
     swgl_status st = c->gauges_every_step ? gauge_sample(c->gauges, t, in) : SWGL_OK;
     if (st == SWGL_OK && c->maps_on_host && (st = in->be->get_state(in->self, c->f->f)) == SWGL_OK)
         swe_maps_update(c->maps, c->s->code, c->f->f, t);
-    return st;
+    return swgl_mpi_agree(st);   /* (a gauge line that failed on one rank stops them all) */
 }
 
 /* "_tT" with T the shortest decimal that reads back as t, so that two output times
@@ -291,7 +291,12 @@ static void time_suffix(double t, char *suffix, size_t len)
 }
 
 /* the state at an output time: its grids, named NAME_tT.asc */
-static swgl_status on_stop(void *user, double t, scheme_inst *in)
+static swgl_status on_stop_rank(void *user, double t, scheme_inst *in);
+/* (over MPI ranks every rank stops here alike: the outcome is agreed, so that a rank whose
+ * writing failed stops them all) */
+static swgl_status on_stop(void *user, double t, scheme_inst *in) { return swgl_mpi_agree(on_stop_rank(user, t, in)); }
+
+static swgl_status on_stop_rank(void *user, double t, scheme_inst *in)
 {
     snap_ctx *c = user;
     int kind = c->kind[c->next++];
@@ -472,7 +477,7 @@ int run_scenario(const scenario *sc, const run_options *opt_in)
     const int mpi = swgl_mpi_size() > 1, rank0 = swgl_mpi_rank() == 0;
     if (!rank0) {
         snprintf(scratch, sizeof scratch, "/tmp/swgl-rank%d-XXXXXX", swgl_mpi_rank());
-        if (!mkdtemp(scratch)) snprintf(scratch, sizeof scratch, "out-rank%d", swgl_mpi_rank());
+        if (!mkdtemp(scratch)) scratch[0] = '\0';   /* (agreed below: the run stops, naming it) */
         mine.out_dir = scratch;
         mine.quiet = 1;
         mine.progress = 0;
@@ -483,6 +488,12 @@ int run_scenario(const scenario *sc, const run_options *opt_in)
     gpu_context *ctx = NULL;
     outdir *od = NULL;
     double *stops = NULL;
+    /* (set before the first goto: over MPI ranks a failed set-up jumps past them to agree) */
+    int nstops = 0, snap_at_end = 0, progress = 0;
+    const swe_forcing *forcing = NULL;
+    double t_planned = 0;
+    snap_ctx snap;
+    memset(&snap, 0, sizeof snap);
     unsigned char *kinds = NULL;
     int rc = 1, have_other = 0;
     timeloop_result r = {0}, ro = {0};
@@ -511,7 +522,11 @@ int run_scenario(const scenario *sc, const run_options *opt_in)
         sigaction(SIGTERM, &sa, &old_term);
     }
 
-    if (!d || (st = d->setup(sc, &s)) != SWGL_OK) goto fail;
+    if (!rank0 && !scratch[0]) {
+        st = swgl_fail(SWGL_ERR_IO, "rank %d: no scratch folder in /tmp for its gauges", swgl_mpi_rank());
+        goto pre_fail;
+    }
+    if (!d || (st = d->setup(sc, &s)) != SWGL_OK) goto pre_fail;
     scheme_config cfg = {.backend = opt->backend, .precision = opt->precision};
     int want_cs = opt->backend == BACKEND_GPU_COMPUTE || opt->compare == BACKEND_GPU_COMPUTE;
     if (opt->backend == BACKEND_GPU || opt->compare == BACKEND_GPU || want_cs) {
@@ -519,43 +534,45 @@ int run_scenario(const scenario *sc, const run_options *opt_in)
          * names one (several ranks may share a GPU or llvmpipe) */
         gpu_context_desc gd = {.device = opt->device, .use_device = opt->device >= 0, .want_compute = want_cs,
                                .rotate = swgl_mpi_local_rank()};
-        if ((st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto fail;
+        if ((st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto pre_fail;
         if (want_cs && !gpu_context_info(ctx)->compute_context) {
             const gpu_info *gi = gpu_context_info(ctx);
             st = swgl_fail(SWGL_ERR_NO_CONTEXT, "--backend gpu-compute needs a GL 4.3 core context (compute shaders): "
                            "%s gave GL %d.%d", gi->renderer, gi->gl_major, gi->gl_minor);
-            goto fail;
+            goto pre_fail;
         }
         cfg.renderer = gpu_context_info(ctx)->renderer;
         cfg.has_fp64 = gpu_context_info(ctx)->has_fp64;
     }
     if ((st = scheme_fields_alloc(&f, d, s.nx, s.ny)) != SWGL_OK || (st = scheme_fields_alloc(&g, d, s.nx, s.ny)))
-        goto fail;
-    if (!(od = outdir_open(opt->out_dir))) goto fail;
+        goto pre_fail;
+    if (!(od = outdir_open(opt->out_dir))) {
+        st = SWGL_ERR_IO;
+        goto pre_fail;
+    }
 
-    if (opt->restart && (st = load_restart(&s, opt, &t0, &native0)) != SWGL_OK) goto fail;
+    if (opt->restart && (st = load_restart(&s, opt, &t0, &native0)) != SWGL_OK) goto pre_fail;
 
     /* the stops: the output times after t0 (0, or the restart's time) and before t_end
      * and, with a gauge interval, its multiples there, merged in order (kind: 1 output,
      * 2 gauge), then t_end */
-    int nstops = 0;
     double gi = sc->n_gauges ? sc->gauge_interval : 0;
     if (gi > 0 && !(s.t_end / gi <= 1e7)) {   /* tested in double: the count may not fit a long */
         st = swgl_fail(SWGL_ERR_INPUT, "%s: [output] gauge_interval = %g s: more than 10^7 samples to t_end = %g s",
                        sc->source, gi, s.t_end);
-        goto fail;
+        goto pre_fail;
     }
     long ng = gi > 0 ? (long)ceil(s.t_end / gi) : 0;
     stops = malloc((size_t)(sc->n_output_times + ng + 1) * sizeof(double));
     kinds = malloc((size_t)(sc->n_output_times + ng + 1));
     if (!stops || !kinds) {
         st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        goto fail;
+        goto pre_fail;
     }
     /* two times within a relative 1e-9 are one stop (k gi is not exactly an output time
      * or the restart's time that it means: 3 x 0.1 = 0.30000000000000004) */
 #define SAME_TIME(a, b) (isfinite(a) && isfinite(b) && fabs((a) - (b)) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b))))
-    int snap_at_end = 0;   /* an output time at t_end: its grids too, from the final state */
+    snap_at_end = 0;   /* an output time at t_end: its grids too, from the final state */
     int i0 = 0;
     long k0 = 1;
     while (gi > 0 && (k0 * gi < t0 || SAME_TIME(k0 * gi, t0))) k0++;
@@ -580,17 +597,22 @@ int run_scenario(const scenario *sc, const run_options *opt_in)
     if (sc->netcdf == 1 && !nc_out_available()) {
         st = swgl_fail(SWGL_ERR_INPUT, "%s: [output] netcdf = true, but this swgl was built without netCDF "
                        "(install libnetcdf-dev and rebuild, or set netcdf = false)", sc->source);
-        goto fail;
+        goto pre_fail;
     }
     if (want_nc && ((st = nc_open(&ncc, &s, od, rank0)) != SWGL_OK || (st = nc_step(&ncc, t0, s.init, native0)) != SWGL_OK))
-        goto fail;
-    if ((st = gauge_open(&gauges, d, &s, od, t0)) != SWGL_OK) goto fail;
-    if (sc->maps && (st = swe_maps_init(&maps, &s, s.init, sc->arrival_depth, t0)) != SWGL_OK) goto fail;
-    snap_ctx snap = {&s, &f, od, &ncc, &gauges, kinds, 0, sc->maps ? &maps : NULL, 0, 0, 0, rank0};
-    int progress = opt->quiet ? -1 : opt->progress;
-    const swe_forcing *forcing = d->forcing ? d->forcing(&s) : NULL;
-    if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto fail;
-    const double t_planned = s.t_end;
+        goto pre_fail;
+    if ((st = gauge_open(&gauges, d, &s, od, t0)) != SWGL_OK) goto pre_fail;
+    if (sc->maps && (st = swe_maps_init(&maps, &s, s.init, sc->arrival_depth, t0)) != SWGL_OK) goto pre_fail;
+    snap = (snap_ctx){&s, &f, od, &ncc, &gauges, kinds, 0, sc->maps ? &maps : NULL, 0, 0, 0, rank0};
+    progress = opt->quiet ? -1 : opt->progress;
+    forcing = d->forcing ? d->forcing(&s) : NULL;
+    if (forcing && (st = swe_account_init(&acc, forcing)) != SWGL_OK) goto pre_fail;
+    t_planned = s.t_end;
+pre_fail:
+    /* over MPI ranks the set-up's outcome is agreed before the ranks meet in the run's
+     * collectives: a rank that failed (its folder, its GPU, its memory) stops them all with
+     * its message, rather than leaving them waiting */
+    if ((st = swgl_mpi_agree(st)) != SWGL_OK) goto fail;
     st = run_backend(d, &s, &cfg, opt->backend, t0, native0, stops, nstops, progress, &snap, &f, &r, name, sizeof name,
                      forcing ? &acc : NULL, &has_acc);
     have_native = snap.have_native;
@@ -751,7 +773,7 @@ fail:
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
     }
-    if (!rank0) remove_tree(scratch);
+    if (!rank0 && scratch[0]) remove_tree(scratch);
     if (rc && timeloop_stop_requested()) rc = 128 + timeloop_stop_requested();
     return rc;
 }

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "kp.h"
-#include "scheme_mpi.h"
 #include "swe_output.h"
 
 static void setup_free(scheme_setup *s)
@@ -106,7 +105,7 @@ static swgl_status window(const scheme_setup *g, const int win[4], const int own
         for (int i = 0; i <= nx; i++)
             kp->Bc[(size_t)j * (nx + 1) + i] = gk->Bc[(size_t)(win[1] + j) * (g->nx + 1) + (win[0] + i)];
     kp->datum = gk->datum;
-    if ((st = swe_forcing_window(&gk->forcing.f, g->nx, g->ny, win, own, swgl_mpi_max, &kp->forcing)) != SWGL_OK) {
+    if ((st = swe_forcing_window(&gk->p.sw, g->init[0], win, own, &kp->forcing)) != SWGL_OK) {
         setup_free(l);
         return st;
     }

@@ -197,13 +197,14 @@ const char *kp_gpu_ee_name(enum kp_gpu_ee m) { return m >= 0 && m < KP_GPU_EE_CO
 enum kp_gpu_ee kp_gpu_ee_method(const kp_gpu *g) { return g->ee_method; }
 /* SWGL_KP_CELLS=AxB: the cells each invocation of kp_flux_cs sweeps (A columns of B cells;
  * default 1x1), to measure the choice; staged, the tile of a work group of gx x gy with its
- * ring of two must fit the 32 KiB of shared memory GL guarantees (two float4 a cell) */
+ * ring of two must fit the 32 KiB of shared memory GL guarantees (two float4 a cell, and 64
+ * bytes for the group's flags and min) */
 static swgl_status cells_from_env(const char *v, int gx, int gy, int staged, int *cx, int *cy)
 {
     if (!v || !*v) return SWGL_OK;
     int a = 0, b = 0, used = 0;
     if (sscanf(v, "%dx%d%n", &a, &b, &used) != 2 || v[used] != '\0' || a < 1 || b < 1 || a > 8 || b > 64 ||
-        (staged && (long)(gx * a + 4) * (gy * b + 4) * 32 > 32768))
+        (staged && (long)(gx * a + 4) * (gy * b + 4) * 32 + 64 > 32768))
         return swgl_fail(SWGL_ERR_ARG,
                          "SWGL_KP_CELLS=%s: expected AxB (e.g. 1x4) with 1 <= A <= 8, 1 <= B <= 64 and (staged) the "
                          "tile of the %dx%d work group, (%d A + 4)(%d B + 4) * 32 B of shared memory, within 32 KiB",

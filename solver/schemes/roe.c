@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "roe.h"
-#include "scheme_mpi.h"
 #include "swe_output.h"
 
 static void setup_free(scheme_setup *s)
@@ -67,7 +66,7 @@ static swgl_status window(const scheme_setup *g, const int win[4], const int own
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d block", l->nx, l->ny);
     }
     scheme_window_field(gr->H, g->nx, win, rp->H);
-    if ((st = swe_forcing_window(&gr->forcing.f, g->nx, g->ny, win, own, swgl_mpi_max, &rp->forcing)) != SWGL_OK) {
+    if ((st = swe_forcing_window(&gr->p, g->init[0], win, own, &rp->forcing)) != SWGL_OK) {
         setup_free(l);
         return st;
     }

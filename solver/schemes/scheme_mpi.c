@@ -249,6 +249,10 @@ static swgl_status w_set_state(void *self, double *const *f)
 {
     mpi_inst *m = self;
     for (int c = 0; c < m->lf.n; c++) scheme_window_field(f[c], m->gnx, m->blk[g_rank] + 4, m->lf.f[c]);
+    /* what set_state derives from the whole grid's depths (the float solvers' rain quantum,
+     * cpu_ref/swe.h) reads these, not the block's: the block's forcing is the window's own */
+    swe_forcing *lfo = m->d->forcing ? (swe_forcing *)m->d->forcing(&m->local) : NULL;
+    if (lfo && lfo->whole) lfo->whole_h = f[0];
     return agree(m->inner.be->set_state(m->inner.self, m->lf.f));
 }
 
@@ -554,16 +558,19 @@ int scheme_mpi_stats(const scheme_inst *in, double *exchange_s, long *exchanges)
     return 1;
 }
 
-void swgl_mpi_barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
+void swgl_mpi_barrier(void)
+{
+    if (g_size > 1) MPI_Barrier(MPI_COMM_WORLD);
+}
 
 double swgl_mpi_max(double v)
 {
     double r = v;
-    MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (g_size > 1) MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return r;
 }
 
-swgl_status swgl_mpi_agree(swgl_status st) { return agree(st); }
+swgl_status swgl_mpi_agree(swgl_status st) { return g_size > 1 ? agree(st) : st; }
 
 swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
                             const scheme_config *cfg)

@@ -63,10 +63,15 @@ swgl_status swe_forcing_build(const scenario *sc, double datum, swe_forcing_stor
     return SWGL_OK;
 }
 
-swgl_status swe_forcing_window(const swe_forcing *g, int gnx, int gny, const int win[4], const int own[4],
-                               double (*reduce_max)(double), swe_forcing_store *fs)
+swgl_status swe_forcing_window(const swe_problem *whole, const double *whole_h, const int win[4], const int own[4],
+                               swe_forcing_store *fs)
 {
+    const swe_forcing *g = whole->forcing;
+    const int gnx = whole->nx, gny = whole->ny;
     memset(fs, 0, sizeof *fs);
+    /* what one rank's solver would refuse, refused on the whole grid by every rank alike */
+    swgl_status st = swe_sources_check(g);
+    if (st != SWGL_OK) return st;
     fs->f = *g;   /* series, segments: g's */
     fs->f.seg_of = NULL;
     fs->f.ring_count = NULL;
@@ -76,7 +81,8 @@ swgl_status swe_forcing_window(const swe_forcing *g, int gnx, int gny, const int
     fs->f.src_global = NULL;
     fs->f.n_src = 0;
     fs->f.forced = swe_forcing_any(g);
-    fs->f.reduce_max = fs->f.forced ? reduce_max : NULL;
+    fs->f.whole = fs->f.forced ? whole : NULL;
+    fs->f.whole_h = fs->f.forced ? whole_h : NULL;
     if (!fs->f.forced) return SWGL_OK;
     int lnx = win[2] - win[0], lny = win[3] - win[1], L = lnx > lny ? lnx : lny, gM = gnx > gny ? gnx : gny;
     int ok = 1;

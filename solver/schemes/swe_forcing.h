@@ -23,16 +23,16 @@ typedef struct swe_forcing_store {
 /* datum: the elevation the scheme's bed is measured from (kp.c), 0 for none. */
 swgl_status swe_forcing_build(const scenario *sc, double datum, swe_forcing_store *fs);
 void swe_forcing_release(swe_forcing_store *fs);
-/* The forcing of a block of a run over MPI ranks (scheme_desc window): g's forcing on a grid
- * of gnx x gny cells seen from the block win (interior, 0-based, half-open; its grid lnx x lny) whose
+/* The forcing of a block of a run over MPI ranks (scheme_desc window): the forcing g of the
+ * whole grid's problem (gnx x gny cells; whole_h its initial depths) seen from the block win (interior, 0-based, half-open; its grid lnx x lny) whose
  * own cells are own (the block's frame): the segments and series are g's (the same list and
  * indices, so the accounts have g's shape), the ring's segments where the block's ring lies
  * on g's, with ring_count on the faces of the own cells; the rain field on the block; the
  * sources whose cell lies in the block, in g's order, with src_global (-1 where another
- * rank owns the cell); reduce_max for what must be the whole grid's; forced when g has
- * anything.  fs frees what it made (swe_forcing_release). */
-swgl_status swe_forcing_window(const swe_forcing *g, int gnx, int gny, const int win[4], const int own[4],
-                               double (*reduce_max)(double), swe_forcing_store *fs);
+ * rank owns the cell); whole and whole_h for what must be the whole grid's (the sources of
+ * one cell checked over the whole grid first); forced when g has anything.  fs frees what it made (swe_forcing_release). */
+swgl_status swe_forcing_window(const swe_problem *whole, const double *whole_h, const int win[4], const int own[4],
+                               swe_forcing_store *fs);
 
 /* The balance of a run: V0, V1 the volumes at the start and end, a the backend's
  * accounts.  error = V1 - V0 - (boundary in - out + rain + sources), relative to the
