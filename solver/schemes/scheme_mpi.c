@@ -256,28 +256,48 @@ static swgl_status w_set_state(void *self, double *const *f)
     return agree(m->inner.be->set_state(m->inner.self, m->lf.f));
 }
 
+/* The own cells of nf fields of the block (local[c], its grid) from every rank into the
+ * whole grid's fields (whole[c], zero off the blocks: the ring), on every rank
+ * (MPI_Allgatherv): pack holds nf values a cell of this rank's block, all of every rank's */
+static swgl_status gather(const mpi_inst *m, int nf, double *const *local, double *const *whole, double *pack,
+                          double *all)
+{
+    int *cnt = malloc((size_t)g_size * sizeof *cnt), *dis = malloc((size_t)g_size * sizeof *dis);
+    swgl_status st = cnt && dis ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    if ((st = agree(st)) != SWGL_OK) {
+        free(cnt);
+        free(dis);
+        return st;
+    }
+    for (int r = 0; r < g_size; r++) {
+        const int *o = m->blk[r];
+        cnt[r] = (o[2] - o[0]) * (o[3] - o[1]) * nf;
+        dis[r] = r ? dis[r - 1] + cnt[r - 1] : 0;
+    }
+    const int *own = m->blk[g_rank], *win = own + 4;
+    size_t q = 0;
+    for (int c = 0; c < nf; c++)
+        for (int y = own[1]; y < own[3]; y++)
+            for (int x = own[0]; x < own[2]; x++) pack[q++] = local[c][grid_at(m->local.nx, x - win[0] + 1, y - win[1] + 1)];
+    MPI_Allgatherv(pack, cnt[g_rank], MPI_DOUBLE, all, cnt, dis, MPI_DOUBLE, MPI_COMM_WORLD);
+    for (int c = 0; c < nf; c++) memset(whole[c], 0, grid_size(m->gnx, m->gny) * sizeof(double));
+    for (int r = 0; r < g_size; r++) {
+        const int *o = m->blk[r];
+        const double *v = all + dis[r];
+        for (int c = 0; c < nf; c++)
+            for (int y = o[1]; y < o[3]; y++)
+                for (int x = o[0]; x < o[2]; x++) whole[c][grid_at(m->gnx, x + 1, y + 1)] = *v++;
+    }
+    free(cnt);
+    free(dis);
+    return SWGL_OK;
+}
+
 static swgl_status w_get_state(void *self, double *const *f)
 {
     mpi_inst *m = self;
     swgl_status st = agree(m->inner.be->get_state(m->inner.self, m->lf.f));
-    if (st != SWGL_OK) return st;
-    const int *own = m->blk[g_rank], *win = m->blk[g_rank] + 4;
-    size_t q = 0;
-    for (int c = 0; c < m->lf.n; c++)
-        for (int y = own[1]; y < own[3]; y++)
-            for (int x = own[0]; x < own[2]; x++)
-                m->pack[q++] = m->lf.f[c][grid_at(m->local.nx, x - win[0] + 1, y - win[1] + 1)];
-    MPI_Allgatherv(m->pack, m->counts[g_rank], MPI_DOUBLE, m->all, m->counts, m->displs, MPI_DOUBLE,
-                   MPI_COMM_WORLD);
-    for (int c = 0; c < m->lf.n; c++) memset(f[c], 0, grid_size(m->gnx, m->gny) * sizeof(double));
-    for (int r = 0; r < g_size; r++) {
-        const int *o = m->blk[r];
-        const double *v = m->all + m->displs[r];
-        for (int c = 0; c < m->lf.n; c++)
-            for (int y = o[1]; y < o[3]; y++)
-                for (int x = o[0]; x < o[2]; x++) f[c][grid_at(m->gnx, x + 1, y + 1)] = *v++;
-    }
-    return SWGL_OK;
+    return st == SWGL_OK ? gather(m, m->lf.n, m->lf.f, f, m->pack, m->all) : st;
 }
 
 /* The rank that owns global ghost-ring cell k (interior), or -1 (ring) */
@@ -339,29 +359,7 @@ static swgl_status w_get_native(void *self, double *f)
 {
     mpi_inst *m = self;
     swgl_status st = agree(m->inner.be->get_native(m->inner.self, m->lf.f[0]));
-    if (st != SWGL_OK) return st;
-    const int *own = m->blk[g_rank], *win = own + 4;
-    size_t q = 0;
-    for (int y = own[1]; y < own[3]; y++)
-        for (int x = own[0]; x < own[2]; x++)
-            m->pack[q++] = m->lf.f[0][grid_at(m->local.nx, x - win[0] + 1, y - win[1] + 1)];
-    /* one field: a rank's count is its block's cells */
-    int *c1 = malloc((size_t)g_size * sizeof *c1), *d1 = malloc((size_t)g_size * sizeof *d1);
-    if (!c1 || !d1) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (int r = 0; c1 && d1 && r < g_size; r++) c1[r] = m->counts[r] / m->lf.n, d1[r] = r ? d1[r - 1] + c1[r - 1] : 0;
-    if ((st = agree(st)) == SWGL_OK) {
-        MPI_Allgatherv(m->pack, c1[g_rank], MPI_DOUBLE, m->all, c1, d1, MPI_DOUBLE, MPI_COMM_WORLD);
-        memset(f, 0, grid_size(m->gnx, m->gny) * sizeof(double));
-        for (int r = 0; r < g_size; r++) {
-            const int *o = m->blk[r];
-            const double *v = m->all + d1[r];
-            for (int y = o[1]; y < o[3]; y++)
-                for (int x = o[0]; x < o[2]; x++) f[grid_at(m->gnx, x + 1, y + 1)] = *v++;
-        }
-    }
-    free(c1);
-    free(d1);
-    return st;
+    return st == SWGL_OK ? gather(m, 1, m->lf.f, &f, m->pack, m->all) : st;
 }
 
 static swgl_status w_set_native(void *self, const double *f)
@@ -442,24 +440,9 @@ static swgl_status w_maps_start(void *self, const struct swe_maps *g)
 static swgl_status w_maps_read(void *self, struct swe_maps *g)
 {
     mpi_inst *m = self;
-    const int *own = m->blk[g_rank], *win = own + 4;
     swgl_status st = m->inner.be->maps_read ? m->inner.be->maps_read(m->inner.self, &m->lm) : SWGL_OK;
     if ((st = agree(st)) != SWGL_OK) return st;
-    size_t q = 0;
-    for (int c = 0; c < SWE_MAP_COUNT; c++)
-        for (int y = own[1]; y < own[3]; y++)
-            for (int x = own[0]; x < own[2]; x++)
-                m->mpack[q++] = m->lm.m[c][grid_at(m->local.nx, x - win[0] + 1, y - win[1] + 1)];
-    MPI_Allgatherv(m->mpack, m->mcounts[g_rank], MPI_DOUBLE, m->mall, m->mcounts, m->mdispls, MPI_DOUBLE,
-                   MPI_COMM_WORLD);
-    for (int r = 0; r < g_size; r++) {
-        const int *o = m->blk[r];
-        const double *v = m->mall + m->mdispls[r];
-        for (int c = 0; c < SWE_MAP_COUNT; c++)
-            for (int y = o[1]; y < o[3]; y++)
-                for (int x = o[0]; x < o[2]; x++) g->m[c][grid_at(m->gnx, x + 1, y + 1)] = *v++;
-    }
-    return SWGL_OK;
+    return gather(m, SWE_MAP_COUNT, m->lm.m, g->m, m->mpack, m->mall);
 }
 
 /* The accounts in the whole grid's shape (a, from its forcing): each block's, whose
