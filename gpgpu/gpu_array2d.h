@@ -32,6 +32,12 @@ swgl_status gpu_array2d_download(const gpu_array2d *a, void *data);
 /* The same for the sub-rectangle [x, x+w) x [y, y+h); data holds w*h elements. */
 swgl_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, const void *data);
 swgl_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data);
+/* The sub-rectangle's elements as doubles, element k's at buf[stride k + offset ...]: an
+ * RGBA32F element 4 values (widened; set: rounded back to float), an RGBA32UI element 2
+ * (the bits of two doubles, as packDouble2x32 stores them).  set 0 reads the array into
+ * buf, set 1 writes buf into the array. */
+swgl_status gpu_array2d_rect_doubles(gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
+                                     int offset);
 /* Fills every element with one value (4 floats or 4 uint32). */
 swgl_status gpu_array2d_fill(gpu_array2d *a, const void *value);
 

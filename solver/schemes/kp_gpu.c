@@ -382,52 +382,22 @@ static swgl_status arr_create(const kp_gpu *g, int w, int h, int count, int boun
     return gpu_mrt_create(&d, out);
 }
 
-/* The w x h texels from (x, y) of an array, 4 doubles a texel, from v (single: rounded
- * to float) or into v */
-static swgl_status arr_upload_rect(const kp_gpu *g, gpu_mrt *m, int x, int y, int w, int h, const double *v)
+/* The w x h texels from (x, y) of an array, 4 doubles a texel (double: the halves (x, y)
+ * and (z, w) in the two members), from v (single: rounded to float) or into v */
+static swgl_status arr_rect(const kp_gpu *g, gpu_mrt *m, int set, int x, int y, int w, int h, double *v)
 {
-    size_t n = (size_t)w * (size_t)h;
     swgl_status st = SWGL_OK;
-    if (!g->dbl) {
-        float *f = malloc(4 * n * sizeof(float) + 1);
-        if (!f) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        for (size_t k = 0; k < 4 * n; k++) f[k] = (float)v[k];
-        st = gpu_array2d_upload_rect(gpu_mrt_member(m, 0), x, y, w, h, f);
-        free(f);
-        return st;
-    }
-    double *d = malloc(2 * n * sizeof(double) + 1);   /* two doubles = one RGBA32UI texel */
-    if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (int half = 0; half < 2 && st == SWGL_OK; half++) {
-        for (size_t k = 0; k < n; k++) {
-            d[2 * k] = v[4 * k + 2 * half];
-            d[2 * k + 1] = v[4 * k + 2 * half + 1];
-        }
-        st = gpu_array2d_upload_rect(gpu_mrt_member(m, half), x, y, w, h, d);
-    }
-    free(d);
+    for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++)
+        st = gpu_array2d_rect_doubles(gpu_mrt_member(m, half), set, x, y, w, h, v, 4, 2 * half);
     return st;
 }
-
+static swgl_status arr_upload_rect(const kp_gpu *g, gpu_mrt *m, int x, int y, int w, int h, const double *v)
+{
+    return arr_rect(g, m, 1, x, y, w, h, (double *)v);
+}
 static swgl_status arr_download_rect(const kp_gpu *g, gpu_mrt *m, int x, int y, int w, int h, double *v)
 {
-    size_t n = (size_t)w * (size_t)h;
-    swgl_status st = SWGL_OK;
-    void *buf = malloc(2 * n * sizeof(double) + 1);   /* 4 floats or 2 doubles per texel */
-    if (!buf) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++) {
-        st = gpu_array2d_download_rect(gpu_mrt_member(m, half), x, y, w, h, buf);
-        for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-            if (g->dbl) {
-                v[4 * k + 2 * half] = ((const double *)buf)[2 * k];
-                v[4 * k + 2 * half + 1] = ((const double *)buf)[2 * k + 1];
-            } else {
-                for (int c = 0; c < 4; c++) v[4 * k + c] = ((const float *)buf)[4 * k + c];
-            }
-        }
-    }
-    free(buf);
-    return st;
+    return arr_rect(g, m, 0, x, y, w, h, v);
 }
 
 /* Element k of an array as 4 doubles per texel from v (single: rounded to float). */

@@ -767,32 +767,10 @@ static swgl_status be_get(void *self, double *const *f) { return roe_gpu_get_sta
  * stored, 4 doubles a cell: float (h, qx, qy, code), or double (h, qx) + (qy, code) */
 static swgl_status halo_io(roe_gpu *r, int set, int x, int y, int w, int h, double *buf)
 {
-    size_t n = (size_t)w * (size_t)h;
+    if (!r->dbl) return gpu_array2d_rect_doubles(r->state[r->cur], set, x, y, w, h, buf, 4, 0);
     swgl_status st = SWGL_OK;
-    if (!r->dbl) {
-        float *s = malloc(4 * n * sizeof(float) + 1);
-        if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        if (set) {
-            for (size_t k = 0; k < 4 * n; k++) s[k] = (float)buf[k];
-            st = gpu_array2d_upload_rect(r->state[r->cur], x, y, w, h, s);
-        } else if ((st = gpu_array2d_download_rect(r->state[r->cur], x, y, w, h, s)) == SWGL_OK) {
-            for (size_t k = 0; k < 4 * n; k++) buf[k] = s[k];
-        }
-        free(s);
-        return st;
-    }
-    double *d = malloc(2 * n * sizeof(double) + 1);   /* one RGBA32UI texel = two doubles */
-    if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (int half = 0; half < 2 && st == SWGL_OK; half++) {
-        gpu_array2d *a = gpu_mrt_member(r->state_d[r->cur], half);
-        if (set) {
-            for (size_t k = 0; k < n; k++) d[2 * k] = buf[4 * k + 2 * half], d[2 * k + 1] = buf[4 * k + 2 * half + 1];
-            st = gpu_array2d_upload_rect(a, x, y, w, h, d);
-        } else if ((st = gpu_array2d_download_rect(a, x, y, w, h, d)) == SWGL_OK) {
-            for (size_t k = 0; k < n; k++) buf[4 * k + 2 * half] = d[2 * k], buf[4 * k + 2 * half + 1] = d[2 * k + 1];
-        }
-    }
-    free(d);
+    for (int half = 0; half < 2 && st == SWGL_OK; half++)
+        st = gpu_array2d_rect_doubles(gpu_mrt_member(r->state_d[r->cur], half), set, x, y, w, h, buf, 4, 2 * half);
     return st;
 }
 static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)

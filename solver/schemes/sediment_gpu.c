@@ -188,30 +188,9 @@ swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
  * stored, 4 values a point: float (h, s, alpha, beta), double (h, s, 0, 0) */
 static swgl_status sed_gpu_halo(sed_gpu *g, int set, int x, int y, int w, int h, double *buf)
 {
-    size_t n = (size_t)w * (size_t)h;
-    swgl_status st;
-    if (g->dbl) {
-        double *a = malloc(2 * n * sizeof(double) + 1);
-        if (!a) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        if (set) {
-            for (size_t k = 0; k < n; k++) a[2 * k] = buf[4 * k], a[2 * k + 1] = buf[4 * k + 1];
-            st = gpu_array2d_upload_rect(g->state[g->cur], x, y, w, h, a);
-        } else if ((st = gpu_array2d_download_rect(g->state[g->cur], x, y, w, h, a)) == SWGL_OK) {
-            for (size_t k = 0; k < n; k++) buf[4 * k] = a[2 * k], buf[4 * k + 1] = a[2 * k + 1], buf[4 * k + 2] = buf[4 * k + 3] = 0.0;
-        }
-        free(a);
-        return st;
-    }
-    float *a = malloc(4 * n * sizeof(float) + 1);
-    if (!a) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    if (set) {
-        for (size_t k = 0; k < 4 * n; k++) a[k] = (float)buf[k];
-        st = gpu_array2d_upload_rect(g->state[g->cur], x, y, w, h, a);
-    } else if ((st = gpu_array2d_download_rect(g->state[g->cur], x, y, w, h, a)) == SWGL_OK) {
-        for (size_t k = 0; k < 4 * n; k++) buf[k] = a[k];
-    }
-    free(a);
-    return st;
+    if (g->dbl && !set)   /* (the two values a double texel does not hold) */
+        for (size_t k = 0; k < (size_t)w * (size_t)h; k++) buf[4 * k + 2] = buf[4 * k + 3] = 0.0;
+    return gpu_array2d_rect_doubles(g->state[g->cur], set, x, y, w, h, buf, 4, 0);
 }
 
 swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
