@@ -147,12 +147,10 @@ typedef struct mpi_inst {
     MPI_Request *req;
     scheme_fields lf;           /* the block's fields (get_state, set_state) */
     double *pack, *all;         /* this rank's own cells, every rank's (field by field) */
-    int *counts, *displs;
     /* the flood maps of the block (maps_start): its windows of the run's maps, updated
      * after each step from the block's state at the time the loop reaches */
     swe_maps lm;
     double *mpack, *mall;
-    int *mcounts, *mdispls;
     double t, stop, bound;      /* the step: set_time's t and stop, stage 0's bound */
     double exch_s;              /* s spent in the halo exchange (after the block's queued work) */
     long exchanges;
@@ -235,13 +233,9 @@ static void w_destroy(void *self)
     scheme_fields_free(&m->lf);
     free(m->pack);
     free(m->all);
-    free(m->counts);
-    free(m->displs);
     swe_maps_free(&m->lm);
     free(m->mpack);
     free(m->mall);
-    free(m->mcounts);
-    free(m->mdispls);
     free(m);
 }
 
@@ -290,6 +284,21 @@ static swgl_status gather(const mpi_inst *m, int nf, double *const *local, doubl
     }
     free(cnt);
     free(dis);
+    return SWGL_OK;
+}
+
+/* gather's buffers for nf fields: this rank's own cells, and the whole grid's interior
+ * (MPI counts them in int: at most 2^31 - 1 values) */
+static swgl_status gather_buffers(const mpi_inst *m, int nf, double **pack, double **all)
+{
+    const int *o = m->blk[g_rank];
+    size_t mine = (size_t)(o[2] - o[0]) * (size_t)(o[3] - o[1]) * (size_t)nf,
+           total = (size_t)m->gnx * (size_t)m->gny * (size_t)nf;
+    if (total > 2147483647u)
+        return swgl_fail(SWGL_ERR_ARG, "a %dx%d grid of %d fields is over MPI's 2^31 values a gathering", m->gnx,
+                         m->gny, nf);
+    if (!(*pack = malloc((mine + 1) * sizeof(double))) || !(*all = malloc((total + 1) * sizeof(double))))
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the gathered state");
     return SWGL_OK;
 }
 
@@ -419,18 +428,7 @@ static swgl_status w_maps_start(void *self, const struct swe_maps *g)
             st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the flood maps");
         else scheme_window_field(g->m[c], m->gnx, win, m->lm.m[c]);
     }
-    m->mcounts = calloc((size_t)g_size, sizeof *m->mcounts);
-    m->mdispls = calloc((size_t)g_size, sizeof *m->mdispls);
-    size_t total = 0;
-    for (int r = 0; m->mcounts && m->mdispls && r < g_size; r++) {
-        m->mcounts[r] = m->counts[r] / m->lf.n * SWE_MAP_COUNT;
-        m->mdispls[r] = (int)total;
-        total += (size_t)m->mcounts[r];
-    }
-    if (st == SWGL_OK && (!m->mcounts || !m->mdispls || total > 2147483647u ||
-                          !(m->mpack = malloc(((size_t)m->mcounts[g_rank] + 1) * sizeof(double))) ||
-                          !(m->mall = malloc((total + 1) * sizeof(double)))))
-        st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the flood maps");
+    if (st == SWGL_OK) st = gather_buffers(m, SWE_MAP_COUNT, &m->mpack, &m->mall);
     /* a backend that keeps the maps itself (the GPU's) keeps the block's */
     if (st == SWGL_OK && m->inner.be->maps_start) st = m->inner.be->maps_start(m->inner.self, &m->lm);
     return agree(st);
@@ -622,21 +620,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
             st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the halo");
     }
     if (st == SWGL_OK) st = scheme_fields_alloc(&m->lf, d, m->local.nx, m->local.ny);
-    if (st == SWGL_OK) {
-        m->counts = calloc((size_t)g_size, sizeof *m->counts);
-        m->displs = calloc((size_t)g_size, sizeof *m->displs);
-        size_t total = 0;
-        for (int r = 0; m->counts && m->displs && r < g_size; r++) {
-            const int *o = m->blk[r];
-            m->counts[r] = (o[2] - o[0]) * (o[3] - o[1]) * d->n_fields;
-            m->displs[r] = (int)total;
-            total += (size_t)m->counts[r];
-        }
-        m->pack = malloc(((size_t)m->counts[g_rank] + 1) * sizeof(double));
-        m->all = malloc((total + 1) * sizeof(double));
-        if (!m->counts || !m->displs || !m->pack || !m->all || total > 2147483647u)
-            st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the gathered state (or over 2^31 values)");
-    }
+    if (st == SWGL_OK) st = gather_buffers(m, d->n_fields, &m->pack, &m->all);
     if ((st = agree(st)) != SWGL_OK) goto fail;
     snprintf(m->name, sizeof m->name, "%.150s over %d MPI ranks (%d x %d blocks, halo %d)", m->inner.name, g_size, px, py,
              m->halo);
