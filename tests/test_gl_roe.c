@@ -817,9 +817,9 @@ static void precision_wiring(const gpu_info *info)
             continue;
         }
         const char *prec = st == SWGL_OK ? e.be->precision(e.self) : "?";
-        char nm[256];   /* compute passes (SWGL_PASSES=compute): "gpu-compute (...)" stands for "gpu (...)" */
+        char nm[sizeof e.name];   /* compute passes (SWGL_PASSES=compute): "gpu-compute (...)" stands for "gpu (...)" */
         snprintf(nm, sizeof nm, "%s", e.name);
-        if (gpu_compute_passes() && strncmp(nm, "gpu-compute", 11) == 0) snprintf(nm, sizeof nm, "gpu%s", e.name + 11);
+        if (gpu_compute_passes() && strncmp(nm, "gpu-compute", 11) == 0) snprintf(nm, sizeof nm, "gpu%.300s", e.name + 11);
         CHECK(st == SWGL_OK && strncmp(nm, cases[c].name, strlen(cases[c].name)) == 0 &&
                   strcmp(prec, cases[c].prec) == 0,
               "%s --precision %s: \"%s\", precision %s", backend_name(cases[c].b), pname[cases[c].p],

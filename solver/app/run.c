@@ -507,7 +507,7 @@ int run_scenario(const scenario *sc, const run_options *opt_in)
     int have_native = 0;
     int interrupted = 0;   /* the signal that stopped the run (its outputs are still written) */
     norms nd;
-    char name[200] = "", other[200] = "";
+    char name[320] = "", other[320] = "";
     swgl_status st = SWGL_OK;
     memset(&s, 0, sizeof s);
     swgl_clear_error();

@@ -210,7 +210,7 @@ typedef struct scheme_inst {
     const scheme_desc *desc;
     const scheme_backend *be;
     void *self;
-    char name[200];
+    char name[320];
     double speed_scale;      /* desc->speed_scale of the setup (0: none) */
     long cells;              /* the setup's computed cells (active ones; all for sediment) */
     /* Called (when not NULL) after every step with the time reached (gauges sampled every

@@ -155,7 +155,7 @@ typedef struct mpi_inst {
     double exch_s;              /* s spent in the halo exchange (after the block's queued work) */
     long exchanges;
     scheme_backend be;          /* the table of this instance (native fields where the block's backend has them) */
-    char name[200];
+    char name[320];
 } mpi_inst;
 
 /* Every rank leaves a call with the same outcome: the lowest failing rank's status and
@@ -622,7 +622,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     if (st == SWGL_OK) st = scheme_fields_alloc(&m->lf, d, m->local.nx, m->local.ny);
     if (st == SWGL_OK) st = gather_buffers(m, d->n_fields, &m->pack, &m->all);
     if ((st = agree(st)) != SWGL_OK) goto fail;
-    snprintf(m->name, sizeof m->name, "%.150s over %d MPI ranks (%d x %d blocks, halo %d)", m->inner.name, g_size, px, py,
+    snprintf(m->name, sizeof m->name, "%.250s over %d MPI ranks (%d x %d blocks, halo %d)", m->inner.name, g_size, px, py,
              m->halo);
     m->be = mpi_backend;
     if (m->inner.be->get_native && m->inner.be->set_native) {
