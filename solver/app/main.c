@@ -73,6 +73,11 @@ static int cmd_info(int argc, char **argv)
         }
     }
     printf("swgl %s\n", SWGL_VERSION);
+#ifdef SWGL_HAVE_NETCDF
+    printf("netCDF:     yes (run.nc, --restart)\n");
+#else
+    printf("netCDF:     no (built without libnetcdf: no run.nc, no --restart)\n");
+#endif
     printf("MPI:        %s\n", swgl_mpi_available() ? "yes (mpirun -n P swgl run ...: docs/mpi.md)" : "no (built without Open MPI)");
     printf("EGL devices:\n");
     gpu_list_devices(stdout);
