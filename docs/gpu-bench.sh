@@ -62,19 +62,31 @@ for w in $what; do
       sum() { python3 -c "import json;d=json.load(open('$1/summary.json'));print('$2', d['steps'], 'steps', round(d['wall_s'],3), 's', '%.4g cell updates/s' % d['cells_per_s'])"; }
       {
         ./build/swgl bench gpgpu --min 4096 --max 4096
-        ./build/swgl run --case circular-dambreak --set run.t_end=0.5 $R --backend gpu-compute --out "$out/s-base"
-        sum "$out/s-base" "kp rk2 4096^2, group 16x8, one cell an invocation"
-        # group, cells an invocation, staged (1) or not (0)
-        for v in "16x8 1x2 1" "16x8 1x3 1" "8x8 1x4 1" "16x4 1x4 1" "8x8 2x2 1" "8x4 2x4 1" "8x8 2x4 0" "16x8 1x4 0" \
-                 "16x8 2x4 0" "16x8 4x4 0" "32x4 1x8 0" "8x8 2x8 0" "8x8 4x4 0"; do
+        # (4096^2 is past 2^22 cells: the default there is 32x2 groups, 1x8 cells, rows shared, unstaged)
+        SWGL_KP_GROUP=16x8 SWGL_KP_CELLS=1x1 SWGL_KP_STAGE=1 SWGL_KP_XSHARE=0 ./build/swgl run --case circular-dambreak \
+          --set run.t_end=0.5 $R --backend gpu-compute --out "$out/s-base"
+        sum "$out/s-base" "kp rk2 4096^2, group 16x8, one cell an invocation, staged"
+        # group, cells an invocation, staged (1) or not (0), a row's points shared (1) or not (0)
+        for v in "16x8 1x2 1 0" "16x8 1x3 1 0" "8x8 1x4 1 0" "16x4 1x4 1 0" "8x8 2x2 1 0" "8x4 2x4 1 0" "8x8 2x4 0 0" \
+                 "16x8 1x4 0 0" "16x8 2x4 0 0" "16x8 4x4 0 0" "32x4 1x8 0 0" "8x8 2x8 0 0" "8x8 4x4 0 0" "32x2 1x16 0 0" \
+                 "32x2 1x16 0 1" "64x1 1x16 0 1" "32x4 1x16 0 1" "32x2 1x8 0 1" "64x2 1x8 0 1" "32x2 1x32 0 1" "32x2 1x2 0 1"; do
           set -- $v
-          SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 ./build/swgl run --case circular-dambreak --set run.t_end=0.5 $R \
-            --backend gpu-compute --out "$out/s-v"
-          sum "$out/s-v" "kp rk2 4096^2, group $1, cells $2, staged $3"
+          SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 SWGL_KP_XSHARE=$4 ./build/swgl run --case circular-dambreak \
+            --set run.t_end=0.5 $R --backend gpu-compute --out "$out/s-v"
+          sum "$out/s-v" "kp rk2 4096^2, group $1, cells $2, staged $3, rows shared $4"
           cmp -s "$out/s-base/h.asc" "$out/s-v/h.asc" && cmp -s "$out/s-base/qx.asc" "$out/s-v/qx.asc" && echo "  the same h, qx" || echo "  DIFFERENT h or qx"
           for integ in euler rk2; do
-            SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 ./build/swgl run --case malpasset --backend gpu-compute $M \
+            SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 SWGL_KP_XSHARE=$4 ./build/swgl run --case malpasset --backend gpu-compute $M \
               --set kp.integrator=$integ --out "$out/s-mp" 2> /dev/null && sum "$out/s-mp" "  malpasset 15 m $integ"
+          done
+        done
+        for n in 1024 2048; do   # the crossover: one cell an invocation against the large grids' form
+          G="--set domain.nx=$n --set domain.ny=$n --set domain.dx=$(python3 -c "print(40/$n)") --set domain.dy=$(python3 -c "print(40/$n)") --set output.maps=false --quiet"
+          for v in "16x8 1x1 1 0" "32x2 1x8 0 1" "32x2 1x16 0 1"; do
+            set -- $v
+            SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 SWGL_KP_XSHARE=$4 ./build/swgl run --case circular-dambreak \
+              --set run.t_end=0.5 $G --backend gpu-compute --out "$out/s-v"
+            sum "$out/s-v" "kp rk2 ${n}^2, group $1, cells $2, staged $3, rows shared $4"
           done
         done
       } 2>&1 | tee "$out/sweep.txt" ;;

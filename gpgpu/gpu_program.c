@@ -31,6 +31,7 @@ struct gpu_program {
     int kernel;      /* written as a compute shader (gpu_program_create_kernel) */
     int lx, ly;      /* its work-group size */
     int cx, cy;      /* the cells an invocation covers (gpu_program_set_cells; 0: 1) */
+    int hx;          /* invocations of a row that own no cell (gpu_program_set_helpers) */
     char name[64];
     int n_uniforms;
     struct { char name[64]; int loc; } uniforms[MAX_UNIFORMS];
@@ -53,9 +54,11 @@ void gpu_program_set_cells(gpu_program *p, int cx, int cy)
     p->cx = cx > 0 ? cx : 1;
     p->cy = cy > 0 ? cy : 1;
 }
+void gpu_program_set_helpers(gpu_program *p, int hx) { p->hx = hx > 0 ? hx : 0; }
 void gpu_program_group_cells(const gpu_program *p, int *x, int *y)
 {
     gpu_program_local_size(p, x, y);
+    if (p->hx > 0 && p->hx < *x) *x -= p->hx;
     *x *= p->cx > 0 ? p->cx : 1;
     *y *= p->cy > 0 ? p->cy : 1;
 }

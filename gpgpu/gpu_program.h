@@ -73,6 +73,9 @@ void gpu_program_local_size(const gpu_program *p, int *x, int *y);
  * that carries values from one cell to the next): gpu_pass_draw then dispatches
  * ceil(w / (lx cx)) x ceil(h / (ly cy)) work groups over a w x h rectangle (default 1 x 1). */
 void gpu_program_set_cells(gpu_program *p, int cx, int cy);
+/* hx invocations of each row of a work group (its first and last, say) stand for cells beside
+ * its tile and own none: a group then covers (local_size_x - hx) cx x local_size_y cy cells */
+void gpu_program_set_helpers(gpu_program *p, int hx);
 /* The cells one work group covers: the work-group size times the cells an invocation covers. */
 void gpu_program_group_cells(const gpu_program *p, int *x, int *y);
 

@@ -59,7 +59,7 @@ run kp-thacker 1e-6 1e-3 --case thacker --set run.t_end=300 --set run.output_tim
 # auto chooses (the default), what the flux kernel alone gives with the other stages as
 # passes (SWGL_KP_FUSED=flux), and what the flux kernel reading the arrays instead of its
 # group's copy gives (SWGL_KP_STAGE=0): Thacker's basin wets and dries its tiles
-grep -q '"solver": "gpu-compute (float, .*fused flux kernel, clock in the integration, stage 1 flux and integration fused, early exit auto' "$tmp/kp-thacker-g/summary.json"
+grep -q '"solver": "gpu-compute (float, .*fused flux kernel (groups 16x8, 1x1 cells an invocation), clock in the integration, stage 1 flux and integration fused, early exit auto' "$tmp/kp-thacker-g/summary.json"
 ok $? "kp-thacker: gpu-compute ran kp's fused flux kernel ($(grep '"solver"' "$tmp/kp-thacker-g/summary.json"))"
 for v in "SWGL_KP_FUSED=0 kp.early_exit=auto" "SWGL_KP_FUSED=1 kp.early_exit=off" "SWGL_KP_FUSED=1 kp.early_exit=on" \
          "SWGL_KP_FUSED=flux kp.early_exit=auto" "SWGL_KP_STAGE=0 kp.early_exit=auto"; do
@@ -77,13 +77,19 @@ done
 # tiles that do not divide the grid, staged and not
 SWGL_KP_FUSED=0 "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 --backend gpu-compute --quiet \
   --out "$tmp/kp-dam-p" > "$tmp/kp-dam-p.log" 2>&1
-for v in "16x8 1x1 1 on" "8x8 2x4 1 on" "16x8 3x2 0 on" "4x4 5x7 1 off" "16x8 1x3 0 auto"; do
+# (xshare 1: a row's points computed once and handed to the neighbouring invocation
+# through shared memory, the first and last invocation of a row standing for the cells
+# beside the tile: the default from 2048^2 cells on, too large a grid for this suite)
+for v in "16x8 1x1 1 on 0" "8x8 2x4 1 on 0" "16x8 3x2 0 on 0" "4x4 5x7 1 off 0" "16x8 1x3 0 auto 0" \
+         "32x2 1x8 0 on 1" "16x4 1x5 1 on 1" "4x4 1x3 0 off 1" "8x2 1x1 1 auto 1"; do
   set -- $v
-  SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 \
+  SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 SWGL_KP_XSHARE=$5 "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 \
     --set kp.early_exit=$4 --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
-  grep -q 'fused flux kernel' "$tmp/kp-v/summary.json" && cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-dam-p/h.asc" &&
+  shared=0; grep -q 'rows shared' "$tmp/kp-v/summary.json" && shared=1
+  grep -q "fused flux kernel (groups $1, $2 cells an invocation" "$tmp/kp-v/summary.json" && [ $shared = $5 ] &&
+    cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-dam-p/h.asc" &&
     cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-dam-p/qx.asc" && cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-dam-p/qy.asc"
-  ok $? "kp-dambreak: group $1, cells $2 an invocation, staged $3, early exit $4 writes the passes' h, qx, qy to the digit ($(head -c 200 "$tmp/kp-v.log"))"
+  ok $? "kp-dambreak: group $1, cells $2 an invocation, staged $3, early exit $4, rows shared $5 writes the passes' h, qx, qy to the digit ($(head -c 200 "$tmp/kp-v.log"))"
   rm -rf "$tmp/kp-v"
 done
 SWGL_KP_CELLS=2x4 SWGL_KP_STAGE=0 "$swgl" run --case thacker --set run.t_end=300 --set run.output_times= --backend gpu-compute --quiet \
@@ -92,11 +98,30 @@ cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-thacker-g/h.asc" && cmp -s "$tmp/kp-v/qx.asc" 
   cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-thacker-g/qy.asc"
 ok $? "kp-thacker: SWGL_KP_CELLS=2x4 (the sweep unstaged, the default group) writes one cell an invocation's h, qx, qy"
 rm -rf "$tmp/kp-v"
+SWGL_KP_GROUP=32x2 SWGL_KP_CELLS=1x8 SWGL_KP_STAGE=0 SWGL_KP_XSHARE=1 "$swgl" run --case thacker --set run.t_end=300 \
+  --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-thacker-g/h.asc" && cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-thacker-g/qx.asc" &&
+  cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-thacker-g/qy.asc" && grep -q 'groups 32x2, 1x8 cells an invocation, rows shared' "$tmp/kp-v/summary.json"
+ok $? "kp-thacker: the large grids' flux kernel (32x2 groups, 1x8 cells, rows shared, unstaged) writes one cell an invocation's h, qx, qy"
+rm -rf "$tmp/kp-v"
+SWGL_KP_XSHARE=1 SWGL_KP_CELLS=2x4 SWGL_KP_STAGE=0 "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+r=$?
+[ "$r" != 0 ] && grep -q 'SWGL_KP_XSHARE=1: expected one column' "$tmp/kp-v.log"
+ok $? "SWGL_KP_XSHARE=1 with two columns an invocation fails with a message naming it (exit $r: $(head -c 160 "$tmp/kp-v.log"))"
 # a sweep whose staged tile needs more than the 32 KiB of shared memory GL guarantees is refused by name
 SWGL_KP_CELLS=4x4 "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
 r=$?
-[ "$r" != 0 ] && grep -q 'SWGL_KP_CELLS=4x4: expected' "$tmp/kp-v.log"
-ok $? "SWGL_KP_CELLS=4x4 with 16x8 groups (staged: 68 x 36 cells, 76.5 KiB) fails with a message naming it (exit $r: $(head -c 160 "$tmp/kp-v.log"))"
+[ "$r" != 0 ] && grep -q 'SWGL_KP_GROUP=16x8, SWGL_KP_CELLS=4x4, SWGL_KP_XSHARE=0, staged): its tile of 64 x 32 cells' "$tmp/kp-v.log"
+ok $? "SWGL_KP_CELLS=4x4 with 16x8 groups (staged: 68 x 36 cells, 76.5 KiB) fails with a message naming it (exit $r: $(head -c 200 "$tmp/kp-v.log"))"
+# the same check without SWGL_KP_CELLS: rows shared in 16x32 groups, staged (the default on a small grid), need 36.3 KiB
+SWGL_KP_XSHARE=1 SWGL_KP_GROUP=16x32 "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+r=$?
+[ "$r" != 0 ] && grep -q 'SWGL_KP_GROUP=16x32, SWGL_KP_CELLS=1x1, SWGL_KP_XSHARE=1, staged): its tile of 14 x 32 cells' "$tmp/kp-v.log"
+ok $? "SWGL_KP_XSHARE=1 with 16x32 groups, staged, fails with a message naming it (exit $r: $(head -c 200 "$tmp/kp-v.log"))"
+SWGL_KP_XSHARE=yes "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+r=$?
+[ "$r" != 0 ] && grep -q 'SWGL_KP_XSHARE=yes: expected 0 or 1' "$tmp/kp-v.log"
+ok $? "SWGL_KP_XSHARE=yes is refused by name (exit $r)"
 run kp-valley 1e-6 1e-3 --case valley-flood --set run.t_end=600 --set run.output_times=
 # sediment: the dual-lithology scheme with its inflow
 run sediment-basin 1e-6 1e-4 --case sediment-basin --set sediment.steps=50 --set run.t_end=

@@ -19,7 +19,11 @@
 //      x the KP_CX cells of a row share their points and the faces between them.  Per cell,
 //      kp_cell_rates makes 6 calls of kp_cell_points and 4 of kp_face; the sweep makes
 //      1 + (KP_CX + 2) / KP_CX and 1 + (KP_CX + 1) / KP_CX (1 x 4: 4 and 3, 2 x 4: 3 and
-//      2.5), plus one row's worth at the start of each column.  Either reads the texels
+//      2.5), plus one row's worth at the start of each column; or (KP_XSHARE, one
+//      column an invocation) the sweep with a row's points along x computed once: each
+//      invocation's west point and east face go to its neighbours through shared memory
+//      (2 points and 2 faces a cell, times KP_GX / (KP_GX - 2): the first and last
+//      invocation of a row stand for the cells beside the tile).  Each reads the texels
 //      from the group's copy in shared memory (loaded first; KP_NO_STAGING: the arrays);
 //   2. the group's min of cfl r (group_min.glsl) goes to o_part at the group's index (a
 //      min reduction of o_part, gpgpu's reduce_cs, is the step's bound);
@@ -32,8 +36,10 @@
 // and 3.3 (points and faces) times slower on an H200 than one cell per invocation, which
 // computes them once per cell; the sweep shares them through registers instead (its
 // speed against one cell per invocation: docs/performance.md).
-// The work group and the cells an invocation sweeps: defines of kp_gpu.c (SWGL_KP_GROUP,
-// SWGL_KP_CELLS; the dispatch covers KP_GX KP_CX x KP_GY KP_CY cells a group)
+// The work group and the cells an invocation sweeps: defines of kp_gpu.c, chosen by the
+// grid's size (SWGL_KP_GROUP, SWGL_KP_CELLS, SWGL_KP_XSHARE, SWGL_KP_STAGE override; the
+// dispatch covers KP_GX KP_CX x KP_GY KP_CY cells a group, (KP_GX - 2) x KP_GY KP_CY
+// under KP_XSHARE)
 #ifndef KP_GX
 #define KP_GX 16
 #define KP_GY 16
@@ -44,7 +50,13 @@
 #endif
 layout(local_size_x = KP_GX, local_size_y = KP_GY) in;
 #define KP_GN (KP_GX * KP_GY)
+#ifdef KP_XSHARE
+// (KP_CX = 1) the group's first and last invocation of a row compute points for their
+// neighbours and own no cell: the tile is KP_GX - 2 columns wide
+#define KP_TX (KP_GX - 2)
+#else
 #define KP_TX (KP_GX * KP_CX)   // the tile, in cells
+#endif
 #define KP_TY (KP_GY * KP_CY)
 #include "kp_real.glsl"
 uniform real2 u_dxy;
@@ -75,6 +87,11 @@ SWGL_IMAGE(1, o_part);
 #include "group_min.glsl"
 
 shared bool s_wet;
+#ifdef KP_XSHARE
+// a row's west points and east faces, one an invocation, handed to the neighbour on the east
+shared real3 s_pW[KP_GY][KP_GX];
+shared real4 s_F[KP_GY][KP_GX];
+#endif
 
 // A cell's state and bed texels for the sweep: past the arrays' edge, a cell that is not
 // active (what the staged copy holds there)
@@ -127,7 +144,11 @@ void main()
     int i = int(gl_LocalInvocationIndex);
     const ivec2 ex = ivec2(1, 0), ey = ivec2(0, 1);
     ivec2 tile = swgl_rect.xy + ivec2(KP_TX, KP_TY) * ivec2(gl_WorkGroupID.xy);
+#ifdef KP_XSHARE
+    ivec2 c0 = tile + ivec2(int(gl_LocalInvocationID.x) - 1, KP_CY * int(gl_LocalInvocationID.y));
+#else
     ivec2 c0 = tile + ivec2(KP_CX, KP_CY) * ivec2(gl_LocalInvocationID.xy);   // the sweep's first cell
+#endif
     ivec2 end = swgl_rect.xy + swgl_rect.zw;
     // (the barriers are met by every invocation of the group, in control flow that is
     // the same for the whole group: u_skip_dry is a uniform, s_wet is shared)
@@ -155,7 +176,81 @@ void main()
 #else
     real bmin = kp_inf();
 #endif
-#if KP_CX == 1 && KP_CY == 1
+#if defined(KP_XSHARE)
+    // a column of KP_CY cells an invocation, as the sweep below with KP_CX = 1, but a row's
+    // points along x are computed once: each invocation computes its cell's two points
+    // and the face east of it from its own east point and the west point of the cell east
+    // of it (the next invocation's, through s_pW), and takes the face west of it from the
+    // invocation west of it (s_F).  The first and last invocation of a row (lx 0 and
+    // KP_GX - 1) stand for the cells beside the tile.  Per cell 2 calls of kp_cell_points
+    // and 2 faces (against the sweep's 4 and 3 at KP_CX = 1), times KP_GX / (KP_GX - 2);
+    // the same functions with the same arguments, so the same values.
+    int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
+    bool own = lx >= 1 && lx <= KP_GX - 2;
+    real4 sD = real4(0.0), bD = real4(0.0), sC = kp_st(c0), bC = kp_bd(c0), GS = real4(0.0);
+    real3 yN = real3(0.0), yS = real3(0.0);
+    if (own) {
+        sD = kp_st(c0 - ey);
+        bD = kp_bd(c0 - ey);
+        if (s_wet) {
+            real3 dN, unused;
+            kp_points_of(sD, bD, kp_st(c0 - 2 * ey), kp_bd(c0 - 2 * ey), sC, bC, 1, dN, unused);
+            kp_points_of(sC, bC, sD, bD, kp_st(c0 + ey), kp_bd(c0 + ey), 1, yN, yS);
+            GS = kp_face_of(dN, sD, bD, yS, sC, bC, 1);
+        }
+    }
+    for (int j = 0; j < KP_CY; j++) {
+        ivec2 c = c0 + j * ey;
+        real4 sW = kp_st(c - ex), bW = kp_bd(c - ex), sE = kp_st(c + ex), bE = kp_bd(c + ex);
+        real3 pE = real3(0.0), pW = real3(0.0);
+        if (s_wet) kp_points_of(sC, bC, sW, bW, sE, bE, 0, pE, pW);
+        s_pW[ly][lx] = pW;
+        barrier();
+        real4 Fe = real4(0.0);
+        if (s_wet && lx < KP_GX - 1) Fe = kp_face_of(pE, sC, bC, s_pW[ly][lx + 1], sE, bE, 0);
+        s_F[ly][lx] = Fe;
+        barrier();
+        real4 sU = real4(0.0), bU = real4(0.0);
+        if (own) {
+            real4 Fw = s_F[ly][lx - 1];
+            sU = kp_st(c + ey);
+            bU = kp_bd(c + ey);
+            real4 GN = real4(0.0);
+            real3 uN = real3(0.0), uS = real3(0.0);
+            if (s_wet) {
+                kp_points_of(sU, bU, sC, bC, kp_st(c + 2 * ey), kp_bd(c + 2 * ey), 1, uN, uS);
+                GN = kp_face_of(yN, sC, bC, uS, sU, bU, 1);
+            }
+            real4 R = real4(0.0, 0.0, 0.0, kp_inf());
+            if (s_wet && bC.w == CELL_ACTIVE) {   // kp_cell_finish's items 8-10
+                real2 S = real2(kp_source(bC.x, bW.x, pE.x, pW.x, u_dxy.x), kp_source(bC.y, bD.y, yN.x, yS.x, u_dxy.y));
+                bool bad = any(isnan(sC.xyz)) || any(isinf(sC.xyz));
+                R = kp_rates(Fe, Fw, GN, GS, S, bad, u_dxy, u_cfl);
+                R.w = kp_own_bound(c, R.w);
+            }
+            if (all(lessThan(c, end))) {
+#ifdef KP_FUSE_STAGE1
+                real4 s = KP_LOAD(u_qn, c), bk = bC;   // kp_integrate.glsl's main, with R from here
+                if (bk.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c, s, sC, bk, dt, R.xyz);
+                imageStore(o_state, c, s);
+#else
+                imageStore(o_R, c, R);
+                bmin = min(bmin, R.w);
+#endif
+            }
+            GS = GN;
+            yN = uN;
+            yS = uS;
+        } else {
+            sU = kp_st(c + ey);   // (the helper's next cell: only its texels along x are used)
+            bU = kp_bd(c + ey);
+        }
+        sD = sC;
+        bD = bC;
+        sC = sU;
+        bC = bU;
+    }
+#elif KP_CX == 1 && KP_CY == 1
     // one cell: kp_cell_rates
     if (all(lessThan(c0, end))) {
         real4 R = s_wet ? kp_cell_rates(c0) : real4(0.0, 0.0, 0.0, kp_inf());

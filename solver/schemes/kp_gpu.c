@@ -131,6 +131,7 @@ struct kp_gpu {
     int fused, fold_clock, fuse1;                 /* (step_fused) */
     int ee_forbidden;                             /* water may appear in a dry tile: no early exit */
     int gx, gy;                                   /* kp_flux_cs's work group */
+    int xshare;                                   /* kp_flux_cs shares a row's points (KP_XSHARE) */
     int cx, cy;                                   /* the cells each of its invocations sweeps */
     gpu_program *p_fused, *p_fused1, *p_int_k;   /* stage 0's flux; RK2 stage 1's flux and
                                                   * integration; stage 0's clock and integration */
@@ -195,22 +196,49 @@ const char *kp_gpu_flux_name(enum kp_gpu_flux f) { return f == KP_GPU_FLUX_FACES
 static const char *ee_names[KP_GPU_EE_COUNT] = {"quads", "quads32", "quads64", "depth", "depthclear"};
 const char *kp_gpu_ee_name(enum kp_gpu_ee m) { return m >= 0 && m < KP_GPU_EE_COUNT ? ee_names[m] : "?"; }
 enum kp_gpu_ee kp_gpu_ee_method(const kp_gpu *g) { return g->ee_method; }
-/* SWGL_KP_CELLS=AxB: the cells each invocation of kp_flux_cs sweeps (A columns of B cells;
- * default 1x1), to measure the choice; staged, the tile of a work group of gx x gy with its
- * ring of two must fit the 32 KiB of shared memory GL guarantees (two float4 a cell, and 64
- * bytes for the group's flags and min) */
-static swgl_status cells_from_env(const char *v, int gx, int gy, int staged, int *cx, int *cy)
+/* SWGL_KP_CELLS=AxB: the cells each invocation of kp_flux_cs sweeps (A columns of B cells),
+ * to measure the choice */
+static swgl_status cells_from_env(const char *v, int *cx, int *cy)
 {
     if (!v || !*v) return SWGL_OK;
     int a = 0, b = 0, used = 0;
-    if (sscanf(v, "%dx%d%n", &a, &b, &used) != 2 || v[used] != '\0' || a < 1 || b < 1 || a > 8 || b > 64 ||
-        (staged && (long)(gx * a + 4) * (gy * b + 4) * 32 + 64 > 32768))
-        return swgl_fail(SWGL_ERR_ARG,
-                         "SWGL_KP_CELLS=%s: expected AxB (e.g. 1x4) with 1 <= A <= 8, 1 <= B <= 64 and (staged) the "
-                         "tile of the %dx%d work group, (%d A + 4)(%d B + 4) * 32 B of shared memory, within 32 KiB",
-                         v, gx, gy, gx, gy);
+    if (sscanf(v, "%dx%d%n", &a, &b, &used) != 2 || v[used] != '\0' || a < 1 || b < 1 || a > 8 || b > 64)
+        return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_CELLS=%s: expected AxB (e.g. 1x4) with 1 <= A <= 8 and 1 <= B <= 64", v);
     *cx = a;
     *cy = b;
+    return SWGL_OK;
+}
+
+/* A switch of the environment, 0 or 1 (unset or empty: `def`) */
+static swgl_status flag_from_env(const char *name, int def, int *out)
+{
+    const char *v = getenv(name);
+    *out = def;
+    if (!v || !*v) return SWGL_OK;
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+        return swgl_fail(SWGL_ERR_ARG, "%s=%s: expected 0 or 1", name, v);
+    *out = v[0] == '1';
+    return SWGL_OK;
+}
+
+/* kp_flux_cs's shape, whichever chose it: rows shared need one column an invocation and
+ * groups 4 or more wide; staged, the tile (tx x ty cells) with its ring of two must fit the
+ * 32 KiB of shared memory GL guarantees (two float4 a cell, 64 bytes for the group's flags
+ * and min, and the shared rows' point and face a invocation, 32 bytes) */
+static swgl_status flux_shape_check(int gx, int gy, int cx, int cy, int xshare, int staged)
+{
+    if (xshare && (cx != 1 || gx < 4))
+        return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_XSHARE=1: expected one column an invocation (SWGL_KP_CELLS=1xB, "
+                                       "here %dx%d) and work groups 4 or more wide (SWGL_KP_GROUP, here %dx%d)",
+                         cx, cy, gx, gy);
+    long tx = (long)(gx - (xshare ? 2 : 0)) * cx, ty = (long)gy * cy;
+    long bytes = (tx + 4) * (ty + 4) * 32 + 64 + (xshare ? 32L * gx * gy : 0);
+    if (staged && bytes > 32768)
+        return swgl_fail(SWGL_ERR_ARG,
+                         "kp's flux kernel (SWGL_KP_GROUP=%dx%d, SWGL_KP_CELLS=%dx%d, SWGL_KP_XSHARE=%d, staged): its "
+                         "tile of %ld x %ld cells with a ring of two needs %ld B of shared memory, more than the 32 KiB "
+                         "GL guarantees (SWGL_KP_STAGE=0 reads the arrays instead)",
+                         gx, gy, cx, cy, xshare, tx, ty, bytes);
     return SWGL_OK;
 }
 
@@ -662,23 +690,34 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         if (g->forc->rain) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_RAIN 1\n");
         if (g->forc->n_src) snprintf(g->defs + l, sizeof g->defs - l, "#define KP_SOURCES 1\n");
     }
-    char di[4][1200], di_fused1[1300], di_flux[1300], grp[80];
-    /* SWGL_KP_STAGE=0: the flux kernel reads the arrays, not its group's copy;
-     * SWGL_KP_GROUP=AxB: its work group (default 16x8, the fastest measured on the H200:
-     * docs/performance.md): to measure the choices */
-    const char *stg = getenv("SWGL_KP_STAGE"), *gv = getenv("SWGL_KP_GROUP"), *cv = getenv("SWGL_KP_CELLS");
-    const char *nostage = stg && strcmp(stg, "0") == 0 ? "#define KP_NO_STAGING 1\n" : "";
-    g->gx = 16;
-    g->gy = 8;
+    char di[4][1200], di_fused1[1400], di_flux[1400], grp[128];
+    /* kp_flux_cs's shape (measured on an H200, docs/performance.md, "What was tried"):
+     * below 2^22 cells (2048^2; ghosts not counted) work groups of 16 x 8, one cell an invocation, the texels
+     * staged in shared memory (Malpasset's 0.7 M cells: 4.37 s against 4.9 s or more for
+     * every sweep); from 2^22 cells on, groups of 32 x 2 each sweeping columns of 8 cells
+     * with a row's points shared (KP_XSHARE), reading the arrays (4096^2 RK2: 1.13e10
+     * against 8.2e9).  To measure the choices: SWGL_KP_GROUP=AxB (the work group),
+     * SWGL_KP_CELLS=AxB (the cells an invocation sweeps), SWGL_KP_XSHARE=0|1 (a row's
+     * points shared between invocations; one column an invocation) and SWGL_KP_STAGE=0|1
+     * (the group's texels in shared memory or read from the arrays) */
+    const char *gv = getenv("SWGL_KP_GROUP"), *cv = getenv("SWGL_KP_CELLS");
+    int big = (long)g->nx * g->ny >= 1L << 22, staged = 0;
+    g->gx = big ? 32 : 16;
+    g->gy = big ? 2 : 8;
     g->cx = 1;
-    g->cy = 1;
+    g->cy = big ? 8 : 1;
     if (g->fused && ((st = group_from_env("SWGL_KP_GROUP", gv, 1, &g->gx, &g->gy)) != SWGL_OK ||
-                     (st = cells_from_env(cv, g->gx, g->gy, !*nostage, &g->cx, &g->cy)) != SWGL_OK)) {
+                     (st = cells_from_env(cv, &g->cx, &g->cy)) != SWGL_OK ||
+                     (st = flag_from_env("SWGL_KP_XSHARE", big, &g->xshare)) != SWGL_OK ||
+                     (st = flag_from_env("SWGL_KP_STAGE", !big, &staged)) != SWGL_OK ||
+                     (st = flux_shape_check(g->gx, g->gy, g->cx, g->cy, g->xshare, staged)) != SWGL_OK)) {
         kp_gpu_destroy(g);
         return st;
     }
-    snprintf(grp, sizeof grp, "#define KP_GX %d\n#define KP_GY %d\n#define KP_CX %d\n#define KP_CY %d\n", g->gx, g->gy,
-             g->cx, g->cy);
+    const char *nostage = staged ? "" : "#define KP_NO_STAGING 1\n";
+    int tx = (g->gx - (g->xshare ? 2 : 0)) * g->cx, ty = g->gy * g->cy;   /* a flux group's tile */
+    snprintf(grp, sizeof grp, "#define KP_GX %d\n#define KP_GY %d\n#define KP_CX %d\n#define KP_CY %d\n%s", g->gx, g->gy,
+             g->cx, g->cy, g->xshare ? "#define KP_XSHARE 1\n" : "");
     snprintf(di_flux, sizeof di_flux, "%s%s%s", g->defs, nostage, grp);
     snprintf(di_fused1, sizeof di_fused1, "%s%s%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n", g->defs, nostage, grp);
     for (int s = 0; s < 2; s++)
@@ -703,8 +742,7 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (st = gpu_reductor_create(&g->red)) ||
         (st = gpu_readback_create(8, 1, &g->rb)) || (st = build_flux(g, g->flux)) ||
         (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
-        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + g->gx * g->cx - 1) / (g->gx * g->cx),
-                                                                   (h + g->gy * g->cy - 1) / (g->gy * g->cy), GPU_RGBA32F,
+        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + tx - 1) / tx, (h + ty - 1) / ty, GPU_RGBA32F,
                                                                    "kp cfl r per work group"}, &g->part))) ||
         (g->fused && (st = gpu_program_create_kernel("kp_flux_cs", di_flux, &g->p_fused))) ||
         (g->fuse1 && (st = gpu_program_create_kernel("kp_flux_cs", di_fused1, &g->p_fused1))) ||
@@ -720,6 +758,8 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     }
     if (g->p_fused) gpu_program_set_cells(g->p_fused, g->cx, g->cy);
     if (g->p_fused1) gpu_program_set_cells(g->p_fused1, g->cx, g->cy);
+    if (g->p_fused && g->xshare) gpu_program_set_helpers(g->p_fused, 2);
+    if (g->p_fused1 && g->xshare) gpu_program_set_helpers(g->p_fused1, 2);
     if (gpu_timer_create(KP_TIMER_SLOTS, &g->timer) != SWGL_OK) g->timer = NULL;   /* auto then stays on */
     swgl_clear_error();
     /* early exit would skip the dry tiles that rain, a source or an inflow wets, and so
@@ -1177,7 +1217,7 @@ static swgl_status clock_pass(kp_gpu *g, const gpu_array2d *bound, double left, 
 
 /* step_on_gpu with the kernels (g->fused): stage 0's flux (kp_flux_cs: R and the groups'
  * minima) and their reduction; then either the clock with stage 0's integration in one
- * kernel (kp_integrate_cs, g->fold_clock: the minima reduced to at most 256 texels) or
+ * kernel (kp_integrate_cs, g->fold_clock: the minima reduced to at most 1024 texels) or
  * the clock and integration passes; for RK2, stage 1's flux with its integration in one
  * kernel (kp_flux_cs under KP_FUSE_STAGE1, g->fuse1) or the flux kernel and the
  * integration pass (SWGL_KP_FUSED=flux).  Three or four dispatches a step (RK2: flux,
@@ -1189,7 +1229,7 @@ static swgl_status step_fused(kp_gpu *g, double left, int unknown, int stop_inde
     const gpu_array2d *part;
     if (st != SWGL_OK) return st;
     int sec = section_begin(g, KP_PASS_REDUCE, 0);
-    st = gpu_reductor_run_gpu_until(g->red, g->part, GPU_REDUCE_MIN, g->fold_clock ? 256 : 1, &part);
+    st = gpu_reductor_run_gpu_until(g->red, g->part, GPU_REDUCE_MIN, g->fold_clock ? 1024 : 1, &part);
     section_end(g, sec);
     if (st != SWGL_OK) return st;
     gpu_pass p;
@@ -1310,9 +1350,10 @@ static void be_describe(const void *self, char *name, size_t len)
     const kp_gpu *g = self;
     static const char *ee[3] = {"auto", "on", "off"};
     if (g->fused)
-        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel%s%s, early exit %s (in the kernel))",
-                 g->renderer, g->fold_clock ? ", clock in the integration" : "",
-                 g->fuse1 ? ", stage 1 flux and integration fused" : "", ee[g->ee_mode]);
+        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel (groups %dx%d, %dx%d cells an invocation%s)%s%s, "
+                 "early exit %s (in the kernel))", g->renderer, g->gx, g->gy, g->cx, g->cy, g->xshare ? ", rows shared" : "",
+                 g->fold_clock ? ", clock in the integration" : "", g->fuse1 ? ", stage 1 flux and integration fused" : "",
+                 ee[g->ee_mode]);
     else
         snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
                  g->dbl ? "double" : "float", g->renderer,
