@@ -97,7 +97,7 @@ void gpu_pass_profile_report(void)
     g_prof.n = g_prof.head = g_prof.count = 0;
 }
 
-enum { U_FLOAT, U_INT, U_VEC2, U_VEC4, U_DOUBLE, U_DVEC2 };
+enum { U_FLOAT, U_INT, U_UINT, U_VEC2, U_VEC4, U_DOUBLE, U_DVEC2 };
 
 void gpu_pass_begin(gpu_pass *p, gpu_program *prog)
 {
@@ -135,6 +135,20 @@ void gpu_pass_image(gpu_pass *p, int unit, gpu_array2d *a)
     p->images[p->n_images++].array = a;
 }
 
+void gpu_pass_buffer(gpu_pass *p, int binding, gpu_buffer *b)
+{
+    if (p->error) return;
+    if (!gpu_program_is_kernel(p->program) || !b || binding < 0 || binding >= 8 || p->n_buffers == GPU_PASS_MAX_BUFFERS) {
+        p->error = swgl_fail(SWGL_ERR_ARG, "pass '%s': buffer binding %d: %s", gpu_program_name(p->program), binding,
+                            !b ? "NULL buffer" : p->n_buffers == GPU_PASS_MAX_BUFFERS ? "too many buffers"
+                            : binding < 0 || binding >= 8 ? "bindings 0 to 7 only (GL guarantees 8)"
+                                                          : "only a kernel binds buffers");
+        return;
+    }
+    p->buffers[p->n_buffers].binding = binding;
+    p->buffers[p->n_buffers++].buffer = b;
+}
+
 static void add_uniform(gpu_pass *p, const char *name, int kind, float x, float y, float z, float w, int i)
 {
     if (p->error) return;
@@ -154,6 +168,11 @@ static void add_uniform(gpu_pass *p, const char *name, int kind, float x, float 
 
 void gpu_pass_float(gpu_pass *p, const char *name, float v) { add_uniform(p, name, U_FLOAT, v, 0, 0, 0, 0); }
 void gpu_pass_int(gpu_pass *p, const char *name, int v) { add_uniform(p, name, U_INT, 0, 0, 0, 0, v); }
+void gpu_pass_uint(gpu_pass *p, const char *name, unsigned v)
+{
+    add_uniform(p, name, U_UINT, 0, 0, 0, 0, 0);
+    if (!p->error) p->uniforms[p->n_uniforms - 1].u = v;
+}
 void gpu_pass_vec2(gpu_pass *p, const char *name, float x, float y) { add_uniform(p, name, U_VEC2, x, y, 0, 0, 0); }
 void gpu_pass_vec4(gpu_pass *p, const char *name, float x, float y, float z, float w)
 {
@@ -265,6 +284,7 @@ bind:
         switch (p->uniforms[i].kind) {
         case U_FLOAT: glUniform1f(loc, f[0]); break;
         case U_INT: glUniform1i(loc, p->uniforms[i].i); break;
+        case U_UINT: glUniform1ui(loc, p->uniforms[i].u); break;
         case U_VEC2: glUniform2f(loc, f[0], f[1]); break;
         case U_DOUBLE: glUniform1d(loc, p->uniforms[i].d[0]); break;
         case U_DVEC2: glUniform2d(loc, p->uniforms[i].d[0], p->uniforms[i].d[1]); break;
@@ -279,15 +299,28 @@ bind:
             glBindImageTexture((GLuint)p->images[k].unit, gpu_array2d_texture(p->images[k].array), 0, GL_FALSE, 0,
                                GL_WRITE_ONLY,
                                gpu_array2d_format(p->images[k].array) == GPU_RGBA32UI ? GL_RGBA32UI : GL_RGBA32F);
+        for (int k = 0; k < p->n_buffers; k++)
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)p->buffers[k].binding,
+                             gpu_buffer_handle(p->buffers[k].buffer));
         int lx, ly;
         gpu_program_group_cells(p->program, &lx, &ly);
         glUniform4i(gpu_program_uniform(p->program, "swgl_rect"), r.x, r.y, r.w, r.h);
         int timed = prof_begin(pname);
-        glDispatchCompute((GLuint)((r.w + lx - 1) / lx), (GLuint)((r.h + ly - 1) / ly), 1);
+        if (p->groups.indirect) {
+            glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, gpu_buffer_handle(p->groups.indirect));
+            glDispatchComputeIndirect((GLintptr)p->groups.offset);
+            glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+        } else if (p->groups.set) {
+            glDispatchCompute((GLuint)p->groups.gx, (GLuint)p->groups.gy, 1);
+        } else {
+            glDispatchCompute((GLuint)((r.w + lx - 1) / lx), (GLuint)((r.h + ly - 1) / ly), 1);
+        }
         prof_end(timed);
-        /* what later passes fetch, read back, clear or upload sees these writes */
+        /* what later passes fetch, read back, clear or upload, and later indirect
+         * dispatches, see these writes */
         glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
-                        GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+                        GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
+                        GL_COMMAND_BARRIER_BIT);
         for (int i = 0; i < p->n_inputs; i++) {
             glActiveTexture(GL_TEXTURE0 + (GLenum)i);
             glBindTexture(GL_TEXTURE_2D, 0);
@@ -348,6 +381,27 @@ swgl_status gpu_pass_dispatch(gpu_pass *p, int nx, int ny)
         return swgl_fail(SWGL_ERR_ARG, "pass '%s': only a kernel is dispatched without outputs (%dx%d)",
                          gpu_program_name(p->program), nx, ny);
     return draw(p, 0, nx, ny, NULL, 0, NULL, 4, 0, NULL);
+}
+
+swgl_status gpu_pass_dispatch_groups(gpu_pass *p, int gx, int gy, int nx, int ny)
+{
+    if (!p->error && (gx < 1 || gy < 1))
+        p->error = swgl_fail(SWGL_ERR_ARG, "pass '%s': %d x %d work groups", gpu_program_name(p->program), gx, gy);
+    p->groups.set = 1;
+    p->groups.gx = gx;
+    p->groups.gy = gy;
+    return gpu_pass_dispatch(p, nx, ny);
+}
+
+swgl_status gpu_pass_dispatch_indirect(gpu_pass *p, const gpu_buffer *b, size_t offset, int nx, int ny)
+{
+    if (!p->error && (!b || offset % 4 != 0 || offset > gpu_buffer_size(b) || gpu_buffer_size(b) - offset < 12))
+        p->error = swgl_fail(SWGL_ERR_ARG, "pass '%s': indirect dispatch: %s at byte %zu", gpu_program_name(p->program),
+                             !b ? "no buffer" : "three group counts do not fit", offset);
+    p->groups.set = 1;
+    p->groups.indirect = b;
+    p->groups.offset = offset;
+    return gpu_pass_dispatch(p, nx, ny);
 }
 
 swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect)

@@ -15,12 +15,14 @@
 #define SWGL_GPU_PASS_H
 
 #include "gpu_array2d.h"
+#include "gpu_buffer.h"
 #include "gpu_mrt.h"
 #include "gpu_program.h"
 
 #define GPU_PASS_MAX_INPUTS 16
 #define GPU_PASS_MAX_UNIFORMS 32
 #define GPU_PASS_MAX_IMAGES 4
+#define GPU_PASS_MAX_BUFFERS 4
 
 typedef struct gpu_rect { int x, y, w, h; } gpu_rect;
 
@@ -29,15 +31,20 @@ typedef struct gpu_pass {
     int n_inputs, n_uniforms;
     swgl_status error;          /* first error met while binding (reported by draw) */
     struct { const char *name; const gpu_array2d *array; } inputs[GPU_PASS_MAX_INPUTS];
-    struct { const char *name; int kind; float f[4]; int i; double d[2]; } uniforms[GPU_PASS_MAX_UNIFORMS];
+    struct { const char *name; int kind; float f[4]; int i; unsigned u; double d[2]; } uniforms[GPU_PASS_MAX_UNIFORMS];
     int n_images;
     struct { int unit; gpu_array2d *array; } images[GPU_PASS_MAX_IMAGES];
+    int n_buffers;
+    struct { int binding; gpu_buffer *buffer; } buffers[GPU_PASS_MAX_BUFFERS];
+    /* the work groups of gpu_pass_dispatch_groups / _indirect (set: 1), else from the rectangle */
+    struct { int set, gx, gy; const gpu_buffer *indirect; size_t offset; } groups;
 } gpu_pass;
 
 void gpu_pass_begin(gpu_pass *p, gpu_program *prog);
 void gpu_pass_array(gpu_pass *p, const char *name, const gpu_array2d *a);
 void gpu_pass_float(gpu_pass *p, const char *name, float v);
 void gpu_pass_int(gpu_pass *p, const char *name, int v);
+void gpu_pass_uint(gpu_pass *p, const char *name, unsigned v);
 void gpu_pass_vec2(gpu_pass *p, const char *name, float x, float y);
 void gpu_pass_vec4(gpu_pass *p, const char *name, float x, float y, float z, float w);
 /* double and dvec2 uniforms (GL_ARB_gpu_shader_fp64: only for programs that enable it) */
@@ -49,9 +56,21 @@ void gpu_pass_dvec2(gpu_pass *p, const char *name, double x, double y);
  * units 0 .. outputs-1 are the draw's outputs. */
 void gpu_pass_image(gpu_pass *p, int unit, gpu_array2d *a);
 
+/* A shader storage buffer for a kernel at `layout(std430, binding = binding)`, which the
+ * kernel reads, writes or updates atomically; each dispatch is followed by a barrier, so
+ * the next draw, dispatch or download sees what it wrote. */
+void gpu_pass_buffer(gpu_pass *p, int binding, gpu_buffer *b);
+
 /* A kernel dispatched over the index space nx x ny (swgl_rect = (0, 0, nx, ny)) in its
  * work groups, with no draw outputs: it writes only the images gpu_pass_image bound. */
 swgl_status gpu_pass_dispatch(gpu_pass *p, int nx, int ny);
+
+/* The same with the work groups given: gx x gy of them, or (indirect) the three counts a
+ * buffer holds at byte offset (a multiple of 4), as glDispatchComputeIndirect reads them,
+ * which an earlier kernel may have written; swgl_rect = (0, 0, nx, ny) either way (the
+ * kernel decides which elements a group covers). */
+swgl_status gpu_pass_dispatch_groups(gpu_pass *p, int gx, int gy, int nx, int ny);
+swgl_status gpu_pass_dispatch_indirect(gpu_pass *p, const gpu_buffer *b, size_t offset, int nx, int ny);
 
 /* rect NULL: the whole output. */
 swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect);

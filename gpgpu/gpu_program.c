@@ -16,13 +16,14 @@
 #include <string.h>
 
 #include "gl.h"
+#include "gpu_clock.h"
 #include "gpu_internal.h"
 
 /* gpgpu's own shaders (shaders/gpgpu/: the prelude, copy, reduce, ...), embedded by the
  * build; a scheme's shaders come through gpu_shader_register. */
 extern const struct swgl_embedded swgl_shaders_gpgpu_files[];
 
-#define MAX_SOURCES 16
+#define MAX_SOURCES 32
 #define MAX_UNIFORMS 64
 
 struct gpu_program {
@@ -458,7 +459,9 @@ static swgl_status create_program(const char *name, const char *source, const ch
     const char *nl = strchr(prelude, '\n');
     size_t vlen = nl ? (size_t)(nl - prelude) + 1 : strlen(prelude);
     static const char kernel_head[] = "#version 430 core\n#define SWGL_COMPUTE 1\n#define SWGL_KERNEL 1\n";
-    if ((kernel ? put(&b, kernel_head, sizeof kernel_head - 1) : put(&b, prelude, vlen)) || put(&b, "#line 1 0\n", 10) ||
+    /* (gpu_clock.h's window width, for every program that reads a clock) */
+    if ((kernel ? put(&b, kernel_head, sizeof kernel_head - 1) : put(&b, prelude, vlen)) ||
+        put(&b, GPU_CLOCK_GLSL, sizeof GPU_CLOCK_GLSL - 1) || put(&b, "#line 1 0\n", 10) ||
         (defines && put(&b, defines, strlen(defines))) || put(&b, "\n", 1)) {
         free(b.s);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");

@@ -8,6 +8,8 @@
 //   if (gl_LocalInvocationIndex == 0u) swgl_group_min_init();
 //   barrier(); ... swgl_group_min_add(v); barrier();
 //   if (gl_LocalInvocationIndex == 0u) imageStore(out, group, vec4(swgl_group_min_value()));
+// or, for a min over the whole dispatch, atomicMin(word, swgl_gmin) into a buffer word set to
+// 0xFFFFFFFF beforehand, read back as swgl_min_key_value(word).
 shared uint swgl_gmin;
 void swgl_group_min_init() { swgl_gmin = 0xFFFFFFFFu; }
 void swgl_group_min_add(float v)
@@ -15,4 +17,5 @@ void swgl_group_min_add(float v)
     // (the sign bit cleared: -0.0 is not < 0.0 and is the smallest bound, as 0.0 is)
     atomicMin(swgl_gmin, (v < 0.0 || isnan(v)) ? 0u : (floatBitsToUint(v) & 0x7FFFFFFFu) + 1u);
 }
-float swgl_group_min_value() { return swgl_gmin == 0u ? -1.0 : uintBitsToFloat(swgl_gmin - 1u); }
+float swgl_min_key_value(uint key) { return key == 0u ? -1.0 : uintBitsToFloat(key - 1u); }
+float swgl_group_min_value() { return swgl_min_key_value(swgl_gmin); }

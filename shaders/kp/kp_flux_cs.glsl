@@ -27,8 +27,14 @@
 //      from the group's copy in shared memory (loaded first; KP_NO_STAGING: the arrays);
 //   2. the group's min of cfl r (group_min.glsl) goes to o_part at the group's index (a
 //      min reduction of o_part, gpgpu's reduce_cs, is the step's bound);
-//   or (KP_FUSE_STAGE1, RK2's second stage) 2. each cell's integration
-//      (kp_integrate_cell, kp_integrate_fn.glsl) with that R: Q^{n+1} in one dispatch.
+//   or (KP_TILES, the step on kernels) 0. the tile flags of kp_tiles.glsl decide, before
+//      anything is read, whether the group computes its tile at all (a skipped tile writes
+//      nothing: the integration skips it too), and 2. the group's min goes straight into
+//      the step's bound word with one atomicMin (kp_integrate_cs.glsl reads it: no
+//      reduction dispatch);
+//   or (KP_FUSE_STAGE1, with KP_TILES: RK2's second stage) 2. each cell's integration
+//      (kp_integrate_cell, kp_integrate_fn.glsl) with that R: Q^{n+1} in one dispatch, and
+//      the tile's flags for the next step.
 // Float, without boundary data (kp_gpu.c keeps the passes for double and for runs with
 // boundary data, rain or sources, whose inflow wets dry tiles).
 // Tried and dropped (docs/performance.md): forms that compute each point (and each face)
@@ -61,7 +67,16 @@ layout(local_size_x = KP_GX, local_size_y = KP_GY) in;
 #include "kp_real.glsl"
 uniform real2 u_dxy;
 uniform real u_cfl;
+#ifdef KP_TILES
+#ifdef KP_FUSE_STAGE1
+#define KP_TILES_WRITE 1
+#else
+#include "clock_rule.glsl"   // (the control group's swgl_clock_unknown)
+#endif
+#include "kp_tiles.glsl"
+#else
 uniform int u_skip_dry;   // 0: compute dry tiles too (kp.early_exit = off)
+#endif
 #ifndef KP_NO_STAGING
 // The group's copy of the state and bed texels its cells read (the tile and two cells
 // around it), loaded once (3 to 4 texel fetches a cell instead of kp_cell_rates' 16) and
@@ -80,9 +95,20 @@ KP_INPUT(u_qn);
 SWGL_INPUT(u_clock);
 #include "kp_integrate_fn.glsl"
 SWGL_IMAGE(0, o_state);
+// cell c's Q^{n+1} from Q^n, Q* (qs: its texel of u_state), its bed texel and R of Q*
+// (kp_integrate.glsl's main with R from here), stored, and noted for the tile's flags
+void kp_stage1_store(ivec2 c, real4 qs, real4 bk, real dt, real4 R)
+{
+    real4 qn = KP_LOAD(u_qn, c), s = qn;
+    if (bk.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c, qn, qs, bk, dt, R.xyz);
+    imageStore(o_state, c, s);
+    kp_tile_note(s, bk, kp_texel_differs(s, qn) || kp_texel_differs(qs, qn));
+}
 #else
 SWGL_IMAGE(0, o_R);
+#ifndef KP_TILES
 SWGL_IMAGE(1, o_part);
+#endif
 #endif
 #include "group_min.glsl"
 
@@ -143,13 +169,34 @@ void main()
 {
     int i = int(gl_LocalInvocationIndex);
     const ivec2 ex = ivec2(1, 0), ey = ivec2(0, 1);
+#ifdef KP_TILES
+    // 0. the group's tile from the step's list (kp_tiles.glsl): a tile off the list is not
+    // run at all; group 0, the control group, has none: in stage 0 it computes the time
+    // left for the integration's groups and opens the next list
+    ivec2 tid = kp_group_tile();
+    if (tid.x < 0) {
+#ifndef KP_FUSE_STAGE1
+        if (i == 0) {
+            float left, unk;
+            swgl_clock_unknown(left, unk);
+            kp_left = left;
+            kp_unk = unk;
+            kp_cmd[3 * (1 - u_par)] = 1u;
+        }
+#endif
+        return;
+    }
+    ivec2 tile = ivec2(KP_TX, KP_TY) * tid;
+    ivec2 end = textureSize(KP_TEX(u_bed), 0);
+#else
     ivec2 tile = swgl_rect.xy + ivec2(KP_TX, KP_TY) * ivec2(gl_WorkGroupID.xy);
+    ivec2 end = swgl_rect.xy + swgl_rect.zw;
+#endif
 #ifdef KP_XSHARE
     ivec2 c0 = tile + ivec2(int(gl_LocalInvocationID.x) - 1, KP_CY * int(gl_LocalInvocationID.y));
 #else
     ivec2 c0 = tile + ivec2(KP_CX, KP_CY) * ivec2(gl_LocalInvocationID.xy);   // the sweep's first cell
 #endif
-    ivec2 end = swgl_rect.xy + swgl_rect.zw;
     // (the barriers are met by every invocation of the group, in control flow that is
     // the same for the whole group: u_skip_dry is a uniform, s_wet is shared)
 #ifndef KP_NO_STAGING
@@ -164,6 +211,16 @@ void main()
         }
     }
 #endif
+#ifdef KP_TILES
+    if (i == 0) {   // on the list: computed (a dry tile computes R = (0, 0, 0, +inf) as it is)
+        s_wet = true;
+        swgl_group_min_init();
+    }
+#ifdef KP_TILES_WRITE
+    kp_tile_open();
+#endif
+    barrier();
+#else
     if (i == 0) {
         s_wet = u_skip_dry == 0;
         swgl_group_min_init();
@@ -171,6 +228,7 @@ void main()
     barrier();
     if (u_skip_dry != 0 && kp_region_wet(i, tile)) s_wet = true;
     barrier();
+#endif
 #ifdef KP_FUSE_STAGE1
     real dt = real(SWGL_LOAD(u_clock, ivec2(0)).x);
 #else
@@ -230,9 +288,7 @@ void main()
             }
             if (all(lessThan(c, end))) {
 #ifdef KP_FUSE_STAGE1
-                real4 s = KP_LOAD(u_qn, c), bk = bC;   // kp_integrate.glsl's main, with R from here
-                if (bk.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c, s, sC, bk, dt, R.xyz);
-                imageStore(o_state, c, s);
+                kp_stage1_store(c, sC, bC, dt, R);
 #else
                 imageStore(o_R, c, R);
                 bmin = min(bmin, R.w);
@@ -255,9 +311,7 @@ void main()
     if (all(lessThan(c0, end))) {
         real4 R = s_wet ? kp_cell_rates(c0) : real4(0.0, 0.0, 0.0, kp_inf());
 #ifdef KP_FUSE_STAGE1
-        real4 s = KP_LOAD(u_qn, c0), bk = KP_LOAD(u_bed, c0);   // kp_integrate.glsl's main, with R from here
-        if (bk.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c0, s, KP_LOAD(u_state, c0), bk, dt, R.xyz);
-        imageStore(o_state, c0, s);
+        kp_stage1_store(c0, KP_LOAD(u_state, c0), KP_LOAD(u_bed, c0), dt, R);
 #else
         imageStore(o_R, c0, R);
         bmin = R.w;
@@ -319,9 +373,7 @@ void main()
             }
             if (all(lessThan(c, end))) {
 #ifdef KP_FUSE_STAGE1
-                real4 s = KP_LOAD(u_qn, c), bk = bC[k];   // kp_integrate.glsl's main, with R from here
-                if (bk.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c, s, sC[k], bk, dt, R.xyz);
-                imageStore(o_state, c, s);
+                kp_stage1_store(c, sC[k], bC[k], dt, R);
 #else
                 imageStore(o_R, c, R);
                 bmin = min(bmin, R.w);
@@ -337,9 +389,16 @@ void main()
         }
     }
 #endif
-#ifndef KP_FUSE_STAGE1
+#ifdef KP_FUSE_STAGE1
+    barrier();   // (every cell noted)
+    kp_tile_close(tid);
+#else
     swgl_group_min_add(bmin);
     barrier();
+#ifdef KP_TILES
+    if (i == 0) atomicMin(kp_bound[u_par], swgl_gmin);
+#else
     if (i == 0) imageStore(o_part, ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));
+#endif
 #endif
 }

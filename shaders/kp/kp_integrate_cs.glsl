@@ -1,52 +1,65 @@
 // kp_integrate_cs.glsl — a kernel of the compute backend (gpu_program_create_kernel): the
-// step's clock and stage 0's integration in one dispatch, where the passes draw the clock
-// (gpgpu's clock.glsl, one texel) and then the integration (kp_integrate.glsl).  Each
-// work group of 16 x 16:
-//   1. takes the min of the bound's partial minima u_part (at most 1024 texels, four an
-//      invocation: what kp_flux_cs.glsl's groups left, reduced by gpgpu's reduce_cs until
-//      that few, so that a grid of at most 1024 flux groups needs no reduction dispatch;
-//      channel 0) and from it and the last clock texel u_prev the step (swgl_clock_next,
-//      clock_rule.glsl: the clock pass's function, so the same step); group (0, 0) writes
-//      that texel to o_clock for the read-back, stage 1 and the flood maps;
-//   2. integrates its cells as kp_integrate.glsl does (kp_integrate_cell): Q* (RK2) or
-//      Q^{n+1} (Euler) from Q^n (u_state), R (u_R) and the bed.
-// The min and the clock are computed by every group (a few hundred loads from the cache
-// and a dozen flops) rather than by a dispatch of their own: each dispatch costs some 6 us
-// on an H200 however little it does, as much as the whole integration of 0.7 M cells.
-layout(local_size_x = 16, local_size_y = 16) in;
+// step's clock and stage 0's integration in one dispatch, where the passes draw the
+// reduction, the clock (gpgpu's clock.glsl) and then the integration (kp_integrate.glsl).
+// It runs the step's list of tiles (kp_tiles.glsl), a work group of KP_IX x KP_IY
+// invocations a tile (KP_TX x KP_TY cells, the flux kernel's; a cell or more an invocation):
+//   1. each group reads the step's bound, the min of kp_flux_cs.glsl's groups (their
+//      atomicMin into kp_bound[u_par]), and the time left that the flux's control group
+//      computed from the last clock, and from them the step (swgl_clock_texel_with,
+//      clock_rule.glsl: the clock pass's rule, so the same step); the control group writes
+//      the new clock to o_clock for the read-back, stage 1 and the flood maps, and sets
+//      the other bound word to +inf for the next step's flux;
+//   2. the tile's groups integrate its cells as kp_integrate.glsl does (kp_integrate_cell):
+//      Q* (RK2) or Q^{n+1} (Euler) from Q^n (u_state), R (u_R) and the bed; Euler
+//      (KP_TILES_WRITE) also puts the tiles the next step computes on its list.
+// The step is computed by every group (a few loads from the cache and a dozen flops)
+// rather than by a dispatch of its own: each dispatch costs some 4 us on an H200 however
+// little it does (docs/performance.md).
+layout(local_size_x = KP_IX, local_size_y = KP_IY) in;
 #include "kp_real.glsl"
 KP_INPUT(u_state);     // Q^n
 KP_INPUT(u_R);         // R of Q^n (kp_flux_cs.glsl)
 KP_INPUT(u_bed);
-SWGL_INPUT(u_part);    // the bound's partial minima, at most 1024 texels
-SWGL_INPUT(u_prev);    // the last clock texel
 #include "clock_rule.glsl"
 #include "kp_integrate_fn.glsl"
 #include "group_min.glsl"
+#include "kp_tiles.glsl"
 SWGL_IMAGE(0, o_state);
 SWGL_IMAGE(1, o_clock);
 
-shared vec4 s_clock;
+shared float s_dt;
 
 void main()
 {
-    ivec2 c = swgl_cell();
+    ivec2 t = kp_group_tile(), l = ivec2(gl_LocalInvocationID.xy);
     int i = int(gl_LocalInvocationIndex);
-    if (i == 0) swgl_group_min_init();
-    barrier();
-    ivec2 n = textureSize(u_part, 0);
-    float m = swgl_inf();
-    for (int j = i; j < n.x * n.y; j += 256) m = min(m, SWGL_LOAD(u_part, ivec2(j % n.x, j / n.x)).x);
-    swgl_group_min_add(m);
-    barrier();
-    if (i == 0) {
-        s_clock = swgl_clock_next(swgl_group_min_value(), SWGL_LOAD(u_prev, ivec2(0)));
-        if (gl_WorkGroupID.xy == uvec2(0)) imageStore(o_clock, ivec2(0), s_clock);
+    float bound = swgl_min_key_value(kp_bound[u_par]);
+    if (t.x < 0) {   // the control group: the clock, and the next step's bound word
+        for (int j = i; j <= SWGL_CLOCK_W; j += KP_IX * KP_IY)
+            imageStore(o_clock, ivec2(j, 0), swgl_clock_texel_with(j, bound, kp_left, kp_unk));
+        if (i == 0) kp_bound[1 - u_par] = 0xFFFFFFFFu;
+        return;
     }
+    if (i == 0) s_dt = swgl_clock_texel_with(0, bound, kp_left, kp_unk).x;
+#ifdef KP_TILES_WRITE
+    kp_tile_open();
+#endif
     barrier();
-    if (!swgl_in_rect()) return;
-    real4 s = KP_LOAD(u_state, c), b = KP_LOAD(u_bed, c);
-    real dt = real(s_clock.x);
-    if (b.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c, s, s, b, dt, KP_LOAD(u_R, c).xyz);
-    imageStore(o_state, c, s);
+    real dt = real(s_dt);
+    ivec2 n = textureSize(KP_TEX(u_bed), 0);
+    for (int y = l.y; y < KP_TY; y += KP_IY)
+        for (int x = l.x; x < KP_TX; x += KP_IX) {
+            ivec2 c = ivec2(KP_TX, KP_TY) * t + ivec2(x, y);
+            if (c.x >= n.x || c.y >= n.y) continue;
+            real4 s = KP_LOAD(u_state, c), b = KP_LOAD(u_bed, c), s1 = s;
+            if (b.w == CELL_ACTIVE && dt != 0.0) s1 = kp_integrate_cell(c, s, s, b, dt, KP_LOAD(u_R, c).xyz);
+            imageStore(o_state, c, s1);
+#ifdef KP_TILES_WRITE
+            kp_tile_note(s1, b, kp_texel_differs(s1, s));
+#endif
+        }
+#ifdef KP_TILES_WRITE
+    barrier();
+    kp_tile_close(t);
+#endif
 }

@@ -19,7 +19,7 @@
 // bound itself, which the double update takes as it is, except the step that lands on
 // the stop, which it recomputes in double as the time loop would (stop - t): u_left =
 // stop - t_known (the CPU's double) less the u_unknown steps the CPU had not read,
-// which the previous clock texel holds (as the clock computes its float landing step).
+// which the previous clock holds (as the clock computes its float landing step).
 #include "roe_real.glsl"
 
 #ifdef ROE_DOUBLE
@@ -30,7 +30,8 @@ SWGL_INPUT_U(u_sums_d);    // dt pass output 0: (sum F-[qx], sum F-[qy])
 SWGL_INPUT_U(u_tau);       // dt pass output 1: (tau_i, dt_i)
 #ifdef ROE_DT_ON_GPU
 SWGL_INPUT(u_clock);       // the step chosen on the GPU (gpgpu's clock.glsl)
-SWGL_INPUT(u_prev);        // the clock texel before it
+SWGL_INPUT(u_prev);        // the clock before it
+#include "clock_window.glsl"
 uniform int u_left_lo, u_left_hi;   // stop - t_known, a double
 uniform int u_unknown;
 #else
@@ -60,11 +61,8 @@ real roe_step()
     float bits = k.w - 4.0 * floor(k.w / 4.0);
     if (!(k.x > 0.0) || !(bits == 1.0 || bits == 3.0)) return real(k.x);
     // the landing step (dt > 0 and the landed flag: steps after it have dt = 0)
-    vec4 p = SWGL_LOAD(u_prev, ivec2(0));
     real left = roe_bits(u_left_lo, u_left_hi);
-    if (u_unknown > 0) left -= real(p.x);
-    if (u_unknown > 1) left -= real(p.y);
-    if (u_unknown > 2) left -= real(p.z);
+    for (int k = 0; k < u_unknown; k++) left -= real(swgl_clock_dt(u_prev, k));
     return max(left, real(0.0));
 #else
     return roe_bits(u_dt_lo, u_dt_hi);

@@ -18,23 +18,13 @@ void swe_maps(vec4 a, vec4 b, float h, float qx, float qy, float t, out vec4 oa,
     ob = vec4(max(b.x, hazard), 0.0, 0.0, 0.0);
 }
 
-// The time after the step on the GPU's clock (gpgpu's clock.glsl texel c of this step,
-// p of the one before): the CPU's time u_t_known plus the steps it has not read back
-// (u_unknown, their dt in c.yz and p.z) and this step's c.x; or, on the host clock, u_t.
+// The time after the step on the GPU's clock (gpgpu/gpu_clock.h; its last texel holds
+// the time since the CPU's u_t_known: the steps the CPU has not read back and this one);
+// or, on the host clock, u_t.
 #ifdef SWE_MAPS_DT_ON_GPU
 SWGL_INPUT(u_clock);
-SWGL_INPUT(u_prev);
 uniform float u_t_known;
-uniform int u_unknown;
-float swe_maps_time()
-{
-    vec4 c = SWGL_LOAD(u_clock, ivec2(0)), p = SWGL_LOAD(u_prev, ivec2(0));
-    float t = u_t_known + c.x;
-    if (u_unknown > 0) t += c.y;
-    if (u_unknown > 1) t += c.z;
-    if (u_unknown > 2) t += p.z;
-    return t;
-}
+float swe_maps_time() { return u_t_known + SWGL_LOAD(u_clock, ivec2(SWGL_CLOCK_W, 0)).x; }
 #else
 uniform float u_t;
 float swe_maps_time() { return u_t; }

@@ -47,8 +47,7 @@ swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const ch
     return st;
 }
 
-gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, const gpu_array2d *prev,
-                         double t_known, int unknown)
+gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, double t_known)
 {
     if (!g->maps[0]) return NULL;
     gpu_pass_begin(p, g->prog[clock != NULL]);
@@ -58,9 +57,7 @@ gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *
     gpu_pass_float(p, "u_maps_hdry", g->hdry);
     if (clock) {
         gpu_pass_array(p, "u_clock", clock);
-        gpu_pass_array(p, "u_prev", prev);
         gpu_pass_float(p, "u_t_known", (float)t_known);
-        gpu_pass_int(p, "u_unknown", unknown);
     } else {
         gpu_pass_float(p, "u_t", (float)t);
     }

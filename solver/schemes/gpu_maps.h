@@ -19,11 +19,10 @@ typedef struct gpu_maps {
  * `pass` with the scheme's defines. */
 swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const char *defs, const swe_maps *m);
 /* Begins a maps pass (NULL when there are no maps: nothing to do): the previous maps and
- * the uniforms bound, the time t (host clock) or from the clock texels (clock not NULL:
- * this step's, prev the one before, t_known the CPU's time, unknown the steps not read);
- * the caller binds the state and ends it with gpu_maps_end. */
-gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, const gpu_array2d *prev,
-                         double t_known, int unknown);
+ * the uniforms bound, the time t (host clock) or from the step's clock (clock not NULL:
+ * gpu_clock.h, t_known the CPU's time, which the clock counts from); the caller binds the
+ * state and ends it with gpu_maps_end. */
+gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, double t_known);
 swgl_status gpu_maps_end(gpu_maps *g, gpu_pass *p);
 /* The maps back into m over the active cells of code (grid_size). */
 swgl_status gpu_maps_read(gpu_maps *g, const unsigned char *code, swe_maps *m);

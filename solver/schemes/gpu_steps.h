@@ -1,25 +1,27 @@
 /* gpu_steps.h — the read-back loop of a GPU backend's run_to (scheme.h), shared by the
  * roe and kp backends: the backend issues whole steps with the step chosen on the GPU
- * (gpgpu's clock.glsl writes dt, the time left and the landing and blow-up flags into a
- * 1x1 clock texel and requests it back), and this loop takes the texels as they come
- * back through a ring of pixel buffers, a few steps late, so that no step waits for the
- * CPU. */
+ * (gpgpu's gpu_clock: clock.glsl, or a kernel with its rule, writes dt, the steps before it
+ * and the landing and blow-up flags into a clock each step), and this loop reads a clock
+ * back every so many steps, which gives it every step since the last it read, so that no
+ * step waits for the CPU and a read-back's cost is shared by many steps. */
 #ifndef SWGL_GPU_STEPS_H
 #define SWGL_GPU_STEPS_H
 
-#include "gpu_array2d.h"
-#include "gpu_readback.h"
+#include "gpu_clock.h"
 #include "scheme.h"
 
-/* One step with dt chosen on the GPU, its clock texel requested back through the ring:
- * left = stop - t as the CPU knows it, unknown = steps issued whose texel has not come
- * back yet (the clock pass subtracts their steps from left). */
-typedef swgl_status (*gpu_step_fn)(void *self, double left, int unknown, int stop_index, double dt_floor);
+/* How often a clock is read back, in steps (more often near a stop: gpu_steps.c). */
+#define GPU_STEPS_READ_EVERY 16
 
-/* run_to of scheme.h over the backend's step: clock is the texel the next step's clock
- * pass reads as the previous one (zeroed here: no flag of an earlier span carries over);
- * *dt_recent the largest step seen so far (kept by the backend across spans). */
-swgl_status gpu_steps_run_to(gpu_readback *rb, double *dt_recent, gpu_array2d *clock, gpu_step_fn step, void *self,
-                             double t, double stop, int stop_index, double dt_floor, timeloop_span *sp);
+/* One step with dt chosen on the GPU into the clock's next texels (a->left = stop - t as
+ * the CPU knows t, a->unknown = steps issued whose clock has not come back yet: the rule
+ * subtracts their steps from left). */
+typedef swgl_status (*gpu_step_fn)(void *self, const gpu_clock_args *a);
+
+/* run_to of scheme.h over the backend's step and clock (zeroed here: no flag of an earlier
+ * span carries over); *dt_recent the largest step seen so far (kept by the backend across
+ * spans). */
+swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn step, void *self, double t, double stop,
+                             int stop_index, double dt_floor, timeloop_span *sp);
 
 #endif

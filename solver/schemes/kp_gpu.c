@@ -16,7 +16,7 @@
  *   depth     depth methods: a 24-bit depth buffer with R (and one with the faces MRT),
  *             each in a framebuffer of its own (gpu_mrt_depth): 0 on skipped tiles, 1 else
  *   manning   (g n^2) per cell, only when n varies (one n: a uniform; none: no friction)
- *   clock[2]  1x1, ping-pong: the step chosen on the GPU (gpgpu's clock.glsl, run_to)
+ *   clock     the step chosen on the GPU (gpgpu's gpu_clock, run_to)
  * One stage (Euler: stage 0; RK2: stages 0 and 1, Brodtkorb (7), (10)):
  *   [wet map]   kp_wet.glsl, one fragment per tile (early exit only)
  *   [fill]      early exit only: kp_fill.glsl writes R = (0, 0, 0, +inf) (faces: 0) into
@@ -96,7 +96,6 @@
 #include "gpu_context.h"
 #include "gpu_maps.h"
 #include "gpu_pass.h"
-#include "gpu_readback.h"
 #include "gpu_reductor.h"
 #include "gpu_steps.h"
 #include "gpu_timer.h"
@@ -113,6 +112,10 @@
 /* Auto early exit: a probe of the other variant every this many steps. */
 #define KP_AUTO_PERIOD 100
 #define KP_TIMER_SLOTS 512
+/* kp_tiles.glsl's buffer: a header of 12 words (the two bound words, the time left and the
+ * unknown steps' sum, two dispatch commands, 2 spare), a stamp a tile, then two lists */
+#define KT_HEAD 12
+#define KT_CMD(k) ((4 + 3 * (size_t)(k)) * sizeof(unsigned))
 
 enum { MAN_NONE = 0, MAN_UNIFORM = 1, MAN_TEXTURE = 2 };
 /* timer tags: the pass, the variant (early exit on), an auto sample, the last section of
@@ -128,14 +131,23 @@ struct kp_gpu {
     /* gpu-compute, float, no boundary data: the flux evaluation as one kernel
      * (kp_flux_cs.glsl), which skips dry tiles itself when the step's early exit is on
      * (kp.early_exit on, or auto's current choice, timed as for the passes) */
-    int fused, fold_clock, fuse1;                 /* (step_fused) */
+    int fused;
     int ee_forbidden;                             /* water may appear in a dry tile: no early exit */
     int gx, gy;                                   /* kp_flux_cs's work group */
     int xshare;                                   /* kp_flux_cs shares a row's points (KP_XSHARE) */
     int cx, cy;                                   /* the cells each of its invocations sweeps */
-    gpu_program *p_fused, *p_fused1, *p_int_k;   /* stage 0's flux; RK2 stage 1's flux and
-                                                  * integration; stage 0's clock and integration */
+    int tx, ty, tnx, tny;                         /* its tile, in cells, and the tiles over the arrays */
+    gpu_program *p_fused;        /* the flux kernel (the host clock's stage; SWGL_KP_FUSED=flux) */
     gpu_array2d *part;           /* its per-work-group minima of cfl r: the reduction's input */
+    /* run_to's step as kernels that skip dry tiles outright (kp_tiles.glsl; step_kernels):
+     * stage 0's flux, the clock with stage 0's integration, RK2's stage 1 flux and
+     * integration; the tiles' bound words and flags, the set this step reads, and whether
+     * they must be set afresh (after anything but these kernels changed the state) */
+    int kstep;
+    gpu_program *p_kflux, *p_kint, *p_kfused1;
+    gpu_buffer *tiles;
+    int tpar, tiles_stale;
+    unsigned tstamp;
     double gn2;
     unsigned char *code;
     double *bij;
@@ -148,10 +160,9 @@ struct kp_gpu {
     gpu_program *p_gather[2];    /* [tiled] */
     gpu_program *p_fill[2];      /* the zero state of skipped tiles: [0] R, [1] the faces MRT */
     gpu_program *p_mark;         /* depthclear: the skipped tiles, depth only */
-    gpu_program *p_wet, *p_int[2][2], *p_clock;   /* p_int[stage][dt on the GPU] */
-    gpu_array2d *clock[2];
-    gpu_readback *rb;
-    int clk, cur;
+    gpu_program *p_wet, *p_int[2][2];   /* p_int[stage][dt on the GPU] */
+    gpu_clock *clock;
+    int cur;
     double dt_recent;
     enum kp_gpu_flux flux;
     char defs[1024];
@@ -276,14 +287,13 @@ void kp_gpu_destroy(kp_gpu *g)
         for (int c = 0; c < 2; c++) gpu_program_destroy(g->p_int[s][c]);
     gpu_program_destroy(g->p_wet);
     gpu_program_destroy(g->p_fused);
-    gpu_program_destroy(g->p_fused1);
-    gpu_program_destroy(g->p_int_k);
+    gpu_program_destroy(g->p_kflux);
+    gpu_program_destroy(g->p_kint);
+    gpu_program_destroy(g->p_kfused1);
+    gpu_buffer_destroy(g->tiles);
     gpu_array2d_destroy(g->part);
     gpu_program_destroy(g->p_mark);
-    gpu_program_destroy(g->p_clock);
-    gpu_array2d_destroy(g->clock[0]);
-    gpu_array2d_destroy(g->clock[1]);
-    gpu_readback_destroy(g->rb);
+    gpu_clock_destroy(g->clock);
     gpu_timer_destroy(g->timer);
     gpu_maps_destroy(&g->maps);
     gpu_mrt_destroy(g->bvals);
@@ -677,12 +687,10 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     g->forcing = swe_forcing_any(g->forc);
     const char *fu = getenv("SWGL_KP_FUSED");
     g->fused = g->compute && !g->dbl && !g->forcing && !(fu && strcmp(fu, "0") == 0);
-    /* step_fused merges the clock into stage 0's integration and RK2's stage 1 flux with
-     * its integration (measured on an H200, docs/performance.md: faster at 0.7 M and at
-     * 16.8 M cells); SWGL_KP_FUSED=flux keeps those as passes, to measure the choice */
+    /* run_to steps on kernels that skip dry tiles outright (step_kernels; measured on an
+     * H200, docs/performance.md); SWGL_KP_FUSED=flux keeps the reduction, the clock and
+     * the integration as passes after the flux kernel, to measure the choice */
     int flux_only = fu && strcmp(fu, "flux") == 0;
-    g->fold_clock = g->fused && !flux_only;
-    g->fuse1 = g->fused && g->rk2 && !flux_only;
     g->M = g->nx > g->ny ? g->nx : g->ny;
     if (g->forcing) {
         size_t l = strlen(g->defs);
@@ -690,7 +698,7 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         if (g->forc->rain) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_RAIN 1\n");
         if (g->forc->n_src) snprintf(g->defs + l, sizeof g->defs - l, "#define KP_SOURCES 1\n");
     }
-    char di[4][1200], di_fused1[1400], di_flux[1400], grp[128];
+    char di[4][1200], di_kfused1[1800], di_flux[1400], di_kflux[1800], di_kint[1600], grp[128], tdefs[128];
     /* kp_flux_cs's shape (measured on an H200, docs/performance.md, "What was tried"):
      * below 2^22 cells (2048^2; ghosts not counted) work groups of 16 x 8, one cell an invocation, the texels
      * staged in shared memory (Malpasset's 0.7 M cells: 4.37 s against 4.9 s or more for
@@ -715,19 +723,31 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         return st;
     }
     const char *nostage = staged ? "" : "#define KP_NO_STAGING 1\n";
-    int tx = (g->gx - (g->xshare ? 2 : 0)) * g->cx, ty = g->gy * g->cy;   /* a flux group's tile */
+    int w = g->tw, h = g->th;
+    g->tx = (g->gx - (g->xshare ? 2 : 0)) * g->cx;   /* a flux group's tile */
+    g->ty = g->gy * g->cy;
+    g->tnx = (w + g->tx - 1) / g->tx;
+    g->tny = (h + g->ty - 1) / g->ty;
+    /* the step on kernels (kp_tiles.glsl: RK2's stage 1 takes stage 0's skips, which needs
+     * tiles 2 or more cells a side); the integration kernel's work group: the tile, or
+     * its rows in turns where it holds more than 1024 cells */
+    g->kstep = g->fused && !flux_only && g->tx >= 2 && g->ty >= 2;
+    int ix = g->tx < 1024 ? g->tx : 1024, iy = g->ty;
+    while (ix * iy > 1024) iy = (iy + 1) / 2;
     snprintf(grp, sizeof grp, "#define KP_GX %d\n#define KP_GY %d\n#define KP_CX %d\n#define KP_CY %d\n%s", g->gx, g->gy,
              g->cx, g->cy, g->xshare ? "#define KP_XSHARE 1\n" : "");
+    snprintf(tdefs, sizeof tdefs, "#define KP_TILES 1\n#define KP_TILES_X %d\n#define KP_TILES_Y %d\n", g->tnx, g->tny);
     snprintf(di_flux, sizeof di_flux, "%s%s%s", g->defs, nostage, grp);
-    snprintf(di_fused1, sizeof di_fused1, "%s%s%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n", g->defs, nostage, grp);
+    snprintf(di_kflux, sizeof di_kflux, "%s%s", di_flux, tdefs);
+    snprintf(di_kfused1, sizeof di_kfused1, "%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n%s", di_flux, tdefs);
+    snprintf(di_kint, sizeof di_kint, "%s%s#define KP_TX %d\n#define KP_TY %d\n#define KP_IX %d\n#define KP_IY %d\n%s", g->defs,
+             tdefs, g->tx, g->ty, ix, iy, g->rk2 ? "" : "#define KP_TILES_WRITE 1\n");
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++)
             snprintf(di[2 * s + c], sizeof di[0], "%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
                      c ? "#define KP_DT_ON_GPU 1\n" : "");
     gpu_array2d_desc wd = {g->ntx, g->nty, GPU_RGBA32F, "kp wet tiles"};
-    gpu_array2d_desc kd = {1, 1, GPU_RGBA32F, "kp clock"};
     static const float zero[4] = {0, 0, 0, 0};
-    int w = g->tw, h = g->th;
     if ((st = arr_create(g, w, h, 1, 0, "kp state 0", &g->state[0])) ||
         (st = arr_create(g, w, h, 1, 0, "kp state 1", &g->state[1])) ||
         (g->rk2 && (st = arr_create(g, w, h, 1, 0, "kp Q*", &g->qstar))) ||
@@ -736,30 +756,33 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (st = gpu_array2d_create(&wd, &g->wet[0])) ||
         (st = gpu_array2d_create(&wd, &g->wet[1])) ||
         (g->manning == MAN_TEXTURE && (st = arr_create(g, w, h, 1, 0, "kp manning g n^2", &g->man))) ||
-        (st = gpu_array2d_create(&kd, &g->clock[0])) || (st = gpu_array2d_create(&kd, &g->clock[1])) ||
-        (st = gpu_array2d_fill(g->clock[0], zero)) || (st = gpu_array2d_fill(g->clock[1], zero)) ||
+        (st = gpu_clock_create(3, &g->clock)) ||
         (st = gpu_array2d_fill(g->wet[0], zero)) || (st = gpu_array2d_fill(g->wet[1], zero)) ||
-        (st = gpu_reductor_create(&g->red)) ||
-        (st = gpu_readback_create(8, 1, &g->rb)) || (st = build_flux(g, g->flux)) ||
+        (st = gpu_reductor_create(&g->red)) || (st = build_flux(g, g->flux)) ||
         (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
-        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){(w + tx - 1) / tx, (h + ty - 1) / ty, GPU_RGBA32F,
-                                                                   "kp cfl r per work group"}, &g->part))) ||
+        (g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){g->tnx, g->tny, GPU_RGBA32F, "kp cfl r per work group"},
+                                              &g->part))) ||
         (g->fused && (st = gpu_program_create_kernel("kp_flux_cs", di_flux, &g->p_fused))) ||
-        (g->fuse1 && (st = gpu_program_create_kernel("kp_flux_cs", di_fused1, &g->p_fused1))) ||
-        (g->fold_clock && (st = gpu_program_create_kernel("kp_integrate_cs", g->defs, &g->p_int_k))) ||
+        (g->kstep && (st = gpu_program_create_kernel("kp_flux_cs", di_kflux, &g->p_kflux))) ||
+        (g->kstep && g->rk2 && (st = gpu_program_create_kernel("kp_flux_cs", di_kfused1, &g->p_kfused1))) ||
+        (g->kstep && (st = gpu_program_create_kernel("kp_integrate_cs", di_kint, &g->p_kint))) ||
+        (g->kstep &&
+         (st = gpu_buffer_create((KT_HEAD + 3 * (size_t)g->tnx * g->tny) * sizeof(unsigned), "kp tiles", &g->tiles))) ||
         (st = gpu_program_create("kp_integrate", di[0], &g->p_int[0][0])) ||
         (st = gpu_program_create("kp_integrate", di[1], &g->p_int[0][1])) ||
         (g->rk2 && (st = gpu_program_create("kp_integrate", di[2], &g->p_int[1][0]))) ||
         (g->rk2 && (st = gpu_program_create("kp_integrate", di[3], &g->p_int[1][1]))) ||
-        (st = gpu_program_create("clock", "#define BOUND_CHANNEL 3\n", &g->p_clock)) ||
         (st = upload_constants(g, p)) || (g->forcing && (st = forcing_create(g, p)))) {
         kp_gpu_destroy(g);
         return st;
     }
-    if (g->p_fused) gpu_program_set_cells(g->p_fused, g->cx, g->cy);
-    if (g->p_fused1) gpu_program_set_cells(g->p_fused1, g->cx, g->cy);
-    if (g->p_fused && g->xshare) gpu_program_set_helpers(g->p_fused, 2);
-    if (g->p_fused1 && g->xshare) gpu_program_set_helpers(g->p_fused1, 2);
+    gpu_program *flux_kernels[3] = {g->p_fused, g->p_kflux, g->p_kfused1};
+    for (int k = 0; k < 3; k++) {
+        if (!flux_kernels[k]) continue;
+        gpu_program_set_cells(flux_kernels[k], g->cx, g->cy);
+        if (g->xshare) gpu_program_set_helpers(flux_kernels[k], 2);
+    }
+    g->tiles_stale = 1;
     if (gpu_timer_create(KP_TIMER_SLOTS, &g->timer) != SWGL_OK) g->timer = NULL;   /* auto then stays on */
     swgl_clear_error();
     /* early exit would skip the dry tiles that rain, a source or an inflow wets, and so
@@ -813,6 +836,7 @@ swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const
         s[4 * k + 3] = x < 0.0 ? 0.0 : x;
     }
     g->cur = 0;
+    g->tiles_stale = 1;
     /* float keeps w in float: the rain comes in pulses (cpu_ref/swe.h swe_clock_rain) */
     if (g->forcing && !g->dbl) swe_clock_rain_quantum(&g->fclk, g->sw, FLT_EPSILON, h);
     swgl_status st = arr_upload(g, g->state[0], s);
@@ -900,6 +924,23 @@ static swgl_status fill_skipped(kp_gpu *g, int faces)
     return st;
 }
 
+/* A step's early-exit variant (and whether auto samples it), fixed at its stage 0. */
+static void choose_early_exit(kp_gpu *g)
+{
+    drain(g, 0);
+    if (g->ee_mode == KP_EARLY_EXIT_AUTO && g->timer) {
+        /* phase 0: the current choice, timed; 1: the other one, untimed (its first
+         * early-exit evaluation fills every skipped tile); 2: the other one, timed */
+        long phase = g->step_n % KP_AUTO_PERIOD;
+        g->step_ee = phase == 1 || phase == 2 ? !g->ee_cur : g->ee_cur;
+        g->step_sample = phase == 0 || phase == 2;
+    } else {
+        g->step_ee = kp_gpu_early_exit_active(g);
+        g->step_sample = 0;
+    }
+    g->step_n++;
+}
+
 /* Stage k's flux evaluation: [wet map], flux pass(es) -> R.  Stage 0 fixes the step's
  * early-exit variant (and whether auto samples it). */
 static swgl_status flux_eval(kp_gpu *g, int k)
@@ -907,20 +948,7 @@ static swgl_status flux_eval(kp_gpu *g, int k)
     swgl_status st;
     gpu_pass p;
     gpu_mrt *src = k == 0 || !g->rk2 ? g->state[g->cur] : g->qstar;
-    if (k == 0) {
-        drain(g, 0);
-        if (g->ee_mode == KP_EARLY_EXIT_AUTO && g->timer) {
-            /* phase 0: the current choice, timed; 1: the other one, untimed (its first
-             * early-exit evaluation fills every skipped tile); 2: the other one, timed */
-            long phase = g->step_n % KP_AUTO_PERIOD;
-            g->step_ee = phase == 1 || phase == 2 ? !g->ee_cur : g->ee_cur;
-            g->step_sample = phase == 0 || phase == 2;
-        } else {
-            g->step_ee = kp_gpu_early_exit_active(g);
-            g->step_sample = 0;
-        }
-        g->step_n++;
-    }
+    if (k == 0) choose_early_exit(g);
     int ee = g->step_ee, faces = g->flux == KP_GPU_FLUX_FACES, sec;
     if (g->fused) {   /* one kernel: R, and each work group's min of cfl r in g->part */
         sec = section_begin(g, KP_PASS_FLUX, 1);
@@ -1053,12 +1081,11 @@ static void integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_a
 }
 
 /* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host
- * clock) or from the clock texels (run_to). */
-static swgl_status maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, const gpu_array2d *prev, double t_known,
-                             int unknown)
+ * clock) or from the step's clock (run_to; t_known the CPU's time it counts from). */
+static swgl_status maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, double t_known)
 {
     gpu_pass p;
-    if (!gpu_maps_begin(&g->maps, &p, t, clock, prev, t_known, unknown)) return SWGL_OK;
+    if (!gpu_maps_begin(&g->maps, &p, t, clock, t_known)) return SWGL_OK;
     BIND(g, &p, "u_state", g->state[g->cur], 0);
     return gpu_maps_end(&g->maps, &p);
 }
@@ -1090,6 +1117,7 @@ static swgl_status read_w(kp_gpu *g, gpu_mrt *m, size_t k, double *w)
  * again with its rise, what it added or took read back for the accounts. */
 static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clock)
 {
+    g->tiles_stale = 1;   /* (a pass wrote the state: step_kernels sets the tiles afresh) */
     gpu_pass p;
     int last = k == 1 || !g->rk2;
     gpu_mrt *out = last ? g->state[1 - g->cur] : g->qstar;
@@ -1117,7 +1145,7 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
     if (st == SWGL_OK && last) g->cur = 1 - g->cur;
     if (st == SWGL_OK && last && !clock) {
         g->t_now += dt;
-        st = maps_pass(g, g->t_now, NULL, NULL, 0, 0);
+        st = maps_pass(g, g->t_now, NULL, 0);
     }
     return st;
 }
@@ -1150,8 +1178,23 @@ void kp_gpu_count_fragments(kp_gpu *g, int on)
 
 long kp_gpu_fragments(const kp_gpu *g) { return g->frags; }
 
+/* The step on kernels: the tiles on the list the last step ran (kp_tiles.glsl), of all
+ * its tiles. */
+static swgl_status kstep_tiles(kp_gpu *g, long *computed, long *total)
+{
+    long all = (long)g->tnx * g->tny;
+    unsigned x = 0;
+    *total = all;
+    *computed = all;
+    if (!g->last_ee || g->tiles_stale) return SWGL_OK;
+    swgl_status st = gpu_buffer_download(g->tiles, KT_CMD(1 - g->tpar), sizeof x, &x);
+    if (st == SWGL_OK) *computed = (long)x - 1;
+    return st;
+}
+
 swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total)
 {
+    if (g->kstep) return kstep_tiles(g, computed, total);
     long all = (long)g->ntx * g->nty;
     *total = all;
     *computed = g->fused && g->last_ee ? -1 : all;   /* the kernel's skips are not counted */
@@ -1185,9 +1228,6 @@ swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total)
 
 /* ---- the step chosen on the GPU (run_to) --------------------------------------------- */
 
-/* One step: flux, reduction (left on the GPU), clock (clock.glsl), integration reading
- * the clock; for RK2 also stage 1's flux and integration with the same clock texel;
- * then the clock texel is requested back. */
 /* integrate_pass's friction and thin-film uniforms (kernels) */
 static void integrate_uniforms(kp_gpu *g, gpu_pass *p)
 {
@@ -1196,116 +1236,137 @@ static void integrate_uniforms(kp_gpu *g, gpu_pass *p)
     set_real(g, p, "u_kappa", g->kappa);
 }
 
-/* The clock pass (gpgpu's clock.glsl) from the bound's 1x1 array into the next clock texel. */
-static swgl_status clock_pass(kp_gpu *g, const gpu_array2d *bound, double left, int unknown, int stop_index,
-                              double dt_floor)
+/* The buffer afresh, when anything but these kernels changed the state: both bound
+ * words +inf (group_min.glsl's key), no stamp, and every tile on the first list (each is
+ * computed once before the lists say more). */
+static swgl_status tiles_reset(kp_gpu *g)
 {
-    gpu_pass p;
-    gpu_pass_begin(&p, g->p_clock);
-    gpu_pass_array(&p, "u_bound", bound);
-    gpu_pass_array(&p, "u_prev", g->clock[g->clk]);
-    gpu_pass_float(&p, "u_left", (float)left);
-    gpu_pass_int(&p, "u_unknown", unknown);
-    gpu_pass_float(&p, "u_floor", (float)dt_floor);
-    gpu_pass_float(&p, "u_stop", (float)stop_index);
-    int sec = section_begin(g, KP_PASS_CLOCK, 0);
-    swgl_status st = gpu_pass_draw(&p, g->clock[1 - g->clk], NULL);
-    section_end(g, sec);
-    if (st == SWGL_OK) g->clk = 1 - g->clk;
+    size_t nt = (size_t)g->tnx * g->tny, n = KT_HEAD + 3 * nt;
+    unsigned *w = calloc(n, sizeof *w);
+    if (!w) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    w[0] = w[1] = 0xFFFFFFFFu;
+    w[4] = (unsigned)nt + 1;   /* list 0: every tile, and the control group */
+    w[5] = w[6] = w[7] = w[8] = w[9] = 1;
+    for (size_t k = 0; k < nt; k++) w[KT_HEAD + nt + k] = (unsigned)k;
+    swgl_status st = gpu_buffer_upload(g->tiles, 0, n * sizeof *w, w);
+    free(w);
+    if (st == SWGL_OK) {
+        g->tpar = 0;
+        g->tstamp = 0;
+        g->tiles_stale = 0;
+    }
     return st;
 }
 
-/* step_on_gpu with the kernels (g->fused): stage 0's flux (kp_flux_cs: R and the groups'
- * minima) and their reduction; then either the clock with stage 0's integration in one
- * kernel (kp_integrate_cs, g->fold_clock: the minima reduced to at most 1024 texels) or
- * the clock and integration passes; for RK2, stage 1's flux with its integration in one
- * kernel (kp_flux_cs under KP_FUSE_STAGE1, g->fuse1) or the flux kernel and the
- * integration pass (SWGL_KP_FUSED=flux).  Three or four dispatches a step (RK2: flux,
- * one level of reduction or none, clock and integration, stage 1) where the passes take
- * seven or more. */
-static swgl_status step_fused(kp_gpu *g, double left, int unknown, int stop_index, double dt_floor)
+/* A dispatch of a step on kernels: this step's list of tiles (indirect), or every tile
+ * (early exit off), each with the control group */
+static swgl_status kdispatch(kp_gpu *g, gpu_pass *p, int all)
 {
-    swgl_status st = flux_eval(g, 0);
-    const gpu_array2d *part;
+    if (all) return gpu_pass_dispatch_groups(p, g->tnx * g->tny + 1, 1, g->tw, g->th);
+    return gpu_pass_dispatch_indirect(p, g->tiles, KT_CMD(g->tpar), g->tw, g->th);
+}
+
+/* A step on kernels (g->kstep; kp_tiles.glsl): stage 0's flux (kp_flux_cs under KP_TILES:
+ * R of the listed tiles, the bound's min by atomicMin, the time left), the clock with
+ * stage 0's integration (kp_integrate_cs: Q* or, Euler, Q^{n+1} and the next list) and,
+ * RK2, stage 1's flux and integration (kp_flux_cs under KP_FUSE_STAGE1: Q^{n+1} and the
+ * next list): two dispatches a step (Euler) or three (RK2), each of the tiles on the list
+ * only, and no reduction pass. */
+static swgl_status step_kernels(kp_gpu *g, const gpu_clock_args *a)
+{
+    swgl_status st = g->tiles_stale || g->tstamp == 0xFFFFFFFFu ? tiles_reset(g) : SWGL_OK;
     if (st != SWGL_OK) return st;
-    int sec = section_begin(g, KP_PASS_REDUCE, 0);
-    st = gpu_reductor_run_gpu_until(g->red, g->part, GPU_REDUCE_MIN, g->fold_clock ? 1024 : 1, &part);
+    choose_early_exit(g);
+    g->last_ee = g->step_ee;
+    g->tstamp++;
+    int all = !g->step_ee;
+    gpu_pass p;
+    int sec = section_begin(g, KP_PASS_FLUX, 1);
+    gpu_pass_begin(&p, g->p_kflux);
+    BIND(g, &p, "u_state", g->state[g->cur], 0);
+    BIND(g, &p, "u_bed", g->bed, 0);
+    recon_uniforms(g, &p);
+    set_real(g, &p, "u_cfl", g->cfl);
+    gpu_clock_bind_unknown(g->clock, &p, a);
+    gpu_pass_int(&p, "u_par", g->tpar);
+    gpu_pass_int(&p, "u_all", all);
+    gpu_pass_buffer(&p, 0, g->tiles);
+    gpu_pass_image(&p, 0, gpu_mrt_member(g->R, 0));
+    st = kdispatch(g, &p, all);
     section_end(g, sec);
     if (st != SWGL_OK) return st;
-    gpu_pass p;
-    if (g->fold_clock) {
-        gpu_pass_begin(&p, g->p_int_k);
-        BIND(g, &p, "u_state", g->state[g->cur], 0);
-        BIND(g, &p, "u_R", g->R, 0);
-        BIND(g, &p, "u_bed", g->bed, 0);
-        gpu_pass_array(&p, "u_part", part);
-        gpu_pass_array(&p, "u_prev", g->clock[g->clk]);
-        gpu_pass_float(&p, "u_left", (float)left);
-        gpu_pass_int(&p, "u_unknown", unknown);
-        gpu_pass_float(&p, "u_floor", (float)dt_floor);
-        gpu_pass_float(&p, "u_stop", (float)stop_index);
-        set_real(g, &p, "u_eps", g->eps);
-        set_real(g, &p, "u_kappa4", kappa4(g));
-        integrate_uniforms(g, &p);
-        gpu_pass_image(&p, 1, g->clock[1 - g->clk]);
-        sec = section_begin(g, KP_PASS_INTEGRATE, 0);
-        st = gpu_pass_draw_mrt(&p, g->rk2 ? g->qstar : g->state[1 - g->cur], NULL);
-        section_end(g, sec);
-        if (st != SWGL_OK) return st;
-        g->clk = 1 - g->clk;
-        if (!g->rk2) g->cur = 1 - g->cur;
-    } else if ((st = clock_pass(g, part, left, unknown, stop_index, dt_floor)) != SWGL_OK ||
-               (st = integrate(g, 0, 0, g->clock[g->clk])) != SWGL_OK) {
-        return st;
-    }
-    const gpu_array2d *clock = g->clock[g->clk];
-    if (g->rk2 && g->fuse1) {
-        gpu_pass_begin(&p, g->p_fused1);
+    gpu_pass_begin(&p, g->p_kint);
+    BIND(g, &p, "u_state", g->state[g->cur], 0);
+    BIND(g, &p, "u_R", g->R, 0);
+    BIND(g, &p, "u_bed", g->bed, 0);
+    gpu_clock_bind_texel(g->clock, &p, a);
+    set_real(g, &p, "u_eps", g->eps);
+    set_real(g, &p, "u_kappa4", kappa4(g));
+    integrate_uniforms(g, &p);
+    gpu_pass_int(&p, "u_par", g->tpar);
+    gpu_pass_int(&p, "u_all", all);
+    if (!g->rk2) gpu_pass_uint(&p, "u_stamp", g->tstamp);
+    gpu_pass_buffer(&p, 0, g->tiles);
+    gpu_pass_image(&p, 0, gpu_mrt_member(g->rk2 ? g->qstar : g->state[1 - g->cur], 0));
+    gpu_pass_image(&p, 1, gpu_clock_next(g->clock));
+    sec = section_begin(g, KP_PASS_INTEGRATE, 0);
+    st = kdispatch(g, &p, all);
+    section_end(g, sec);
+    if (st != SWGL_OK) return st;
+    gpu_clock_flip(g->clock);
+    const gpu_array2d *clock = gpu_clock_now(g->clock);
+    if (g->rk2) {
+        gpu_pass_begin(&p, g->p_kfused1);
         BIND(g, &p, "u_state", g->qstar, 0);
         BIND(g, &p, "u_qn", g->state[g->cur], 0);
         BIND(g, &p, "u_bed", g->bed, 0);
         gpu_pass_array(&p, "u_clock", clock);
         recon_uniforms(g, &p);   /* (no u_cfl: the bound of stage 1 is not used) */
-        gpu_pass_int(&p, "u_skip_dry", g->step_ee);
         integrate_uniforms(g, &p);
+        gpu_pass_int(&p, "u_par", g->tpar);
+        gpu_pass_int(&p, "u_all", all);
+        gpu_pass_uint(&p, "u_stamp", g->tstamp);
+        gpu_pass_buffer(&p, 0, g->tiles);
+        gpu_pass_image(&p, 0, gpu_mrt_member(g->state[1 - g->cur], 0));
         sec = section_begin(g, KP_PASS_FLUX, 1);
-        st = gpu_pass_draw_mrt(&p, g->state[1 - g->cur], NULL);
+        st = kdispatch(g, &p, all);
         section_end(g, sec);
         if (st != SWGL_OK) return st;
-        g->cur = 1 - g->cur;
-    } else if (g->rk2 && ((st = flux_eval(g, 1)) != SWGL_OK || (st = integrate(g, 1, 0, clock)) != SWGL_OK)) {
-        return st;
     }
-    if ((st = maps_pass(g, 0, clock, g->clock[1 - g->clk], g->stop_now - left, unknown)) != SWGL_OK) return st;
-    return gpu_readback_request(g->rb, clock, 0, 0, 1, 1);
+    g->cur = 1 - g->cur;
+    g->tpar = 1 - g->tpar;
+    return maps_pass(g, 0, clock, g->stop_now - a->left);
 }
 
-static swgl_status step_on_gpu(kp_gpu *g, double left, int unknown, int stop_index, double dt_floor)
+/* The clock pass (gpgpu's clock.glsl) from the bound's 1x1 array, then stage 0's
+ * integration reading it, and for RK2 stage 1's flux and integration with the same
+ * clock: the step on passes, after stage 0's flux and the bound's reduction. */
+static swgl_status step_on_gpu(kp_gpu *g, const gpu_clock_args *a)
 {
-    if (g->fused) return step_fused(g, left, unknown, stop_index, dt_floor);
+    if (g->kstep) return step_kernels(g, a);
     swgl_status st = flux_eval(g, 0);
     const gpu_array2d *bound;
     if (st != SWGL_OK) return st;
     int sec = section_begin(g, KP_PASS_REDUCE, 0);
     st = gpu_reductor_run_gpu(g->red, bound_array(g), GPU_REDUCE_MIN, &bound);
     section_end(g, sec);
-    if (st != SWGL_OK || (st = clock_pass(g, bound, left, unknown, stop_index, dt_floor)) != SWGL_OK) return st;
-    const gpu_array2d *clock = g->clock[g->clk];
+    if (st != SWGL_OK) return st;
+    sec = section_begin(g, KP_PASS_CLOCK, 0);
+    st = gpu_clock_pass(g->clock, bound, a);
+    section_end(g, sec);
+    if (st != SWGL_OK) return st;
+    const gpu_array2d *clock = gpu_clock_now(g->clock);
     if ((st = integrate(g, 0, 0, clock)) != SWGL_OK) return st;
     if (g->rk2 && ((st = flux_eval(g, 1)) != SWGL_OK || (st = integrate(g, 1, 0, clock)) != SWGL_OK)) return st;
-    if ((st = maps_pass(g, 0, clock, g->clock[1 - g->clk], g->stop_now - left, unknown)) != SWGL_OK) return st;
-    return gpu_readback_request(g->rb, clock, 0, 0, 1, 1);
+    return maps_pass(g, 0, clock, g->stop_now - a->left);
 }
 
-static swgl_status step_fn(void *self, double left, int unknown, int stop_index, double dt_floor)
-{
-    return step_on_gpu(self, left, unknown, stop_index, dt_floor);
-}
+static swgl_status step_fn(void *self, const gpu_clock_args *a) { return step_on_gpu(self, a); }
 
 swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {
     g->stop_now = stop;
-    return gpu_steps_run_to(g->rb, &g->dt_recent, g->clock[g->clk], step_fn, g, t, stop, stop_index, dt_floor, sp);
+    return gpu_steps_run_to(g->clock, &g->dt_recent, step_fn, g, t, stop, stop_index, dt_floor, sp);
 }
 
 /* ---- the backend (scheme.h) ---------------------------------------------------------- */
@@ -1338,6 +1399,7 @@ static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *b
 static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
 {
     kp_gpu *g = self;
+    g->tiles_stale = 1;
     return arr_upload_rect(g, g->state[g->cur], x, y, w, h, buf);
 }
 static swgl_status be_get(void *self, double *const *f) { return kp_gpu_get_state(self, f[0], f[1], f[2]); }
@@ -1350,10 +1412,12 @@ static void be_describe(const void *self, char *name, size_t len)
     const kp_gpu *g = self;
     static const char *ee[3] = {"auto", "on", "off"};
     if (g->fused)
-        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel (groups %dx%d, %dx%d cells an invocation%s)%s%s, "
-                 "early exit %s (in the kernel))", g->renderer, g->gx, g->gy, g->cx, g->cy, g->xshare ? ", rows shared" : "",
-                 g->fold_clock ? ", clock in the integration" : "", g->fuse1 ? ", stage 1 flux and integration fused" : "",
-                 ee[g->ee_mode]);
+        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel (groups %dx%d, %dx%d cells an invocation%s)%s, "
+                 "early exit %s (in the kernel%s))", g->renderer, g->gx, g->gy, g->cx, g->cy,
+                 g->xshare ? ", rows shared" : "",
+                 !g->kstep ? "" : g->rk2 ? ", clock in the integration, stage 1 flux and integration fused"
+                                          : ", clock in the integration",
+                 ee[g->ee_mode], g->kstep ? ": dry tiles skipped outright" : "");
     else
         snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
                  g->dbl ? "double" : "float", g->renderer,

@@ -55,7 +55,6 @@
 #include "gpu_context.h"
 #include "gpu_maps.h"
 #include "gpu_pass.h"
-#include "gpu_readback.h"
 #include "gpu_reductor.h"
 #include "gpu_steps.h"
 #include "roe.h"
@@ -70,12 +69,10 @@ struct roe_gpu {
     gpu_mrt *flux, *cell;
     gpu_reductor *red;
     gpu_program *p_edge, *p_dt, *p_update;
-    /* the step chosen on the GPU (run_to): the clock texels, ping-pong, their pass, the
-     * update pass that reads dt from the clock, and the ring the texels come back by */
-    gpu_array2d *clock[2];
-    gpu_program *p_clock, *p_update_clock;
-    gpu_readback *rb;
-    int clk;
+    /* the step chosen on the GPU (run_to): the clock (gpgpu's gpu_clock: its texels, pass
+     * and read-back) and the update pass that reads dt from it */
+    gpu_clock *clock;
+    gpu_program *p_update_clock;
     double dt_recent;            /* the largest step read back so far */
     const unsigned char *code;   /* the problem's cell codes (kept by the caller) */
     int mass_from_edges;         /* the update re-reads the edges' mass fluxes (variant) */
@@ -117,11 +114,8 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_program_destroy(r->p_update);
     gpu_program_destroy(r->p_step);
     gpu_array2d_destroy(r->part);
-    gpu_array2d_destroy(r->clock[0]);
-    gpu_array2d_destroy(r->clock[1]);
-    gpu_program_destroy(r->p_clock);
+    gpu_clock_destroy(r->clock);
     gpu_program_destroy(r->p_update_clock);
-    gpu_readback_destroy(r->rb);
     gpu_maps_destroy(&r->maps);
     gpu_array2d_destroy(r->bvals);
     gpu_array2d_destroy(r->rainf);
@@ -329,13 +323,9 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         roe_gpu_destroy(r);
         return st;
     }
-    gpu_array2d_desc kd = {1, 1, GPU_RGBA32F, "roe clock"};
-    static const float zero[4] = {0, 0, 0, 0};
-    if ((st = gpu_array2d_create(&kd, &r->clock[0])) || (st = gpu_array2d_create(&kd, &r->clock[1])) ||
-        (st = gpu_array2d_fill(r->clock[0], zero)) || (st = gpu_array2d_fill(r->clock[1], zero)) ||
-        (st = gpu_program_create("clock", "#define BOUND_CHANNEL 2\n", &r->p_clock)) ||
+    if ((st = gpu_clock_create(2, &r->clock)) ||
         (st = gpu_program_create("roe_update", defs_clock, &r->p_update_clock)) ||
-        (st = gpu_readback_create(8, 1, &r->rb)) || (r->forcing && (st = forcing_create(r, p, defs)))) {
+        (r->forcing && (st = forcing_create(r, p, defs)))) {
         roe_gpu_destroy(r);
         return st;
     }
@@ -622,11 +612,10 @@ static swgl_status ring_rates(roe_gpu *r, double dt)
 
 /* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host
  * clock) or from the clock texels (run_to). */
-static swgl_status maps_pass(roe_gpu *r, double t, const gpu_array2d *clock, const gpu_array2d *prev, double t_known,
-                             int unknown)
+static swgl_status maps_pass(roe_gpu *r, double t, const gpu_array2d *clock, double t_known)
 {
     gpu_pass p;
-    if (!gpu_maps_begin(&r->maps, &p, t, clock, prev, t_known, unknown)) return SWGL_OK;
+    if (!gpu_maps_begin(&r->maps, &p, t, clock, t_known)) return SWGL_OK;
     bind_state(r, &p, r->cur);
     return gpu_maps_end(&r->maps, &p);
 }
@@ -688,7 +677,7 @@ swgl_status roe_gpu_apply(roe_gpu *r, double dt)
 {
     swgl_status st = r->forcing ? forcing_update(r, dt) : update(r, dt, NULL, NULL, 0, 0);
     r->t_now += dt;
-    return st == SWGL_OK ? maps_pass(r, r->t_now, NULL, NULL, 0, 0) : st;
+    return st == SWGL_OK ? maps_pass(r, r->t_now, NULL, 0) : st;
 }
 
 void roe_gpu_set_time(roe_gpu *r, double t, double stop)
@@ -705,37 +694,24 @@ void roe_gpu_account(const roe_gpu *r, swe_account *a)
 }
 
 /* One step with dt chosen on the GPU: edge, dt, reduction (left on the GPU), clock
- * (clock.glsl), update reading the clock; the clock texel is requested back. */
-static swgl_status step_on_gpu(roe_gpu *r, double left, int unknown, int stop_index, double dt_floor)
+ * (clock.glsl), update reading the clock (gpu_steps.c reads the clocks back). */
+static swgl_status step_fn(void *self, const gpu_clock_args *a)
 {
+    roe_gpu *r = self;
     swgl_status st = edge_and_cell(r);
     const gpu_array2d *bound;
-    if (st != SWGL_OK || (st = gpu_reductor_run_gpu(r->red, bound_array(r), GPU_REDUCE_MIN, &bound)) != SWGL_OK)
+    if (st != SWGL_OK || (st = gpu_reductor_run_gpu(r->red, bound_array(r), GPU_REDUCE_MIN, &bound)) != SWGL_OK ||
+        (st = gpu_clock_pass(r->clock, bound, a)) != SWGL_OK)
         return st;
-    gpu_pass p;
-    gpu_pass_begin(&p, r->p_clock);
-    gpu_pass_array(&p, "u_bound", bound);
-    gpu_pass_array(&p, "u_prev", r->clock[r->clk]);
-    gpu_pass_float(&p, "u_left", (float)left);
-    gpu_pass_int(&p, "u_unknown", unknown);
-    gpu_pass_float(&p, "u_floor", (float)dt_floor);
-    gpu_pass_float(&p, "u_stop", (float)stop_index);
-    if ((st = gpu_pass_draw(&p, r->clock[1 - r->clk], NULL)) != SWGL_OK) return st;
-    r->clk = 1 - r->clk;
-    if ((st = update(r, 0, r->clock[r->clk], r->clock[1 - r->clk], left, unknown)) != SWGL_OK) return st;
-    if ((st = maps_pass(r, 0, r->clock[r->clk], r->clock[1 - r->clk], r->stop_now - left, unknown)) != SWGL_OK) return st;
-    return gpu_readback_request(r->rb, r->clock[r->clk], 0, 0, 1, 1);
-}
-
-static swgl_status step_fn(void *self, double left, int unknown, int stop_index, double dt_floor)
-{
-    return step_on_gpu(self, left, unknown, stop_index, dt_floor);
+    const gpu_array2d *now = gpu_clock_now(r->clock);
+    if ((st = update(r, 0, now, gpu_clock_next(r->clock), a->left, a->unknown)) != SWGL_OK) return st;
+    return maps_pass(r, 0, now, r->stop_now - a->left);
 }
 
 swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {
     r->stop_now = stop;
-    return gpu_steps_run_to(r->rb, &r->dt_recent, r->clock[r->clk], step_fn, r, t, stop, stop_index, dt_floor, sp);
+    return gpu_steps_run_to(r->clock, &r->dt_recent, step_fn, r, t, stop, stop_index, dt_floor, sp);
 }
 
 /* ---- the backend (scheme.h) ---------------------------------------------------------- */

@@ -1,0 +1,80 @@
+// kp_tiles.glsl — the step on kernels that skip dry tiles outright (KP_TILES; kp_gpu.c
+// step_kernels).  A tile is the flux kernel's (KP_TX x KP_TY cells; KP_TILES_X x
+// KP_TILES_Y of them over the arrays from (0, 0)).  Each dispatch of a step runs a list of
+// the tiles to compute, one work group a tile, plus work group 0, the control group, which
+// owns no tile (it chooses the step: kp_flux_cs.glsl, kp_integrate_cs.glsl); the list and
+// its dispatch's group count (glDispatchComputeIndirect) are made by the step before, in a
+// shader storage buffer:
+//   kp_bound[2]  the step's bound as group_min.glsl's key, [u_par] this step's (the flux
+//                groups' atomicMin), the other set to +inf for the next step
+//   kp_left, kp_unk  the time left less the steps the CPU has not read, and their sum
+//                (clock_rule.glsl swgl_clock_unknown), from the flux's control group
+//   kp_cmd[6]    two dispatch commands (groups x, 1, 1): list k's count + 1 at kp_cmd[3 k]
+//   kp_tile[]    a stamp per tile (the step that last put it on the next list), then the
+//                two lists of tile indices (y KP_TILES_X + x): list k at KP_NT (1 + k)
+// A tile is on the next list when the step's last kernel (Euler's integration, RK2's
+// stage 1) finds it or a neighbour wet (active with h > eps, or a NaN or an infinity: what
+// kp_flux_cs.glsl's dry test asks of a cell), or finds that it changed a cell of it to
+// the bit in an array the step wrote (Euler: Q^{n+1} != Q^n; RK2: Q* or Q^{n+1} != Q^n);
+// each wet tile puts itself and its 8 neighbours on it, a changed one itself
+// (kp_tile_close).  A tile left off is dry with dry neighbours, and every array the steps
+// write holds the same texels there, so R there would be (0, 0, 0, +inf) (kp_flux_cs.glsl
+// item 0: every point 0), the integration of a dry cell with R = 0 gives back its texel to
+// the bit (kp_integrate_fn.glsl: w + 0, q = 0 / 1 = 0, h = w - B_ij), and running the tile
+// would write what every array already holds.  RK2's stage 1 runs stage 0's list: water
+// moves at most one cell a stage, and the wet cells nearest a tile left off are a tile's
+// width (KP_TX, KP_TY >= 2) from its ring.  With u_all (kp.early_exit off, or auto's
+// choice) a dispatch runs every tile (group g: tile g - 1) and still makes the next list.
+layout(std430, binding = 0) buffer kp_tiles_buf {
+    uint kp_bound[2];
+    float kp_left, kp_unk;
+    uint kp_cmd[6];
+    uint kp_pad[2];
+    uint kp_tile[];
+};
+uniform int u_par;     // this step's list and bound word
+uniform int u_all;     // 1: the dispatch runs every tile (kp.early_exit off)
+#define KP_NT (KP_TILES_X * KP_TILES_Y)
+
+// this work group's tile, or (-1, -1) for the control group
+ivec2 kp_group_tile()
+{
+    uint g = gl_WorkGroupID.x;
+    if (g == 0u) return ivec2(-1);
+    uint t = u_all != 0 ? g - 1u : kp_tile[KP_NT * (1 + u_par) + int(g) - 1];
+    return ivec2(int(t % uint(KP_TILES_X)), int(t / uint(KP_TILES_X)));
+}
+
+#ifdef KP_TILES_WRITE
+uniform uint u_stamp;    // this step's number (1, 2, ...): tiles already on the next list hold it
+shared uint kp_tnote;    // the group's cells so far: 1 a wet one, 4 a changed one
+void kp_tile_open()
+{
+    if (gl_LocalInvocationIndex == 0u) kp_tnote = 0u;
+}
+// a cell of the tile stored as s (bed texel b), changed or not
+void kp_tile_note(vec4 s, vec4 b, bool changed)
+{
+    bool wet = b.w == CELL_ACTIVE && (s.x - b.z > u_eps || any(isnan(s.xyz)) || any(isinf(s.xyz)));
+    uint f = (wet ? 1u : 0u) | (changed ? 4u : 0u);
+    if (f != 0u) atomicOr(kp_tnote, f);
+}
+bool kp_texel_differs(vec4 a, vec4 b) { return any(notEqual(floatBitsToUint(a), floatBitsToUint(b))); }
+// tile t on the next list, once
+void kp_tile_mark(ivec2 t)
+{
+    if (any(lessThan(t, ivec2(0))) || any(greaterThanEqual(t, ivec2(KP_TILES_X, KP_TILES_Y)))) return;
+    uint k = uint(t.y * KP_TILES_X + t.x);
+    if (atomicExchange(kp_tile[k], u_stamp) == u_stamp) return;
+    uint slot = atomicAdd(kp_cmd[3 * (1 - u_par)], 1u);   // (from 1: the control group)
+    kp_tile[KP_NT * (2 - u_par) + int(slot) - 1] = k;
+}
+// after a barrier that follows every kp_tile_note: the tiles this one puts on the next list
+// (one invocation a neighbour)
+void kp_tile_close(ivec2 t)
+{
+    uint f = kp_tnote;
+    for (uint k = gl_LocalInvocationIndex; k < 9u; k += gl_WorkGroupSize.x * gl_WorkGroupSize.y)
+        if ((f & 1u) != 0u || (k == 4u && (f & 4u) != 0u)) kp_tile_mark(t + ivec2(int(k % 3u) - 1, int(k / 3u) - 1));
+}
+#endif
