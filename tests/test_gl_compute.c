@@ -13,6 +13,7 @@
 
 #include "gl_util.h"
 #include "gpu_array2d.h"
+#include "gpu_buffer.h"
 #include "gpu_compute.h"
 #include "gpu_pass.h"
 #include "gpu_program.h"
@@ -131,7 +132,117 @@ static const struct swgl_embedded test_kernels[] = {
      "    barrier();\n"
      "    if (gl_LocalInvocationIndex == 0u) imageStore(o_out, ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));\n"
      "}\n"},
+    /* a min over the whole dispatch by one atomicMin a group into a buffer word, a count of
+     * the groups, and each group's key; then a second dispatch of as many groups as the
+     * first one wrote into a dispatch command (indirect), each adding its index */
+    {"test_buffer_cs.glsl",
+     "layout(local_size_x = 16, local_size_y = 16) in;\n"
+     "SWGL_INPUT(u_in);\n"
+     "#include \"group_min.glsl\"\n"
+     "layout(std430, binding = 2) buffer tb { uint word; uint count; uint cmd[3]; uint key[]; };\n"
+     "void main()\n"
+     "{\n"
+     "    if (gl_LocalInvocationIndex == 0u) swgl_group_min_init();\n"
+     "    barrier();\n"
+     "    swgl_group_min_add(swgl_in_rect() ? SWGL_LOAD(u_in, swgl_cell()).x : swgl_inf());\n"
+     "    barrier();\n"
+     "    if (gl_LocalInvocationIndex == 0u) {\n"
+     "        atomicMin(word, swgl_gmin);\n"
+     "        atomicAdd(count, 1u);\n"
+     "        atomicAdd(cmd[0], 1u);\n"
+     "        key[gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = swgl_gmin;\n"
+     "    }\n"
+     "}\n"},
+    {"test_indirect_cs.glsl",
+     "layout(local_size_x = 4) in;\n"
+     "layout(std430, binding = 2) buffer tb { uint word; uint count; uint cmd[3]; uint key[]; };\n"
+     "void main() { if (gl_LocalInvocationIndex == 0u) atomicAdd(word, gl_WorkGroupID.x + 1u); }\n"},
     {NULL, NULL}};
+
+/* gpu_buffer: a kernel's atomicMin over the whole dispatch (group_min.glsl's key), counts
+ * and per-group words, read back exactly; a dispatch whose group count a kernel wrote
+ * (indirect); misuse refused. */
+static void buffer_case(void)
+{
+    enum { W = 40, H = 20, G = 6 };
+    gpu_program *k = NULL, *ki = NULL, *frag = NULL;
+    swgl_status st = gpu_program_create_kernel("test_buffer_cs", NULL, &k);
+    if (st == SWGL_OK) st = gpu_program_create_kernel("test_indirect_cs", NULL, &ki);
+    CHECK(st == SWGL_OK, "the buffer kernels build: %s", swgl_last_error());
+    if (st != SWGL_OK) return;
+    float in[4 * W * H];
+    uint64_t seed = 11;
+    for (int i = 0; i < 4 * W * H; i++) in[i] = 2.0f + test_rand_float(&seed);
+    in[4 * (13 * W + 37)] = 0.75f;   /* the min, in the partial group (2, 0) */
+    gpu_array2d *a = NULL;
+    gpu_array2d_desc da = {W, H, GPU_RGBA32F, "buffer in"};
+    gpu_buffer *b = NULL;
+    unsigned init[5 + G] = {0xFFFFFFFFu, 0, 0, 1, 1};
+    st = gpu_array2d_create(&da, &a);
+    if (st == SWGL_OK) st = gpu_array2d_upload(a, in);
+    if (st == SWGL_OK) st = gpu_buffer_create(sizeof init, "test words", &b);
+    if (st == SWGL_OK) st = gpu_buffer_upload(b, 0, sizeof init, init);
+    gpu_pass p;
+    gpu_pass_begin(&p, k);
+    gpu_pass_array(&p, "u_in", a);
+    gpu_pass_buffer(&p, 2, b);
+    if (st == SWGL_OK) st = gpu_pass_dispatch(&p, W, H);
+    unsigned out[5 + G];
+    if (st == SWGL_OK) st = gpu_buffer_download(b, 0, sizeof out, out);
+    CHECK(st == SWGL_OK, "the buffer's dispatch: %s", swgl_last_error());
+    float want = INFINITY;
+    for (int i = 0; i < W * H; i++) want = fminf(want, in[4 * i]);
+    int keys = 1;
+    for (int g = 0; g < G && st == SWGL_OK; g++) {
+        float m = INFINITY;
+        for (int j = (g / 3) * 16; j < (g / 3 + 1) * 16 && j < H; j++)
+            for (int i = (g % 3) * 16; i < (g % 3 + 1) * 16 && i < W; i++) m = fminf(m, in[4 * (j * W + i)]);
+        unsigned key;
+        memcpy(&key, &m, sizeof key);
+        keys = keys && out[5 + g] == key + 1u;
+    }
+    float got;
+    unsigned gk = out[0] - 1u;
+    memcpy(&got, &gk, sizeof got);
+    CHECK(st == SWGL_OK && got == want && out[1] == G && out[2] == G && keys,
+          "one atomicMin a group gives the dispatch's min (%g, expected %g), %u groups counted, each group's key", got,
+          want, out[1]);
+    /* the second kernel: as many groups as the first counted into cmd[0] (6), each adding
+     * its index + 1 to the word (set to 0): 21 */
+    unsigned zero = 0;
+    if (st == SWGL_OK) st = gpu_buffer_upload(b, 0, sizeof zero, &zero);
+    gpu_pass_begin(&p, ki);
+    gpu_pass_buffer(&p, 2, b);
+    if (st == SWGL_OK) st = gpu_pass_dispatch_indirect(&p, b, 2 * sizeof(unsigned), 4, 1);
+    if (st == SWGL_OK) st = gpu_buffer_download(b, 0, sizeof zero, &zero);
+    CHECK(st == SWGL_OK && zero == 21, "an indirect dispatch runs the groups a kernel counted (sum %u, expected 21): %s",
+          zero, swgl_last_error());
+    gpu_pass_begin(&p, ki);
+    gpu_pass_buffer(&p, 2, b);
+    if (st == SWGL_OK) st = gpu_pass_dispatch_groups(&p, 3, 1, 12, 1);
+    if (st == SWGL_OK) st = gpu_buffer_download(b, 0, sizeof zero, &zero);
+    CHECK(st == SWGL_OK && zero == 27, "a dispatch of 3 groups given adds 1 + 2 + 3 (%u, expected 27)", zero);
+    /* misuse */
+    gpu_pass_begin(&p, ki);
+    gpu_pass_buffer(&p, 2, b);
+    CHECK(gpu_pass_dispatch_indirect(&p, b, sizeof init - 8, 4, 1) == SWGL_ERR_ARG,
+          "an indirect command past the buffer's end is refused: %s", swgl_last_error());
+    CHECK(gpu_buffer_upload(b, sizeof init - 4, 8, init) == SWGL_ERR_ARG, "an upload past the end is refused: %s",
+          swgl_last_error());
+    if (gpu_program_create("copy", NULL, &frag) == SWGL_OK) {
+        gpu_pass_begin(&p, frag);
+        gpu_pass_buffer(&p, 2, b);
+        CHECK(gpu_pass_draw(&p, a, NULL) == SWGL_ERR_ARG && strstr(swgl_last_error(), "only a kernel binds buffers"),
+              "a buffer on a pass that is not a kernel is refused: %s", swgl_last_error());
+    }
+    CHECK(gpu_buffer_create(0, "empty", &(gpu_buffer *){NULL}) == SWGL_ERR_ARG, "a buffer of 0 bytes is refused: %s",
+          swgl_last_error());
+    gpu_program_destroy(frag);
+    gpu_program_destroy(k);
+    gpu_program_destroy(ki);
+    gpu_buffer_destroy(b);
+    gpu_array2d_destroy(a);
+}
 
 static void kernel_case(void)
 {
@@ -227,6 +338,7 @@ int main(void)
     copy_case(1, 1, 3);
     stencil_case(50, 33, 4);
     kernel_case();
+    buffer_case();
 
     gpu_compute *bad = NULL;
     st = gpu_compute_create_from_source("broken", "layout(local_size_x = 1) in;\nvoid main() { x = 1; }\n", NULL, &bad);

@@ -540,6 +540,155 @@ static void early_exit(void)
     prob_free(&r);
 }
 
+/* run_to from 0 over the stops (the step chosen on the GPU, as the time loop runs it); the
+ * steps taken, or -1 */
+static long run_to_stops(kp_gpu *g, double t0, const double *stops, int n)
+{
+    long steps = 0;
+    double t = t0;
+    for (int k = 0; k < n; k++) {
+        timeloop_span sp = {0, t, INFINITY, 0, NAN, NULL, NULL};
+        if (kp_gpu_run_to(g, t, stops[k], k, 1e-9, &sp) != SWGL_OK || sp.t != stops[k]) return -1;
+        steps += sp.steps;
+        t = sp.t;
+    }
+    return steps;
+}
+
+/* The step on kernels (gpu-compute, float: kp_tiles.glsl), which skips dry tiles outright:
+ * a dam break in a dry box run_to with early exit on, auto and off, Euler and RK2, gives
+ * the same bits, on, fewer tiles; the water jumping between set_states, and steps on the
+ * host clock between run_to spans, start the tiles afresh; a dry domain computes no tile
+ * and stays as it is, to the bit. */
+static void kernel_steps(void)
+{
+    prob r;
+    prob_init(&r, 80, 72, 1.0, 1.0, bed_bump, CELL_WALL);
+    for (int j = 1; j <= r.ny; j++)
+        for (int i = 1; i <= r.nx; i++) {
+            double x = i - 0.5 - 30, y = j - 0.5 - 33;
+            r.h[grid_at(r.nx, i, j)] = x * x + y * y < 36 ? 1.0 : 0.0;
+        }
+    kp_gpu *g = NULL;
+    if (kp_gpu_create(&r.p, &g) != SWGL_OK || !kp_gpu_fused(g)) {
+        printf("skip  the step on kernels needs the compute backend (SWGL_PASSES=compute: test_gl_kp_compute)\n");
+        kp_gpu_destroy(g);
+        prob_free(&r);
+        return;
+    }
+    kp_gpu_destroy(g);
+    const double stops[3] = {1.0, 2.5, 4.0};
+    static const enum kp_early_exit modes[3] = {KP_EARLY_EXIT_OFF, KP_EARLY_EXIT_ON, KP_EARLY_EXIT_AUTO};
+    static const char *mname[3] = {"off", "on", "auto"};
+    for (int rk2 = 0; rk2 < 2; rk2++) {
+        state s[3];
+        long steps[3], tiles[3][2];
+        r.p.rk2 = rk2;
+        for (int m = 0; m < 3; m++) {
+            r.p.early_exit = modes[m];
+            g = NULL;
+            swgl_status st = kp_gpu_create(&r.p, &g);
+            if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
+            steps[m] = st == SWGL_OK ? run_to_stops(g, 0, stops, 3) : -1;
+            state_alloc(&s[m], &r);
+            if (steps[m] > 0) st = kp_gpu_get_state(g, s[m].h, s[m].qx, s[m].qy);
+            if (steps[m] > 0 && st == SWGL_OK) st = kp_gpu_tiles(g, &tiles[m][0], &tiles[m][1]);
+            CHECK(st == SWGL_OK && steps[m] > 0, "kernels, %s, early exit %s: run_to over 3 stops: %s",
+                  rk2 ? "RK2" : "Euler", mname[m], swgl_last_error());
+            kp_gpu_destroy(g);
+        }
+        CHECK(steps[0] == steps[1] && steps[0] == steps[2] && same_bits(&s[0], &s[1]) && same_bits(&s[0], &s[2]),
+              "kernels, %s: early exit on and auto give early exit off's bits (%ld, %ld, %ld steps)",
+              rk2 ? "RK2" : "Euler", steps[0], steps[1], steps[2]);
+        CHECK(tiles[0][0] == tiles[0][1] && tiles[1][0] > 0 && tiles[1][0] < tiles[1][1],
+              "kernels, %s: early exit on computes %ld of %ld tiles in the last step (off: %ld)",
+              rk2 ? "RK2" : "Euler", tiles[1][0], tiles[1][1], tiles[0][0]);
+        /* dispatches of 3 work groups (SWGL_KP_MAX_GROUPS): the control group and two that
+         * run the list's tiles in turn, as a grid of more than 65535 tiles would */
+        for (int m = 1; m >= 0; m--) {
+            state f;
+            long n = -1;
+            r.p.early_exit = modes[m];
+            setenv("SWGL_KP_MAX_GROUPS", "3", 1);
+            g = NULL;
+            swgl_status st = kp_gpu_create(&r.p, &g);
+            unsetenv("SWGL_KP_MAX_GROUPS");
+            if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
+            if (st == SWGL_OK) n = run_to_stops(g, 0, stops, 3);
+            state_alloc(&f, &r);
+            if (n > 0) st = kp_gpu_get_state(g, f.h, f.qx, f.qy);
+            CHECK(st == SWGL_OK && n == steps[0] && same_bits(&s[0], &f),
+                  "kernels, %s, early exit %s: 3 work groups, tiles in turn, give the bits of a group a tile (%ld "
+                  "steps)", rk2 ? "RK2" : "Euler", mname[m], n);
+            state_free(&f);
+            kp_gpu_destroy(g);
+        }
+        for (int m = 0; m < 3; m++) state_free(&s[m]);
+    }
+
+    /* the water jumps (set_state) from corner to corner, and host-clock steps run between
+     * run_to spans: with early exit on as with it off */
+    {
+        state s[2];
+        for (int m = 0; m < 2; m++) {
+            r.p.rk2 = 1;
+            r.p.early_exit = m ? KP_EARLY_EXIT_ON : KP_EARLY_EXIT_OFF;
+            g = NULL;
+            swgl_status st = kp_gpu_create(&r.p, &g);
+            for (int jump = 0; jump < 3 && st == SWGL_OK; jump++) {
+                double cx = jump == 1 ? 62 : 14, cy = jump == 1 ? 55 : 12;
+                for (int j = 1; j <= r.ny; j++)
+                    for (int i = 1; i <= r.nx; i++) {
+                        double x = i - 0.5 - cx, y = j - 0.5 - cy;
+                        r.h[grid_at(r.nx, i, j)] = x * x + y * y < 30 ? 0.8 : 0.0;
+                    }
+                st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
+                double j1[1] = {1.5}, j2[1] = {3.0};
+                if (st == SWGL_OK && run_to_stops(g, 0, j1, 1) < 0) st = SWGL_ERR_GL;
+                if (st == SWGL_OK) st = gpu_steps(g, 7, NULL, 0);
+                if (st == SWGL_OK && run_to_stops(g, 1.5, j2, 1) < 0) st = SWGL_ERR_GL;
+            }
+            state_alloc(&s[m], &r);
+            if (st == SWGL_OK) st = kp_gpu_get_state(g, s[m].h, s[m].qx, s[m].qy);
+            CHECK(st == SWGL_OK, "kernels: jumping water, early exit %s: %s", m ? "on" : "off", swgl_last_error());
+            kp_gpu_destroy(g);
+        }
+        CHECK(same_bits(&s[0], &s[1]), "kernels: water jumping between set_states, host-clock steps between run_to "
+              "spans: early exit on gives off's bits");
+        state_free(&s[0]);
+        state_free(&s[1]);
+    }
+
+    /* a dry domain: after the first step no tile is on the list, and 40 steps leave the
+     * state as it was */
+    {
+        prob d;
+        prob_init(&d, 40, 40, 1.0, 1.0, bed_bump, CELL_WALL);
+        d.p.early_exit = KP_EARLY_EXIT_ON;
+        for (size_t k = 0; k < grid_size(40, 40); k++) d.h[k] = d.code[k] == CELL_ACTIVE ? 1e-6 : 0.0;
+        state s0, s1;
+        state_alloc(&s0, &d);
+        state_alloc(&s1, &d);
+        long c = -1, t = -1, n = -1;
+        g = NULL;
+        swgl_status st = kp_gpu_create(&d.p, &g);
+        if (st == SWGL_OK) st = kp_gpu_set_state(g, d.h, d.qx, d.qy);
+        if (st == SWGL_OK) st = kp_gpu_get_state(g, s0.h, s0.qx, s0.qy);
+        double dstops[2] = {5.0, 10.0};
+        if (st == SWGL_OK) n = run_to_stops(g, 0, dstops, 2);
+        if (n > 0) st = kp_gpu_tiles(g, &c, &t);
+        if (st == SWGL_OK) st = kp_gpu_get_state(g, s1.h, s1.qx, s1.qy);
+        CHECK(st == SWGL_OK && n == 2 && c == 0 && t > 0 && same_bits(&s0, &s1),
+              "kernels: a dry domain lands on each stop in one step (%ld steps), computes %ld of %ld tiles, and stays "
+              "as it was to the bit", n, c, t);
+        state_free(&s0);
+        state_free(&s1);
+        kp_gpu_destroy(g);
+        prob_free(&d);
+    }
+    prob_free(&r);
+}
+
 /* ---------- 3b. cell vs faces ---------- */
 static void variants(void)
 {
@@ -1084,6 +1233,7 @@ int main(void)
     lake_at_rest();
     mass();
     early_exit();
+    kernel_steps();
     variants();
     symmetry();
     dt_on_gpu();

@@ -165,33 +165,20 @@ real4 kp_face_of(real3 plo, real4 slo, real4 blo, real3 phi, real4 shi, real4 bh
     return kp_face(plo, alo, blo.w, phi, ahi, bhi.w, axis, kp_bv(alo ? shi : slo), axis == 0 ? blo.x : blo.y);
 }
 
-void main()
+#ifdef KP_FUSE_STAGE1
+real dt;     // the step stage 0 chose
+#else
+real bmin;   // this invocation's min of cfl r over its cells
+#endif
+
+// The tile of cells from `tile` (its first cell) up to `end` (exclusive): R and the bound
+// of its cells, or (KP_FUSE_STAGE1) their Q^{n+1}; begins with a barrier, so that a work
+// group may run several tiles in turn
+void kp_flux_tile(ivec2 tile, ivec2 end)
 {
     int i = int(gl_LocalInvocationIndex);
     const ivec2 ex = ivec2(1, 0), ey = ivec2(0, 1);
-#ifdef KP_TILES
-    // 0. the group's tile from the step's list (kp_tiles.glsl): a tile off the list is not
-    // run at all; group 0, the control group, has none: in stage 0 it computes the time
-    // left for the integration's groups and opens the next list
-    ivec2 tid = kp_group_tile();
-    if (tid.x < 0) {
-#ifndef KP_FUSE_STAGE1
-        if (i == 0) {
-            float left, unk;
-            swgl_clock_unknown(left, unk);
-            kp_left = left;
-            kp_unk = unk;
-            kp_cmd[3 * (1 - u_par)] = 1u;
-        }
-#endif
-        return;
-    }
-    ivec2 tile = ivec2(KP_TX, KP_TY) * tid;
-    ivec2 end = textureSize(KP_TEX(u_bed), 0);
-#else
-    ivec2 tile = swgl_rect.xy + ivec2(KP_TX, KP_TY) * ivec2(gl_WorkGroupID.xy);
-    ivec2 end = swgl_rect.xy + swgl_rect.zw;
-#endif
+    barrier();   // (the shared memory of the group's last tile is read no more)
 #ifdef KP_XSHARE
     ivec2 c0 = tile + ivec2(int(gl_LocalInvocationID.x) - 1, KP_CY * int(gl_LocalInvocationID.y));
 #else
@@ -212,27 +199,16 @@ void main()
     }
 #endif
 #ifdef KP_TILES
-    if (i == 0) {   // on the list: computed (a dry tile computes R = (0, 0, 0, +inf) as it is)
-        s_wet = true;
-        swgl_group_min_init();
-    }
+    if (i == 0) s_wet = true;   // on the list: computed (a dry tile computes R = (0, 0, 0, +inf) as it is)
 #ifdef KP_TILES_WRITE
     kp_tile_open();
 #endif
     barrier();
 #else
-    if (i == 0) {
-        s_wet = u_skip_dry == 0;
-        swgl_group_min_init();
-    }
+    if (i == 0) s_wet = u_skip_dry == 0;
     barrier();
     if (u_skip_dry != 0 && kp_region_wet(i, tile)) s_wet = true;
     barrier();
-#endif
-#ifdef KP_FUSE_STAGE1
-    real dt = real(SWGL_LOAD(u_clock, ivec2(0)).x);
-#else
-    real bmin = kp_inf();
 #endif
 #if defined(KP_XSHARE)
     // a column of KP_CY cells an invocation, as the sweep below with KP_CX = 1, but a row's
@@ -314,7 +290,7 @@ void main()
         kp_stage1_store(c0, KP_LOAD(u_state, c0), KP_LOAD(u_bed, c0), dt, R);
 #else
         imageStore(o_R, c0, R);
-        bmin = R.w;
+        bmin = min(bmin, R.w);
 #endif
     }
 #else
@@ -389,10 +365,47 @@ void main()
         }
     }
 #endif
-#ifdef KP_FUSE_STAGE1
+#ifdef KP_TILES_WRITE
     barrier();   // (every cell noted)
-    kp_tile_close(tid);
+    kp_tile_close(tile / ivec2(KP_TX, KP_TY));
+#endif
+}
+
+void main()
+{
+    int i = int(gl_LocalInvocationIndex);
+#ifdef KP_TILES
+    // 0. the tiles of the step's list (kp_tiles.glsl), in turn (kp_tile_loop): a tile off
+    // the list is not run at all; group 0, the control group, has none: in stage 0 it
+    // computes the time left for the integration's groups and opens the next list
+    if (gl_WorkGroupID.x == 0u) {
+#ifndef KP_FUSE_STAGE1
+        if (i == 0) {
+            float left, unk;
+            swgl_clock_unknown(left, unk);
+            kp_left = left;
+            kp_unk = unk;
+            kp_tiles_open_next();
+        }
+#endif
+        return;
+    }
+#endif
+#ifdef KP_FUSE_STAGE1
+    dt = real(SWGL_LOAD(u_clock, ivec2(0)).x);
 #else
+    bmin = kp_inf();
+    if (i == 0) swgl_group_min_init();
+    barrier();
+#endif
+#ifdef KP_TILES
+    ivec2 end = textureSize(KP_TEX(u_bed), 0);
+    for (uint k = kp_tile_first(); k < kp_tile_count(); k += kp_tile_stride())
+        kp_flux_tile(ivec2(KP_TX, KP_TY) * kp_tile_at(k), end);
+#else
+    kp_flux_tile(swgl_rect.xy + ivec2(KP_TX, KP_TY) * ivec2(gl_WorkGroupID.xy), swgl_rect.xy + swgl_rect.zw);
+#endif
+#ifndef KP_FUSE_STAGE1
     swgl_group_min_add(bmin);
     barrier();
 #ifdef KP_TILES

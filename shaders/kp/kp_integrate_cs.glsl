@@ -2,7 +2,8 @@
 // step's clock and stage 0's integration in one dispatch, where the passes draw the
 // reduction, the clock (gpgpu's clock.glsl) and then the integration (kp_integrate.glsl).
 // It runs the step's list of tiles (kp_tiles.glsl), a work group of KP_IX x KP_IY
-// invocations a tile (KP_TX x KP_TY cells, the flux kernel's; a cell or more an invocation):
+// invocations a tile in turn (KP_TX x KP_TY cells, the flux kernel's; a cell or more an
+// invocation):
 //   1. each group reads the step's bound, the min of kp_flux_cs.glsl's groups (their
 //      atomicMin into kp_bound[u_par]), and the time left that the flux's control group
 //      computed from the last clock, and from them the step (swgl_clock_texel_with,
@@ -31,35 +32,39 @@ shared float s_dt;
 
 void main()
 {
-    ivec2 t = kp_group_tile(), l = ivec2(gl_LocalInvocationID.xy);
+    ivec2 l = ivec2(gl_LocalInvocationID.xy);
     int i = int(gl_LocalInvocationIndex);
     float bound = swgl_min_key_value(kp_bound[u_par]);
-    if (t.x < 0) {   // the control group: the clock, and the next step's bound word
+    if (gl_WorkGroupID.x == 0u) {   // the control group: the clock, and the next step's bound word
         for (int j = i; j <= SWGL_CLOCK_W; j += KP_IX * KP_IY)
             imageStore(o_clock, ivec2(j, 0), swgl_clock_texel_with(j, bound, kp_left, kp_unk));
         if (i == 0) kp_bound[1 - u_par] = 0xFFFFFFFFu;
         return;
     }
     if (i == 0) s_dt = swgl_clock_texel_with(0, bound, kp_left, kp_unk).x;
-#ifdef KP_TILES_WRITE
-    kp_tile_open();
-#endif
-    barrier();
-    real dt = real(s_dt);
     ivec2 n = textureSize(KP_TEX(u_bed), 0);
-    for (int y = l.y; y < KP_TY; y += KP_IY)
-        for (int x = l.x; x < KP_TX; x += KP_IX) {
-            ivec2 c = ivec2(KP_TX, KP_TY) * t + ivec2(x, y);
-            if (c.x >= n.x || c.y >= n.y) continue;
-            real4 s = KP_LOAD(u_state, c), b = KP_LOAD(u_bed, c), s1 = s;
-            if (b.w == CELL_ACTIVE && dt != 0.0) s1 = kp_integrate_cell(c, s, s, b, dt, KP_LOAD(u_R, c).xyz);
-            imageStore(o_state, c, s1);
+    for (uint k = kp_tile_first(); k < kp_tile_count(); k += kp_tile_stride()) {
+        ivec2 t = kp_tile_at(k);
 #ifdef KP_TILES_WRITE
-            kp_tile_note(s1, b, kp_texel_differs(s1, s));
+        kp_tile_open();
 #endif
-        }
+        barrier();   // (s_dt; the last tile's note read)
+        real dt = real(s_dt);
+        for (int y = l.y; y < KP_TY; y += KP_IY)
+            for (int x = l.x; x < KP_TX; x += KP_IX) {
+                ivec2 c = ivec2(KP_TX, KP_TY) * t + ivec2(x, y);
+                if (c.x >= n.x || c.y >= n.y) continue;
+                real4 s = KP_LOAD(u_state, c), b = KP_LOAD(u_bed, c), s1 = s;
+                if (b.w == CELL_ACTIVE && dt != 0.0) s1 = kp_integrate_cell(c, s, s, b, dt, KP_LOAD(u_R, c).xyz);
+                imageStore(o_state, c, s1);
 #ifdef KP_TILES_WRITE
-    barrier();
-    kp_tile_close(t);
+                kp_tile_note(s1, b, kp_texel_differs(s1, s));
 #endif
+            }
+#ifdef KP_TILES_WRITE
+        barrier();
+        kp_tile_close(t);
+        barrier();   // (the note read before the next tile's is opened)
+#endif
+    }
 }

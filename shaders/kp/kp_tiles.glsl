@@ -1,15 +1,18 @@
 // kp_tiles.glsl — the step on kernels that skip dry tiles outright (KP_TILES; kp_gpu.c
 // step_kernels).  A tile is the flux kernel's (KP_TX x KP_TY cells; KP_TILES_X x
 // KP_TILES_Y of them over the arrays from (0, 0)).  Each dispatch of a step runs a list of
-// the tiles to compute, one work group a tile, plus work group 0, the control group, which
-// owns no tile (it chooses the step: kp_flux_cs.glsl, kp_integrate_cs.glsl); the list and
-// its dispatch's group count (glDispatchComputeIndirect) are made by the step before, in a
+// the tiles to compute, a tile a work group (or, past KP_MAX_GROUPS groups, several in
+// turn: kp_tile_first, kp_tile_stride), plus work group 0, the control group, which owns
+// no tile (it chooses the step: kp_flux_cs.glsl, kp_integrate_cs.glsl); the list and its
+// dispatch's group count (glDispatchComputeIndirect) are made by the step before, in a
 // shader storage buffer:
 //   kp_bound[2]  the step's bound as group_min.glsl's key, [u_par] this step's (the flux
 //                groups' atomicMin), the other set to +inf for the next step
 //   kp_left, kp_unk  the time left less the steps the CPU has not read, and their sum
 //                (clock_rule.glsl swgl_clock_unknown), from the flux's control group
-//   kp_cmd[6]    two dispatch commands (groups x, 1, 1): list k's count + 1 at kp_cmd[3 k]
+//   kp_cmd[6]    two dispatch commands (groups x, 1, 1): list k's at kp_cmd[3 k], its
+//                length + 1 up to KP_MAX_GROUPS
+//   kp_count[2]  the lists' lengths
 //   kp_tile[]    a stamp per tile (the step that last put it on the next list), then the
 //                two lists of tile indices (y KP_TILES_X + x): list k at KP_NT (1 + k)
 // A tile is on the next list when the step's last kernel (Euler's integration, RK2's
@@ -29,20 +32,27 @@ layout(std430, binding = 0) buffer kp_tiles_buf {
     uint kp_bound[2];
     float kp_left, kp_unk;
     uint kp_cmd[6];
-    uint kp_pad[2];
+    uint kp_count[2];
     uint kp_tile[];
 };
 uniform int u_par;     // this step's list and bound word
 uniform int u_all;     // 1: the dispatch runs every tile (kp.early_exit off)
 #define KP_NT (KP_TILES_X * KP_TILES_Y)
 
-// this work group's tile, or (-1, -1) for the control group
-ivec2 kp_group_tile()
+// the tiles this work group runs: k = first, first + stride, ... < count, tile kp_tile_at(k)
+uint kp_tile_first() { return gl_WorkGroupID.x - 1u; }
+uint kp_tile_stride() { return gl_NumWorkGroups.x - 1u; }
+uint kp_tile_count() { return u_all != 0 ? uint(KP_NT) : kp_count[u_par]; }
+ivec2 kp_tile_at(uint k)
 {
-    uint g = gl_WorkGroupID.x;
-    if (g == 0u) return ivec2(-1);
-    uint t = u_all != 0 ? g - 1u : kp_tile[KP_NT * (1 + u_par) + int(g) - 1];
+    uint t = u_all != 0 ? k : kp_tile[KP_NT * (1 + u_par) + int(k)];
     return ivec2(int(t % uint(KP_TILES_X)), int(t / uint(KP_TILES_X)));
+}
+// (the flux's control group, before the step's last kernel adds to it) the next list empty
+void kp_tiles_open_next()
+{
+    kp_count[1 - u_par] = 0u;
+    kp_cmd[3 * (1 - u_par)] = 1u;
 }
 
 #ifdef KP_TILES_WRITE
@@ -66,8 +76,9 @@ void kp_tile_mark(ivec2 t)
     if (any(lessThan(t, ivec2(0))) || any(greaterThanEqual(t, ivec2(KP_TILES_X, KP_TILES_Y)))) return;
     uint k = uint(t.y * KP_TILES_X + t.x);
     if (atomicExchange(kp_tile[k], u_stamp) == u_stamp) return;
-    uint slot = atomicAdd(kp_cmd[3 * (1 - u_par)], 1u);   // (from 1: the control group)
-    kp_tile[KP_NT * (2 - u_par) + int(slot) - 1] = k;
+    uint slot = atomicAdd(kp_count[1 - u_par], 1u);
+    kp_tile[KP_NT * (2 - u_par) + int(slot)] = k;
+    atomicMax(kp_cmd[3 * (1 - u_par)], min(slot + 2u, uint(KP_MAX_GROUPS)));   // (the control group too)
 }
 // after a barrier that follows every kp_tile_note: the tiles this one puts on the next list
 // (one invocation a neighbour)

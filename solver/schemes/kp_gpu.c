@@ -113,9 +113,13 @@
 #define KP_AUTO_PERIOD 100
 #define KP_TIMER_SLOTS 512
 /* kp_tiles.glsl's buffer: a header of 12 words (the two bound words, the time left and the
- * unknown steps' sum, two dispatch commands, 2 spare), a stamp a tile, then two lists */
+ * unknown steps' sum, two dispatch commands, the two lists' lengths), a stamp a tile, then
+ * the two lists; a dispatch runs at most KT_MAX_GROUPS work groups (GL guarantees 65535
+ * in x; SWGL_KP_MAX_GROUPS=N fewer, to test), each running its share of the tiles in turn */
 #define KT_HEAD 12
 #define KT_CMD(k) ((4 + 3 * (size_t)(k)) * sizeof(unsigned))
+#define KT_COUNT(k) ((10 + (size_t)(k)) * sizeof(unsigned))
+#define KT_MAX_GROUPS 65535
 
 enum { MAN_NONE = 0, MAN_UNIFORM = 1, MAN_TEXTURE = 2 };
 /* timer tags: the pass, the variant (early exit on), an auto sample, the last section of
@@ -143,7 +147,7 @@ struct kp_gpu {
      * stage 0's flux, the clock with stage 0's integration, RK2's stage 1 flux and
      * integration; the tiles' bound words and flags, the set this step reads, and whether
      * they must be set afresh (after anything but these kernels changed the state) */
-    int kstep;
+    int kstep, max_groups;
     gpu_program *p_kflux, *p_kint, *p_kfused1;
     gpu_buffer *tiles;
     int tpar, tiles_stale;
@@ -732,11 +736,23 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
      * tiles 2 or more cells a side); the integration kernel's work group: the tile, or
      * its rows in turns where it holds more than 1024 cells */
     g->kstep = g->fused && !flux_only && g->tx >= 2 && g->ty >= 2;
+    g->max_groups = KT_MAX_GROUPS;
+    const char *mg = getenv("SWGL_KP_MAX_GROUPS");
+    if (mg && *mg) {
+        char *e;
+        long v = strtol(mg, &e, 10);
+        if (*e || v < 2 || v > KT_MAX_GROUPS) {
+            kp_gpu_destroy(g);
+            return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_MAX_GROUPS=%s: expected 2 to %d", mg, KT_MAX_GROUPS);
+        }
+        g->max_groups = (int)v;
+    }
     int ix = g->tx < 1024 ? g->tx : 1024, iy = g->ty;
     while (ix * iy > 1024) iy = (iy + 1) / 2;
     snprintf(grp, sizeof grp, "#define KP_GX %d\n#define KP_GY %d\n#define KP_CX %d\n#define KP_CY %d\n%s", g->gx, g->gy,
              g->cx, g->cy, g->xshare ? "#define KP_XSHARE 1\n" : "");
-    snprintf(tdefs, sizeof tdefs, "#define KP_TILES 1\n#define KP_TILES_X %d\n#define KP_TILES_Y %d\n", g->tnx, g->tny);
+    snprintf(tdefs, sizeof tdefs, "#define KP_TILES 1\n#define KP_TILES_X %d\n#define KP_TILES_Y %d\n#define KP_MAX_GROUPS %d\n",
+             g->tnx, g->tny, g->max_groups);
     snprintf(di_flux, sizeof di_flux, "%s%s%s", g->defs, nostage, grp);
     snprintf(di_kflux, sizeof di_kflux, "%s%s", di_flux, tdefs);
     snprintf(di_kfused1, sizeof di_kfused1, "%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n%s", di_flux, tdefs);
@@ -1187,8 +1203,8 @@ static swgl_status kstep_tiles(kp_gpu *g, long *computed, long *total)
     *total = all;
     *computed = all;
     if (!g->last_ee || g->tiles_stale) return SWGL_OK;
-    swgl_status st = gpu_buffer_download(g->tiles, KT_CMD(1 - g->tpar), sizeof x, &x);
-    if (st == SWGL_OK) *computed = (long)x - 1;
+    swgl_status st = gpu_buffer_download(g->tiles, KT_COUNT(1 - g->tpar), sizeof x, &x);
+    if (st == SWGL_OK) *computed = (long)x;
     return st;
 }
 
@@ -1245,7 +1261,8 @@ static swgl_status tiles_reset(kp_gpu *g)
     unsigned *w = calloc(n, sizeof *w);
     if (!w) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     w[0] = w[1] = 0xFFFFFFFFu;
-    w[4] = (unsigned)nt + 1;   /* list 0: every tile, and the control group */
+    w[4] = (unsigned)(nt + 1 < (size_t)g->max_groups ? nt + 1 : (size_t)g->max_groups);   /* list 0: every tile, */
+    w[10] = (unsigned)nt;                                                  /* and the control group */
     w[5] = w[6] = w[7] = w[8] = w[9] = 1;
     for (size_t k = 0; k < nt; k++) w[KT_HEAD + nt + k] = (unsigned)k;
     swgl_status st = gpu_buffer_upload(g->tiles, 0, n * sizeof *w, w);
@@ -1262,7 +1279,8 @@ static swgl_status tiles_reset(kp_gpu *g)
  * (early exit off), each with the control group */
 static swgl_status kdispatch(kp_gpu *g, gpu_pass *p, int all)
 {
-    if (all) return gpu_pass_dispatch_groups(p, g->tnx * g->tny + 1, 1, g->tw, g->th);
+    long groups = (long)g->tnx * g->tny + 1;
+    if (all) return gpu_pass_dispatch_groups(p, groups < g->max_groups ? (int)groups : g->max_groups, 1, g->tw, g->th);
     return gpu_pass_dispatch_indirect(p, g->tiles, KT_CMD(g->tpar), g->tw, g->th);
 }
 
