@@ -19,7 +19,7 @@
 #include "gpu_array2d.h"
 #include "gpu_pass.h"
 
-#define GPU_CLOCK_WINDOW 16
+#define GPU_CLOCK_WINDOW 32
 #define GPU_CLOCK_TEXELS (GPU_CLOCK_WINDOW + 1)
 #define GPU_CLOCK_STEPS (4 * GPU_CLOCK_WINDOW - 1)
 #define GPU_CLOCK_STR2(x) #x

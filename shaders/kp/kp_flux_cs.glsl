@@ -172,13 +172,13 @@ real bmin;   // this invocation's min of cfl r over its cells
 #endif
 
 // The tile of cells from `tile` (its first cell) up to `end` (exclusive): R and the bound
-// of its cells, or (KP_FUSE_STAGE1) their Q^{n+1}; begins with a barrier, so that a work
-// group may run several tiles in turn
-void kp_flux_tile(ivec2 tile, ivec2 end)
+// of its cells, or (KP_FUSE_STAGE1) their Q^{n+1}; after a group's first tile (first
+// false) it begins with a barrier, so that a work group may run several tiles in turn
+void kp_flux_tile(ivec2 tile, ivec2 end, bool first)
 {
     int i = int(gl_LocalInvocationIndex);
     const ivec2 ex = ivec2(1, 0), ey = ivec2(0, 1);
-    barrier();   // (the shared memory of the group's last tile is read no more)
+    if (!first) barrier();   // (the shared memory of the group's last tile is read no more)
 #ifdef KP_XSHARE
     ivec2 c0 = tile + ivec2(int(gl_LocalInvocationID.x) - 1, KP_CY * int(gl_LocalInvocationID.y));
 #else
@@ -395,15 +395,21 @@ void main()
     dt = real(SWGL_LOAD(u_clock, ivec2(0)).x);
 #else
     bmin = kp_inf();
-    if (i == 0) swgl_group_min_init();
-    barrier();
+    if (i == 0) swgl_group_min_init();   // (the barriers of the group's first tile follow)
 #endif
 #ifdef KP_TILES
     ivec2 end = textureSize(KP_TEX(u_bed), 0);
-    for (uint k = kp_tile_first(); k < kp_tile_count(); k += kp_tile_stride())
-        kp_flux_tile(ivec2(KP_TX, KP_TY) * kp_tile_at(k), end);
+    uint n = kp_tile_count(), k = kp_tile_first();
+    ivec2 t = kp_tile_at(min(k, uint(KP_NT - 1)));   // (read with the count)
+    bool ran = k < n;
+    for (bool first = true; k < n; first = false) {
+        kp_flux_tile(ivec2(KP_TX, KP_TY) * t, end, first);
+        k += kp_tile_stride();
+        if (k < n) t = kp_tile_at(k);
+    }
+    if (!ran) return;   // (a group past the list's end: no cell, no bound)
 #else
-    kp_flux_tile(swgl_rect.xy + ivec2(KP_TX, KP_TY) * ivec2(gl_WorkGroupID.xy), swgl_rect.xy + swgl_rect.zw);
+    kp_flux_tile(swgl_rect.xy + ivec2(KP_TX, KP_TY) * ivec2(gl_WorkGroupID.xy), swgl_rect.xy + swgl_rect.zw, true);
 #endif
 #ifndef KP_FUSE_STAGE1
     swgl_group_min_add(bmin);

@@ -43,8 +43,9 @@ void main()
     }
     if (i == 0) s_dt = swgl_clock_texel_with(0, bound, kp_left, kp_unk).x;
     ivec2 n = textureSize(KP_TEX(u_bed), 0);
-    for (uint k = kp_tile_first(); k < kp_tile_count(); k += kp_tile_stride()) {
-        ivec2 t = kp_tile_at(k);
+    uint count = kp_tile_count(), k = kp_tile_first();
+    ivec2 t = kp_tile_at(min(k, uint(KP_NT - 1)));   // (read with the count)
+    for (; k < count; k += kp_tile_stride(), t = k < count ? kp_tile_at(k) : t) {
 #ifdef KP_TILES_WRITE
         kp_tile_open();
 #endif

@@ -2,13 +2,24 @@
 #include "gpu_steps.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "gpu_readback.h"
 
-/* At most this many steps unknown when a step is issued, so that every clock read back
- * still holds every step since the last one read (GPU_CLOCK_STEPS), with a clock requested
- * every GPU_STEPS_READ_EVERY steps. */
-#define MAX_UNKNOWN (GPU_CLOCK_STEPS - GPU_STEPS_READ_EVERY)
+/* The steps between two clocks read back: GPU_STEPS_READ_EVERY, or SWGL_CLOCK_EVERY */
+static swgl_status read_every(int *every)
+{
+    const char *e = getenv("SWGL_CLOCK_EVERY");
+    *every = GPU_STEPS_READ_EVERY;
+    if (!e || !*e) return SWGL_OK;
+    char *end;
+    long v = strtol(e, &end, 10);
+    if (*end || v < 1 || v > GPU_STEPS_READ_MAX)
+        return swgl_fail(SWGL_ERR_ARG, "SWGL_CLOCK_EVERY=%s: expected a number of steps from 1 to %d", e,
+                         GPU_STEPS_READ_MAX);
+    *every = (int)v;
+    return SWGL_OK;
+}
 
 /* What the clock of step n, read back, says of steps known + 1 .. n; 1 when the stop is
  * reached or the run blew up. */
@@ -39,13 +50,19 @@ static int take_clock(const float *c, int n, int known, int stop_index, double s
 swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn step, void *self, double t, double stop,
                              int stop_index, double dt_floor, timeloop_span *sp)
 {
-    int issued = 0, known = 0, done = 0, blown = 0;
+    /* at most max_unknown steps unknown when a step is issued, so that every clock read
+     * back still holds every step since the last one read (GPU_CLOCK_STEPS), with a clock
+     * requested every `every` steps */
+    int every, issued = 0, known = 0, done = 0, blown = 0;
+    swgl_status st = read_every(&every);
+    if (st != SWGL_OK) return st;
+    const int max_unknown = GPU_CLOCK_STEPS - every;
     int req[GPU_READBACK_MAX], rh = 0, rn = 0;   /* the steps of the clocks requested, oldest first */
     float c[4 * GPU_CLOCK_TEXELS];
     sp->t = t;
     /* a fresh clock: no step before this span is unknown, and no flag of an earlier run
      * or stop may carry over (the requests were drained at the end of the last span) */
-    swgl_status st = gpu_clock_reset(clock);
+    st = gpu_clock_reset(clock);
 #define REQUEST()                                                                                                    \
     do {                                                                                                             \
         if ((st = gpu_clock_request(clock)) == SWGL_OK) req[(rh + rn++) % GPU_READBACK_MAX] = issued;               \
@@ -56,7 +73,7 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
          * also in earlier spans), so that few steps run after the landing */
         while (st == SWGL_OK && !done && known < issued) {
             int m = issued - known, ready = 1;
-            int wait = m >= MAX_UNKNOWN || sp->t + (m + 1) * *dt_recent * 1.5 >= stop;
+            int wait = m >= max_unknown || sp->t + (m + 1) * *dt_recent * 1.5 >= stop;
             if (wait && rn < GPU_READBACK_MAX && (rn == 0 || req[(rh + rn - 1) % GPU_READBACK_MAX] < issued)) {
                 REQUEST();
                 if (st != SWGL_OK) break;
@@ -81,7 +98,7 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
         gpu_clock_args a = {stop - sp->t, issued - known, dt_floor, stop_index};
         if ((st = step(self, &a)) != SWGL_OK) break;
         issued++;
-        if (issued % GPU_STEPS_READ_EVERY == 0 && rn < GPU_READBACK_MAX) REQUEST();
+        if (issued % every == 0 && rn < GPU_READBACK_MAX) REQUEST();
     }
     /* steps issued after the landing (or the blow-up) took dt = 0 and left the state as
      * it was; after an interrupt they did advance it, so their steps count (the time

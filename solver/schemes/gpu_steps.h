@@ -10,8 +10,10 @@
 #include "gpu_clock.h"
 #include "scheme.h"
 
-/* How often a clock is read back, in steps (more often near a stop: gpu_steps.c). */
-#define GPU_STEPS_READ_EVERY 16
+/* How often a clock is read back, in steps (more often near a stop: gpu_steps.c);
+ * SWGL_CLOCK_EVERY=N sets it (1 to GPU_STEPS_READ_MAX), to measure the choice. */
+#define GPU_STEPS_READ_EVERY 32
+#define GPU_STEPS_READ_MAX (GPU_CLOCK_STEPS / 2)
 
 /* One step with dt chosen on the GPU into the clock's next texels (a->left = stop - t as
  * the CPU knows t, a->unknown = steps issued whose clock has not come back yet: the rule
