@@ -50,8 +50,16 @@ for w in $what; do
         SWGL_PASSES=compute ./build/swgl bench sediment --sizes 4096 --no-cpu --form paper
         M="--set output.maps=false --set output.gauge_interval=4000 --quiet"
         for integ in euler rk2; do
-          ./build/swgl run --case malpasset --backend gpu-compute $M --set kp.integrator=$integ --out "$out/c-mp"
-          sum "$out/c-mp" "malpasset 15 m $integ gpu-compute"
+          for ee in auto on off; do
+            ./build/swgl run --case malpasset --backend gpu-compute $M --set kp.integrator=$integ --set kp.early_exit=$ee \
+              --out "$out/c-mp"
+            sum "$out/c-mp" "malpasset 15 m $integ gpu-compute, early exit $ee"
+          done
+          SWGL_KP_FUSED=flux ./build/swgl run --case malpasset --backend gpu-compute $M --set kp.integrator=$integ \
+            --out "$out/c-mpf"
+          sum "$out/c-mpf" "malpasset 15 m $integ gpu-compute, the flux kernel then passes (SWGL_KP_FUSED=flux)"
+          SWGL_PASS_PROFILE=1 ./build/swgl run --case malpasset --backend gpu-compute $M --set kp.integrator=$integ \
+            --out "$out/c-mp"
         done
         ./build/swgl run --case malpasset --backend gpu-compute --out "$out/c-mpv" --quiet
         ./build/swgl validate malpasset "$out/c-mpv" --out "$out/c-mpv" | tail -n 6

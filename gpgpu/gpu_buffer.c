@@ -79,10 +79,21 @@ swgl_status gpu_buffer_download(const gpu_buffer *b, size_t offset, size_t bytes
 {
     swgl_status st = range(b, offset, bytes, "download");
     if (st != SWGL_OK || bytes == 0) return st;
+    /* through a copy into a buffer of its own: NVIDIA's driver (580, H200) answers a
+     * glGetBufferSubData of a storage buffer that was read back before without what the
+     * kernels wrote into it since (tests/test_gl_compute.c); a fresh buffer that the GPU
+     * copied into reads as it is.  Downloads are rare (tests, a bench's tile count). */
+    GLuint staging = 0;
     glGetError();
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, b->buf);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes, data);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+    glGenBuffers(1, &staging);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, staging);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, NULL, GL_STREAM_READ);
+    glBindBuffer(GL_COPY_READ_BUFFER, b->buf);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)offset, 0, (GLsizeiptr)bytes);
+    glGetBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)bytes, data);
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    glDeleteBuffers(1, &staging);
     return gpu_check_gl("buffer download");
 }

@@ -40,7 +40,8 @@ vec4 swgl_clock_texel_with(int j, float b, float left, float S)
     float bits = flags - 4.0 * stop_of_prev;
     bool blown_before = bits >= 2.0;
     bool landed = stop_of_prev == u_stop && (bits == 1.0 || bits == 3.0);
-    bool blown = blown_before || !(b > 0.0) || b < u_floor;   // !(b > 0) is true for NaN
+    // (isnan: NVIDIA's compiler turns !(b > 0.0) into b <= 0.0, which a NaN does not satisfy)
+    bool blown = blown_before || isnan(b) || !(b > 0.0) || b < u_floor;
     float dt;
     bool lands = false;
     if (blown || landed) dt = 0.0;
