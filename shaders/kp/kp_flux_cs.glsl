@@ -27,14 +27,14 @@
 //      from the group's copy in shared memory (loaded first; KP_NO_STAGING: the arrays);
 //   2. the group's min of cfl r (group_min.glsl) goes to o_part at the group's index (a
 //      min reduction of o_part, gpgpu's reduce_cs, is the step's bound);
-//   or (KP_TILES, the step on kernels) 0. the tile flags of kp_tiles.glsl decide, before
-//      anything is read, whether the group computes its tile at all (a skipped tile writes
-//      nothing: the integration skips it too), and 2. the group's min goes straight into
-//      the step's bound word with one atomicMin (kp_integrate_cs.glsl reads it: no
-//      reduction dispatch);
+//   or (KP_TILES, the step on kernels) 0. the group runs the tiles of the step's list
+//      (kp_tiles.glsl: a tile off it is neither computed nor written, in the flux nor in
+//      the integration), work group 0 the step's time left instead, and 2. the group's
+//      min goes straight into the step's bound word with one atomicMin
+//      (kp_integrate_cs.glsl reads it: no reduction dispatch);
 //   or (KP_FUSE_STAGE1, with KP_TILES: RK2's second stage) 2. each cell's integration
 //      (kp_integrate_cell, kp_integrate_fn.glsl) with that R: Q^{n+1} in one dispatch, and
-//      the tile's flags for the next step.
+//      the tiles the next step computes on its list.
 // Float, without boundary data (kp_gpu.c keeps the passes for double and for runs with
 // boundary data, rain or sources, whose inflow wets dry tiles).
 // Tried and dropped (docs/performance.md): forms that compute each point (and each face)
@@ -96,7 +96,7 @@ SWGL_INPUT(u_clock);
 #include "kp_integrate_fn.glsl"
 SWGL_IMAGE(0, o_state);
 // cell c's Q^{n+1} from Q^n, Q* (qs: its texel of u_state), its bed texel and R of Q*
-// (kp_integrate.glsl's main with R from here), stored, and noted for the tile's flags
+// (kp_integrate.glsl's main with R from here), stored, and noted for the next list
 void kp_stage1_store(ivec2 c, real4 qs, real4 bk, real dt, real4 R)
 {
     real4 qn = KP_LOAD(u_qn, c), s = qn;

@@ -3,12 +3,17 @@
  * stencil pass, a 3-output MRT pass and a full sum reduction (with its 1x1 read-back),
  * in GB/s and Mcells/s.  Bytes are the fewest a pass must move: every input element
  * read once and every output element written once (16 bytes per float4).  Later
- * benchmarks state their speed as a fraction of the copy pass measured here. */
+ * benchmarks state their speed as a fraction of the copy pass measured here.  Where GL
+ * 4.3 is there, also the compute copy, and what a dispatch costs however little it does:
+ * one work group copying 16 x 16 texels after the last dispatch's barrier, with its group
+ * count given or read from a buffer (glDispatchComputeIndirect), the floor of a time step
+ * made of dependent dispatches. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu_info.h"
+#include "gpu_buffer.h"
 #include "gpu_compute.h"
 #include "gpu_context.h"
 #include "gpu_pass.h"
@@ -63,7 +68,62 @@ typedef struct job {
     gpu_reductor *red;
     int mrt;
     gpu_compute *cs;
+    gpu_buffer *groups;   /* the dispatch latency: the group count of an indirect dispatch */
 } job;
+
+/* one work group of the copy kernel (its count given, or from j->groups), ping-pong */
+static swgl_status run_dispatch(void *v)
+{
+    job *j = v;
+    bench_arrays *ar = j->ar;
+    int f = ar->flip;
+    ar->flip = 1 - f;
+    gpu_pass p;
+    gpu_pass_begin(&p, j->prog);
+    gpu_pass_array(&p, "u_in", f ? ar->b : ar->a);
+    gpu_pass_image(&p, 0, f ? ar->a : ar->b);
+    return j->groups ? gpu_pass_dispatch_indirect(&p, j->groups, 0, 16, 16) : gpu_pass_dispatch_groups(&p, 1, 1, 16, 16);
+}
+
+/* What a dispatch costs however little it does (GL 4.3) */
+static int dispatch_latency(double batch)
+{
+    static const unsigned one[3] = {1, 1, 1};
+    bench_arrays ar = {0};
+    gpu_array2d_desc d = {16, 16, GPU_RGBA32F, "dispatch"};
+    gpu_program *k = NULL;
+    gpu_buffer *b = NULL;
+    float zero[4] = {0, 0, 0, 0};
+    swgl_status st = gpu_program_create_kernel("copy_cs", NULL, &k);
+    if (st == SWGL_OK) st = gpu_array2d_create(&d, &ar.a);
+    if (st == SWGL_OK) st = gpu_array2d_create(&d, &ar.b);
+    if (st == SWGL_OK) st = gpu_array2d_fill(ar.a, zero);
+    if (st == SWGL_OK) st = gpu_buffer_create(sizeof one, "group count", &b);
+    if (st == SWGL_OK) st = gpu_buffer_upload(b, 0, sizeof one, one);
+    printf("\ndispatch latency: one 16 x 16 work group copying 16 x 16 texels, after the last dispatch's barrier "
+           "(the floor of a step of dependent dispatches)\n");
+    int rc = 0;
+    for (int m = 0; m < 2 && st == SWGL_OK; m++) {
+        job j = {k, &ar, NULL, 0, NULL, m ? b : NULL};
+        double t = time_it(run_dispatch, &j, batch);
+        if (t < 0) {
+            printf("  %-9s failed: %s\n", m ? "indirect" : "direct", swgl_last_error());
+            rc = 1;
+            continue;
+        }
+        printf("  %-9s %8.2f us a dispatch%s\n", m ? "indirect" : "direct", t * 1e6,
+               m ? " (the group count read from a buffer: glDispatchComputeIndirect)" : "");
+    }
+    if (st != SWGL_OK) {
+        printf("  failed: %s\n", swgl_last_error());
+        rc = 1;
+    }
+    gpu_buffer_destroy(b);
+    gpu_program_destroy(k);
+    gpu_array2d_destroy(ar.a);
+    gpu_array2d_destroy(ar.b);
+    return rc;
+}
 
 static swgl_status run_pass(void *v)
 {
@@ -220,7 +280,7 @@ int bench_gpgpu(int argc, char **argv)
         double copy_gbs = 0;
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
             if (strcmp(rows[r].name, "copy-cs") == 0 && !copy_cs) continue;
-            job j = {rows[r].prog, &ar, red, rows[r].mrt, rows[r].cs};
+            job j = {rows[r].prog, &ar, red, rows[r].mrt, rows[r].cs, NULL};
             double t = time_it(rows[r].cs ? run_compute : rows[r].reduce ? run_reduce : run_pass, &j, batch);
             if (t < 0) {
                 printf("%7d  %-12s failed: %s\n", n, rows[r].name, swgl_last_error());
@@ -238,6 +298,7 @@ int bench_gpgpu(int argc, char **argv)
         gpu_mrt_destroy(ar.m[0]);
         gpu_mrt_destroy(ar.m[1]);
     }
+    if (copy_cs && dispatch_latency(batch) != 0) rc = 1;
     gpu_reductor_destroy(red);
     gpu_program_destroy(copy);
     gpu_program_destroy(sten);

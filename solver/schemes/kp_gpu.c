@@ -145,8 +145,10 @@ struct kp_gpu {
     gpu_array2d *part;           /* its per-work-group minima of cfl r: the reduction's input */
     /* run_to's step as kernels that skip dry tiles outright (kp_tiles.glsl; step_kernels):
      * stage 0's flux, the clock with stage 0's integration, RK2's stage 1 flux and
-     * integration; the tiles' bound words and flags, the set this step reads, and whether
-     * they must be set afresh (after anything but these kernels changed the state) */
+     * integration, each over a list of tiles and at most max_groups work groups; the
+     * tiles' buffer (bound words, lists), the list this step runs, the step's stamp, and
+     * whether the buffer must be set afresh (after anything but these kernels changed the
+     * state) */
     int kstep, max_groups;
     gpu_program *p_kflux, *p_kint, *p_kfused1;
     gpu_buffer *tiles;
