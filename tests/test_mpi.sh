@@ -13,7 +13,8 @@
 # a grid that cannot be split as asked is refused by name.  Mode gl (the third argument): the same on
 # the GPU backends (gpu, gpu-compute) on llvmpipe, one rank timed with the host clock
 # (SWGL_DT_READBACK=sync) as a run over ranks is, so the same bits again, and against the
-# default one-rank run (the clock on the GPU, its times in float) within float rounding.
+# default one-rank run (the clock on the GPU, its times in float) within float rounding;
+# kp's halo exchange overlapped with its inner cells' stage 0 against the plain exchange.
 # Exit 77 where swgl has no MPI, mpirun is missing, or (gl) there is no EGL device.
 swgl=$1
 mpirun=${2:-mpirun}
@@ -129,6 +130,18 @@ if [ "$mode" = gl ]; then
   case_ kp-forcing-gpu-3 3 - --case valley-flood --set run.t_end=600 --set run.output_times= --backend gpu
   case_ sed-gpu-4x1 4 4x1 --case sediment-basin --set sediment.steps=200 --backend gpu
   case_ sed-compute-2 2 - --case sediment-basin --set sediment.steps=200 --set sediment.form=paper --backend gpu-compute
+  # kp's stage 0 on the GPU over ranks: the halo exchanged while the block's inner cells are
+  # computed (the cases above ran so); the solver line says it, and with it off
+  # (SWGL_MPI_OVERLAP=0) every file is the same; roe exchanges before its stage
+  for b in gpu gpu-compute; do
+    SWGL_MPI_BLOCKS=2x2 mpi 4 run $K --backend $b --quiet --out "$tmp/ov-$b" > /dev/null 2>&1 &&
+      SWGL_MPI_OVERLAP=0 SWGL_MPI_BLOCKS=2x2 mpi 4 run $K --backend $b --quiet --out "$tmp/nov-$b" > /dev/null 2>&1 &&
+      grep -q 'halo 4, overlapped' "$tmp/ov-$b/summary.json" && ! grep -q 'overlapped' "$tmp/nov-$b/summary.json" &&
+      same "$tmp/ov-$b" "$tmp/nov-$b"
+    ok $? "kp on $b over 2 x 2 blocks: the halo exchange overlapped with the inner cells' stage 0, the same files as without"
+  done
+  ! grep -q 'overlapped' "$tmp/roe-gpu-2-n/summary.json" && grep -q 'over 2 MPI ranks' "$tmp/roe-gpu-2-n/summary.json"
+  ok $? "roe over ranks exchanges its halo before its stage (no overlap named)"
 else
   sync=
   case_ roe-scalar-2 2 - --case dambreak --set run.t_end=10 --backend cpu-scalar

@@ -96,6 +96,7 @@
 #include "gpu_context.h"
 #include "gpu_maps.h"
 #include "gpu_pass.h"
+#include "gpu_readback.h"
 #include "gpu_reductor.h"
 #include "gpu_steps.h"
 #include "gpu_timer.h"
@@ -205,6 +206,12 @@ struct kp_gpu {
     /* flood maps (gpu_maps.h; shaders/kp/kp_maps.glsl) */
     gpu_maps maps;
     double t_now, stop_now;      /* the host clock's time; run_to's stop */
+    /* over MPI ranks, stage 0 in parts while the halo is exchanged (kp_gpu_rates_rects):
+     * whether a step's parts have begun; the halo's read-backs, the texels each holds */
+    int parts_open;
+    gpu_readback *halo_rb;
+    float *halo_tmp;
+    int halo_max, halo_n[GPU_READBACK_MAX], halo_head, halo_count;
 };
 
 static const char *pass_names[KP_PASS_COUNT] = {"wet map", "flux", "gather", "reduction", "clock", "integration"};
@@ -300,6 +307,8 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_array2d_destroy(g->part);
     gpu_program_destroy(g->p_mark);
     gpu_clock_destroy(g->clock);
+    gpu_readback_destroy(g->halo_rb);
+    free(g->halo_tmp);
     gpu_timer_destroy(g->timer);
     gpu_maps_destroy(&g->maps);
     gpu_mrt_destroy(g->bvals);
@@ -1074,6 +1083,83 @@ swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable)
     return SWGL_OK;
 }
 
+/* ---- over MPI ranks: stage 0 in parts, the halo read back without waiting ------------- */
+
+int kp_gpu_overlap(const kp_gpu *g)
+{
+    /* float (the read-back ring holds floats), no boundary data (its accounts read every
+     * face of the stage at once), and a flux that draws over a rectangle: the kernel, or
+     * the cell pass without the early exit's tiles */
+    return !g->dbl && !g->forcing && (g->fused || g->flux == KP_GPU_FLUX_CELL) ? 2 : 0;
+}
+
+swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, double *bound)
+{
+    if (k < 0 || k >= kp_gpu_stages(g)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no stage %d", k);
+    if (!kp_gpu_overlap(g)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: this instance evaluates its stages whole");
+    if (!g->parts_open) {   /* the step's early exit: in the kernel, or off for the passes */
+        if (k == 0) choose_early_exit(g);
+        if (!g->fused) g->step_ee = 0;
+        g->last_ee = g->step_ee;
+        g->prev_valid = 0;   /* (no wet map describes R now) */
+        g->parts_open = 1;
+    }
+    gpu_mrt *src = k == 0 || !g->rk2 ? g->state[g->cur] : g->qstar;
+    swgl_status st = SWGL_OK;
+    for (int i = 0; i < n && st == SWGL_OK; i++) {
+        gpu_rect rect = {r[i][0], r[i][1], r[i][2], r[i][3]};
+        if (rect.w < 1 || rect.h < 1) continue;
+        gpu_pass p;
+        gpu_pass_begin(&p, g->fused ? g->p_fused : g->p_flux[KP_GPU_FLUX_CELL][0]);
+        BIND(g, &p, "u_state", src, 0);
+        BIND(g, &p, "u_bed", g->bed, 0);
+        recon_uniforms(g, &p);
+        set_real(g, &p, "u_cfl", g->cfl);
+        if (g->fused) {   /* (its groups' minima are not used: the bound is R's below) */
+            gpu_pass_int(&p, "u_skip_dry", g->step_ee);
+            gpu_pass_image(&p, 1, g->part);
+        }
+        st = gpu_pass_draw_mrt(&p, g->R, &rect);
+    }
+    *(bound ? bound : &(double){0}) = INFINITY;
+    if (st != SWGL_OK || !bound) return st;
+    g->parts_open = 0;
+    if (k > 0) return SWGL_OK;
+    float mn[4];
+    st = gpu_reductor_run(g->red, gpu_mrt_member(g->R, 0), GPU_REDUCE_MIN, mn);   /* cfl r in R's w */
+    if (st == SWGL_OK) *bound = isinf(mn[3]) && mn[3] > 0 ? INFINITY : (double)mn[3];
+    return st;
+}
+
+swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h)
+{
+    if (!g->halo_rb) {   /* strips of up to 16 rows or columns of the arrays */
+        g->halo_max = 16 * (g->tw > g->th ? g->tw : g->th);
+        g->halo_tmp = malloc((size_t)g->halo_max * 4 * sizeof(float));
+        swgl_status st = g->halo_tmp ? gpu_readback_create(GPU_READBACK_MAX, g->halo_max, &g->halo_rb)
+                                     : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        if (st != SWGL_OK) return st;
+    }
+    if ((long)w * h > g->halo_max || g->halo_count == GPU_READBACK_MAX)
+        return swgl_fail(SWGL_ERR_ARG, "kp gpu: a halo read-back of %d x %d cells (at most %d cells, %d at once)", w, h,
+                         g->halo_max, GPU_READBACK_MAX);
+    swgl_status st = gpu_readback_request(g->halo_rb, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h);
+    if (st == SWGL_OK) g->halo_n[(g->halo_head + g->halo_count++) % GPU_READBACK_MAX] = w * h;
+    return st;
+}
+
+swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf)
+{
+    if (g->halo_count == 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no halo read-back queued");
+    int ready = 0, n = g->halo_n[g->halo_head];
+    swgl_status st = gpu_readback_fetch(g->halo_rb, 1, g->halo_tmp, &ready);
+    g->halo_head = (g->halo_head + 1) % GPU_READBACK_MAX;
+    g->halo_count--;
+    if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "kp gpu: a halo read-back did not come back");
+    for (int i = 0; st == SWGL_OK && i < 4 * n; i++) buf[i] = g->halo_tmp[i];   /* as halo_get widens them */
+    return st;
+}
+
 /* The integration pass's inputs for stage k; dt from the uniform, or from the clock
  * texel when clock is not NULL; src_add a point source's rise (m) for its one-texel draw. */
 static void integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_array2d *clock, double rain_s,
@@ -1423,6 +1509,13 @@ static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const dou
     return arr_upload_rect(g, g->state[g->cur], x, y, w, h, buf);
 }
 static swgl_status be_get(void *self, double *const *f) { return kp_gpu_get_state(self, f[0], f[1], f[2]); }
+static int be_overlap(const void *self) { return kp_gpu_overlap(self); }
+static swgl_status be_halo_request(void *self, int x, int y, int w, int h) { return kp_gpu_halo_request(self, x, y, w, h); }
+static swgl_status be_halo_fetch(void *self, double *buf) { return kp_gpu_halo_fetch(self, buf); }
+static swgl_status be_stage_rects(void *self, int k, const int (*r)[4], int n, double *bound)
+{
+    return kp_gpu_rates_rects(self, k, r, n, bound);
+}
 static swgl_status be_stage(void *self, int k, double *dt) { return kp_gpu_rates(self, k, dt); }
 static swgl_status be_advance(void *self, int k, double dt) { return kp_gpu_apply(self, k, dt); }
 static int be_stages(const void *self) { return kp_gpu_stages(self); }
@@ -1437,7 +1530,7 @@ static void be_describe(const void *self, char *name, size_t len)
                  g->xshare ? ", rows shared" : "",
                  !g->kstep ? "" : g->rk2 ? ", clock in the integration, stage 1 flux and integration fused"
                                           : ", clock in the integration",
-                 ee[g->ee_mode], g->kstep ? ": dry tiles skipped outright" : "");
+                 ee[g->ee_mode], g->kstep ? ": tile lists" : "");
     else
         snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
                  g->dbl ? "double" : "float", g->renderer,
@@ -1497,4 +1590,6 @@ const scheme_backend kp_backend_gpu = {.backend = BACKEND_GPU, .create = be_crea
                                        .precision = be_precision, .finish = be_finish, .run_to = be_run_to,
                                        .set_time = be_set_time, .account = be_account, .host_clock = be_host_clock,
                                        .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read,
-                                       .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set};
+                                       .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set,
+                                       .overlap = be_overlap, .halo_request = be_halo_request,
+                                       .halo_fetch = be_halo_fetch, .stage_rects = be_stage_rects};

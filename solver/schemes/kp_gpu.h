@@ -46,6 +46,16 @@ int kp_gpu_stages(const kp_gpu *g);   /* 2 (rk2) or 1 */
  * moves; -1 when a cell holds a NaN or an infinity).  k = 1 reads nothing back
  * (*dt_stable = +inf). */
 swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable);
+/* Over MPI ranks (scheme.h overlap, stage_rects, halo_request, halo_fetch): 2, the reach
+ * of the flux's stencil, where stage k can be evaluated in parts (float, no boundary data,
+ * the flux kernel or the cell pass; the passes then without early exit), else 0; stage k's
+ * flux on n rectangles (x, y, w, h), and with bound not NULL then kp_gpu_rates' bound of
+ * the whole arrays (every cell must have been covered by the parts); a queued read-back of
+ * the state as halo_get gives it, and the oldest one's values. */
+int kp_gpu_overlap(const kp_gpu *g);
+swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*rects)[4], int n, double *bound);
+swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h);
+swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf);
 /* Stage k's integration pass with dt (stage 0's bound or less). */
 swgl_status kp_gpu_apply(kp_gpu *g, int k, double dt);
 /* Steps from t to stop with dt chosen on the GPU (scheme_backend.run_to; clock.glsl):
