@@ -347,16 +347,22 @@ static swgl_status switched_run(const prob *r, state *s)
     return st;
 }
 
+/* a column of water: depth h within sqrt(r2) of (cx, cy), dry elsewhere */
+static void column_init(prob *r, double cx, double cy, double r2, double h)
+{
+    for (int j = 1; j <= r->ny; j++)
+        for (int i = 1; i <= r->nx; i++) {
+            double x = i - 0.5 - cx, y = j - 0.5 - cy;
+            r->h[grid_at(r->nx, i, j)] = x * x + y * y < r2 ? h : 0.0;
+        }
+}
+
 static void early_exit(void)
 {
     /* a small circular dam break in a big dry walled box: 80 x 72 cells, 5 x 5 tiles */
     prob r;
     prob_init(&r, 80, 72, 1.0, 1.0, bed_flat, CELL_WALL);
-    for (int j = 1; j <= r.ny; j++)
-        for (int i = 1; i <= r.nx; i++) {
-            double x = i - 0.5 - 30, y = j - 0.5 - 33;
-            r.h[grid_at(r.nx, i, j)] = x * x + y * y < 36 ? 1.0 : 0.0;
-        }
+    column_init(&r, 30, 33, 36, 1.0);
     long all_frags = (long)grid_stride(r.nx) * grid_rows(r.ny);
     for (int flux = 0; flux < 2; flux++) {
         const char *fn = flux ? "faces" : "cell";
@@ -470,11 +476,7 @@ static void early_exit(void)
             swgl_status st = kp_gpu_create(&b.p, &g);
             for (int jump = 0; jump < 3 && st == SWGL_OK; jump++) {
                 double cx = jump == 1 ? 62 : 14, cy = jump == 1 ? 55 : 12;
-                for (int j = 1; j <= b.ny; j++)
-                    for (int i = 1; i <= b.nx; i++) {
-                        double x = i - 0.5 - cx, y = j - 0.5 - cy;
-                        b.h[grid_at(b.nx, i, j)] = x * x + y * y < 30 ? 0.8 : 0.0;
-                    }
+                column_init(&b, cx, cy, 30, 0.8);
                 st = kp_gpu_set_state(g, b.h, b.qx, b.qy);
                 if (st == SWGL_OK) st = gpu_steps(g, 15, NULL, 0);
             }
@@ -564,11 +566,7 @@ static void kernel_steps(void)
 {
     prob r;
     prob_init(&r, 80, 72, 1.0, 1.0, bed_bump, CELL_WALL);
-    for (int j = 1; j <= r.ny; j++)
-        for (int i = 1; i <= r.nx; i++) {
-            double x = i - 0.5 - 30, y = j - 0.5 - 33;
-            r.h[grid_at(r.nx, i, j)] = x * x + y * y < 36 ? 1.0 : 0.0;
-        }
+    column_init(&r, 30, 33, 36, 1.0);
     kp_gpu *g = NULL;
     if (kp_gpu_create(&r.p, &g) != SWGL_OK || !kp_gpu_fused(g)) {
         printf("skip  the step on kernels needs the compute backend (SWGL_PASSES=compute: test_gl_kp_compute)\n");
@@ -637,11 +635,7 @@ static void kernel_steps(void)
             swgl_status st = kp_gpu_create(&r.p, &g);
             for (int jump = 0; jump < 3 && st == SWGL_OK; jump++) {
                 double cx = jump == 1 ? 62 : 14, cy = jump == 1 ? 55 : 12;
-                for (int j = 1; j <= r.ny; j++)
-                    for (int i = 1; i <= r.nx; i++) {
-                        double x = i - 0.5 - cx, y = j - 0.5 - cy;
-                        r.h[grid_at(r.nx, i, j)] = x * x + y * y < 30 ? 0.8 : 0.0;
-                    }
+                column_init(&r, cx, cy, 30, 0.8);
                 st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
                 double j1[1] = {1.5}, j2[1] = {3.0};
                 if (st == SWGL_OK && run_to_stops(g, 0, j1, 1) < 0) st = SWGL_ERR_GL;
