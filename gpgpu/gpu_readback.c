@@ -48,6 +48,7 @@ void gpu_readback_destroy(gpu_readback *r)
 }
 
 int gpu_readback_pending(const gpu_readback *r) { return r->count; }
+int gpu_readback_next(const gpu_readback *r) { return r->count ? r->elems[r->head] : 0; }
 
 swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, int y, int w, int h)
 {

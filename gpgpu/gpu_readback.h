@@ -19,6 +19,8 @@ void gpu_readback_destroy(gpu_readback *r);      /* NULL is fine */
  * flight (fetch first). */
 swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, int y, int w, int h);
 int gpu_readback_pending(const gpu_readback *r);
+/* The elements the oldest request in flight holds (0: none in flight). */
+int gpu_readback_next(const gpu_readback *r);
 /* The oldest request's data into out (w*h*4 floats): *ready = 1 and the slot is freed
  * when the GPU is done with it; wait = 0 only polls (*ready = 0 if not yet), wait = 1
  * blocks until it is. */

@@ -375,7 +375,7 @@ void main()
 {
     int i = int(gl_LocalInvocationIndex);
 #ifdef KP_TILES
-    // 0. the tiles of the step's list (kp_tiles.glsl), in turn (kp_tile_loop): a tile off
+    // 0. the tiles of the step's list (kp_tiles.glsl), in turn (kp_tile_first/stride): a tile off
     // the list is not run at all; group 0, the control group, has none: in stage 0 it
     // computes the time left for the integration's groups and opens the next list
     if (gl_WorkGroupID.x == 0u) {

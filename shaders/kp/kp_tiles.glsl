@@ -28,6 +28,7 @@
 // moves at most one cell a stage, and the wet cells nearest a tile left off are a tile's
 // width (KP_TX, KP_TY >= 2) from its ring.  With u_all (kp.early_exit off, or auto's
 // choice) a dispatch runs every tile (group g: tile g - 1) and still makes the next list.
+// (kp_gpu.c's KT_HEAD, KT_CMD and KT_COUNT give the same layout: change both together)
 layout(std430, binding = 0) buffer kp_tiles_buf {
     uint kp_bound[2];
     float kp_left, kp_unk;

@@ -54,10 +54,13 @@ static const char *usage =
     "environment: SWGL_DEVICE=N (device), SWGL_DATA=dir (the shared data folder: @data/ paths,\n"
     "             the cases malpasset and swgl validate), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
     "             tree's shaders/), SWGL_DT_READBACK=sync (read the time step back every step\n"
-    "             instead of keeping it on the GPU); kp on the GPU: SWGL_KP_FLUX=cell|faces (the\n"
-    "             flux pass), SWGL_KP_EE=depth|depthclear|quads|quads32|quads64 (how early exit\n"
+    "             instead of keeping it on the GPU), SWGL_CLOCK_EVERY=N (where the GPU keeps it:\n"
+    "             read its clock back every N steps, default 32); kp on the GPU: SWGL_KP_FLUX=cell|faces\n"
+    "             (the flux pass), SWGL_KP_EE=depth|depthclear|quads|quads32|quads64 (how early exit\n"
     "             skips dry tiles; docs/kp.md); over MPI ranks: SWGL_MPI_BLOCKS=AxB (the blocks),\n"
-    "             SWGL_MPI_VERBOSE=1 (every rank prints), SWGL_MPI_HALO=N (the halo's width, to test it)\n";
+    "             SWGL_MPI_VERBOSE=1 (every rank prints), SWGL_MPI_HALO=N (the halo's width, to test it),\n"
+    "             SWGL_MPI_OVERLAP=0 (kp on the GPU: exchange the halo before stage 0, not during it);\n"
+    "             the gpu-compute kernels' variants, to measure them: README.md\n";
 
 static int cmd_info(int argc, char **argv)
 {

@@ -47,46 +47,65 @@ static int take_clock(const float *c, int n, int known, int stop_index, double s
     return landed;
 }
 
+/* The clocks requested and not yet taken, oldest first: the step each is of */
+typedef struct requests {
+    int step[GPU_READBACK_MAX], head, n;
+} requests;
+
+static int last_requested(const requests *q) { return q->n ? q->step[(q->head + q->n - 1) % GPU_READBACK_MAX] : -1; }
+
+/* Requests the clock of step `issued` (the last one issued), unless it is requested
+ * already or every slot is in flight (then the caller takes the oldest first). */
+static swgl_status request(gpu_clock *clock, requests *q, int issued)
+{
+    if (q->n == GPU_READBACK_MAX || last_requested(q) >= issued) return SWGL_OK;
+    swgl_status st = gpu_clock_request(clock);
+    if (st == SWGL_OK) q->step[(q->head + q->n++) % GPU_READBACK_MAX] = issued;
+    return st;
+}
+
+/* The oldest requested clock into c (waiting for it when wait): *ready, and its step */
+static swgl_status fetch(gpu_clock *clock, requests *q, int wait, float *c, int *ready, int *step)
+{
+    swgl_status st = gpu_clock_fetch(clock, wait, c, ready);
+    if (st != SWGL_OK || !*ready) return st;
+    *step = q->step[q->head];
+    q->head = (q->head + 1) % GPU_READBACK_MAX;
+    q->n--;
+    return SWGL_OK;
+}
+
 swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn step, void *self, double t, double stop,
                              int stop_index, double dt_floor, timeloop_span *sp)
 {
-    /* at most max_unknown steps unknown when a step is issued, so that every clock read
-     * back still holds every step since the last one read (GPU_CLOCK_STEPS), with a clock
-     * requested every `every` steps */
+    /* A step is issued only while fewer than max_unknown steps are unknown, so a clock
+     * requested then, read back once the steps before it are known, holds every step
+     * since (at most GPU_CLOCK_STEPS), and the rule never needs more than a clock holds. */
+    const int max_unknown = GPU_CLOCK_STEPS - 1;
     int every, issued = 0, known = 0, done = 0, blown = 0;
+    requests q = {{0}, 0, 0};
+    float c[4 * GPU_CLOCK_TEXELS];
     swgl_status st = read_every(&every);
     if (st != SWGL_OK) return st;
-    const int max_unknown = GPU_CLOCK_STEPS - every;
-    int req[GPU_READBACK_MAX], rh = 0, rn = 0;   /* the steps of the clocks requested, oldest first */
-    float c[4 * GPU_CLOCK_TEXELS];
     sp->t = t;
     /* a fresh clock: no step before this span is unknown, and no flag of an earlier run
      * or stop may carry over (the requests were drained at the end of the last span) */
     st = gpu_clock_reset(clock);
-#define REQUEST()                                                                                                    \
-    do {                                                                                                             \
-        if ((st = gpu_clock_request(clock)) == SWGL_OK) req[(rh + rn++) % GPU_READBACK_MAX] = issued;               \
-    } while (0)
     while (!done && st == SWGL_OK) {
         /* take what has come back; wait when one more step would leave too many unknown,
          * or when the stop may be within the next step (dt_recent: the largest step seen,
-         * also in earlier spans), so that few steps run after the landing */
+         * also in earlier spans; none seen yet: wait for the first), so that few steps run
+         * after the landing and the landing step is the time left as the CPU knows it */
         while (st == SWGL_OK && !done && known < issued) {
-            int m = issued - known, ready = 1;
-            int wait = m >= max_unknown || sp->t + (m + 1) * *dt_recent * 1.5 >= stop;
-            if (wait && rn < GPU_READBACK_MAX && (rn == 0 || req[(rh + rn - 1) % GPU_READBACK_MAX] < issued)) {
-                REQUEST();
-                if (st != SWGL_OK) break;
-            }
-            if (rn == 0) break;
-            if ((st = gpu_clock_fetch(clock, wait, c, &ready)) != SWGL_OK) break;
+            int m = issued - known, ready = 1, n = 0;
+            int wait = m >= max_unknown || !(*dt_recent > 0) || sp->t + (m + 1) * *dt_recent * 1.5 >= stop;
+            if (wait && (st = request(clock, &q, issued)) != SWGL_OK) break;
+            if (q.n == 0) break;
+            if ((st = fetch(clock, &q, wait, c, &ready, &n)) != SWGL_OK) break;
             if (!ready) {
                 if (wait) st = swgl_fail(SWGL_ERR_GL, "gpu: no time step came back from the GPU within 60 s");
                 break;
             }
-            int n = req[rh];
-            rh = (rh + 1) % GPU_READBACK_MAX;
-            rn--;
             done = take_clock(c, n, known, stop_index, stop, dt_recent, sp, &blown);
             known = n;
         }
@@ -98,26 +117,21 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
         gpu_clock_args a = {stop - sp->t, issued - known, dt_floor, stop_index};
         if ((st = step(self, &a)) != SWGL_OK) break;
         issued++;
-        if (issued % every == 0 && rn < GPU_READBACK_MAX) REQUEST();
+        if (issued % every == 0) st = request(clock, &q, issued);
     }
     /* steps issued after the landing (or the blow-up) took dt = 0 and left the state as
      * it was; after an interrupt they did advance it, so their steps count (the time
-     * reached is then the state's): read the last step's clock too.  Drain the requests
-     * (keeping the first error's message). */
-    if (st == SWGL_ERR_INTERRUPTED && known < issued && rn < GPU_READBACK_MAX &&
-        (rn == 0 || req[(rh + rn - 1) % GPU_READBACK_MAX] < issued) && gpu_clock_request(clock) == SWGL_OK)
-        req[(rh + rn++) % GPU_READBACK_MAX] = issued;
-#undef REQUEST
-    while (rn > 0) {
-        int ready = 0;
-        if (gpu_clock_fetch(clock, 1, c, &ready) != SWGL_OK || !ready) {
+     * reached is then the state's): the last step's clock is read too (once a slot is
+     * free).  Drain the requests (keeping the first error's message). */
+    for (;;) {
+        int take = st == SWGL_ERR_INTERRUPTED && !done && !blown, ready = 0, n = 0;
+        if (take && known < issued && request(clock, &q, issued) != SWGL_OK) take = 0;
+        if (q.n == 0) break;
+        if (fetch(clock, &q, 1, c, &ready, &n) != SWGL_OK || !ready) {
             if (st == SWGL_OK) st = swgl_fail(SWGL_ERR_GL, "gpu: a time step did not come back from the GPU");
             break;
         }
-        int n = req[rh];
-        rh = (rh + 1) % GPU_READBACK_MAX;
-        rn--;
-        if (!done && !blown && st == SWGL_ERR_INTERRUPTED && n > known) {
+        if (take && n > known) {
             done = take_clock(c, n, known, stop_index, stop, dt_recent, sp, &blown);
             known = n;
         }

@@ -116,7 +116,8 @@
 /* kp_tiles.glsl's buffer: a header of 12 words (the two bound words, the time left and the
  * unknown steps' sum, two dispatch commands, the two lists' lengths), a stamp a tile, then
  * the two lists; a dispatch runs at most KT_MAX_GROUPS work groups (GL guarantees 65535
- * in x; SWGL_KP_MAX_GROUPS=N fewer, to test), each running its share of the tiles in turn */
+ * in x; SWGL_KP_MAX_GROUPS=N fewer, to test), each running its share of the tiles in turn.
+ * The layout is kp_tiles_buf's (shaders/kp/kp_tiles.glsl): change both together. */
 #define KT_HEAD 12
 #define KT_CMD(k) ((4 + 3 * (size_t)(k)) * sizeof(unsigned))
 #define KT_COUNT(k) ((10 + (size_t)(k)) * sizeof(unsigned))
@@ -207,11 +208,11 @@ struct kp_gpu {
     gpu_maps maps;
     double t_now, stop_now;      /* the host clock's time; run_to's stop */
     /* over MPI ranks, stage 0 in parts while the halo is exchanged (kp_gpu_rates_rects):
-     * whether a step's parts have begun; the halo's read-backs, the texels each holds */
+     * whether a step's parts have begun; the halo's read-backs, of up to halo_max texels */
     int parts_open;
     gpu_readback *halo_rb;
     float *halo_tmp;
-    int halo_max, halo_n[GPU_READBACK_MAX], halo_head, halo_count;
+    long halo_max;
 };
 
 static const char *pass_names[KP_PASS_COUNT] = {"wet map", "flux", "gather", "reduction", "clock", "integration"};
@@ -1119,42 +1120,47 @@ swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, doubl
             gpu_pass_int(&p, "u_skip_dry", g->step_ee);
             gpu_pass_image(&p, 1, g->part);
         }
+        int sec = section_begin(g, KP_PASS_FLUX, i == n - 1 && bound);
         st = gpu_pass_draw_mrt(&p, g->R, &rect);
+        section_end(g, sec);
     }
     *(bound ? bound : &(double){0}) = INFINITY;
     if (st != SWGL_OK || !bound) return st;
     g->parts_open = 0;
     if (k > 0) return SWGL_OK;
     float mn[4];
+    int sec = section_begin(g, KP_PASS_REDUCE, 0);
     st = gpu_reductor_run(g->red, gpu_mrt_member(g->R, 0), GPU_REDUCE_MIN, mn);   /* cfl r in R's w */
+    section_end(g, sec);
     if (st == SWGL_OK) *bound = isinf(mn[3]) && mn[3] > 0 ? INFINITY : (double)mn[3];
     return st;
 }
 
+swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells)
+{
+    if (g->halo_rb && max_cells <= g->halo_max) return SWGL_OK;
+    if (g->halo_rb && gpu_readback_pending(g->halo_rb))
+        return swgl_fail(SWGL_ERR_ARG, "kp gpu: the halo's read-backs grow while some are in flight");
+    gpu_readback_destroy(g->halo_rb);
+    g->halo_rb = NULL;
+    free(g->halo_tmp);
+    g->halo_max = max_cells > 0 ? max_cells : 1;
+    g->halo_tmp = g->halo_max <= 1L << 26 ? malloc((size_t)g->halo_max * 4 * sizeof(float)) : NULL;
+    if (!g->halo_tmp) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the halo's read-backs");
+    return gpu_readback_create(GPU_READBACK_MAX, (int)g->halo_max, &g->halo_rb);
+}
+
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h)
 {
-    if (!g->halo_rb) {   /* strips of up to 16 rows or columns of the arrays */
-        g->halo_max = 16 * (g->tw > g->th ? g->tw : g->th);
-        g->halo_tmp = malloc((size_t)g->halo_max * 4 * sizeof(float));
-        swgl_status st = g->halo_tmp ? gpu_readback_create(GPU_READBACK_MAX, g->halo_max, &g->halo_rb)
-                                     : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        if (st != SWGL_OK) return st;
-    }
-    if ((long)w * h > g->halo_max || g->halo_count == GPU_READBACK_MAX)
-        return swgl_fail(SWGL_ERR_ARG, "kp gpu: a halo read-back of %d x %d cells (at most %d cells, %d at once)", w, h,
-                         g->halo_max, GPU_READBACK_MAX);
-    swgl_status st = gpu_readback_request(g->halo_rb, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h);
-    if (st == SWGL_OK) g->halo_n[(g->halo_head + g->halo_count++) % GPU_READBACK_MAX] = w * h;
-    return st;
+    swgl_status st = kp_gpu_halo_room(g, (long)w * h);
+    return st == SWGL_OK ? gpu_readback_request(g->halo_rb, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h) : st;
 }
 
 swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf)
 {
-    if (g->halo_count == 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no halo read-back queued");
-    int ready = 0, n = g->halo_n[g->halo_head];
+    int ready = 0, n = g->halo_rb ? gpu_readback_next(g->halo_rb) : 0;
+    if (n == 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no halo read-back queued");
     swgl_status st = gpu_readback_fetch(g->halo_rb, 1, g->halo_tmp, &ready);
-    g->halo_head = (g->halo_head + 1) % GPU_READBACK_MAX;
-    g->halo_count--;
     if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "kp gpu: a halo read-back did not come back");
     for (int i = 0; st == SWGL_OK && i < 4 * n; i++) buf[i] = g->halo_tmp[i];   /* as halo_get widens them */
     return st;
@@ -1283,13 +1289,13 @@ void kp_gpu_count_fragments(kp_gpu *g, int on)
 long kp_gpu_fragments(const kp_gpu *g) { return g->frags; }
 
 /* The step on kernels: the tiles on the list the last step ran (kp_tiles.glsl), of all
- * its tiles. */
+ * its tiles; after steps on the host clock, unknown (-1) as for the flux kernel alone. */
 static swgl_status kstep_tiles(kp_gpu *g, long *computed, long *total)
 {
     long all = (long)g->tnx * g->tny;
     unsigned x = 0;
     *total = all;
-    *computed = all;
+    *computed = g->last_ee && g->tiles_stale ? -1 : all;
     if (!g->last_ee || g->tiles_stale) return SWGL_OK;
     swgl_status st = gpu_buffer_download(g->tiles, KT_COUNT(1 - g->tpar), sizeof x, &x);
     if (st == SWGL_OK) *computed = (long)x;
@@ -1509,7 +1515,10 @@ static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const dou
     return arr_upload_rect(g, g->state[g->cur], x, y, w, h, buf);
 }
 static swgl_status be_get(void *self, double *const *f) { return kp_gpu_get_state(self, f[0], f[1], f[2]); }
-static int be_overlap(const void *self) { return kp_gpu_overlap(self); }
+static int be_overlap(void *self, long max_cells)
+{
+    return kp_gpu_overlap(self) && kp_gpu_halo_room(self, max_cells) == SWGL_OK ? kp_gpu_overlap(self) : 0;
+}
 static swgl_status be_halo_request(void *self, int x, int y, int w, int h) { return kp_gpu_halo_request(self, x, y, w, h); }
 static swgl_status be_halo_fetch(void *self, double *buf) { return kp_gpu_halo_fetch(self, buf); }
 static swgl_status be_stage_rects(void *self, int k, const int (*r)[4], int n, double *bound)

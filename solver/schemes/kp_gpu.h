@@ -53,13 +53,16 @@ swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable);
  * the whole arrays (every cell must have been covered by the parts); a queued read-back of
  * the state as halo_get gives it, and the oldest one's values. */
 int kp_gpu_overlap(const kp_gpu *g);
+/* Room for halo read-backs of up to max_cells cells each (kp_gpu_halo_request). */
+swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells);
 swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*rects)[4], int n, double *bound);
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h);
 swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf);
 /* Stage k's integration pass with dt (stage 0's bound or less). */
 swgl_status kp_gpu_apply(kp_gpu *g, int k, double dt);
-/* Steps from t to stop with dt chosen on the GPU (scheme_backend.run_to; clock.glsl):
- * both stages of a RK2 step read the dt the clock computed after stage 0's reduction. */
+/* Steps from t to stop with dt chosen on the GPU (scheme_backend.run_to; gpgpu's clock):
+ * both stages of a RK2 step read the dt the clock computed from stage 0's bound (the
+ * passes: after its reduction; the kernels: in stage 0's integration kernel). */
 struct timeloop_span;
 swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, double dt_floor,
                           struct timeloop_span *sp);
@@ -88,10 +91,11 @@ int kp_gpu_early_exit_active(const kp_gpu *g);
 /* Auto's measurements: GPU seconds of one flux evaluation (wet map + flux passes) with
  * early exit and without (-1 until measured), and how many choices it has made. */
 void kp_gpu_auto_estimates(const kp_gpu *g, double *with_exit, double *without_exit, long *choices);
-/* Tiles the last flux evaluation computed, of all (KP_TILE x KP_TILE tiles of interior
- * cells): reads the wet map back (a stall; for benches).  Without early exit in that
- * evaluation, computed = total; with early exit inside the flux kernel (kp_gpu_fused),
- * computed = -1: not counted. */
+/* Tiles the last flux evaluation computed, of all: the passes, KP_TILE x KP_TILE tiles of
+ * interior cells from the wet map read back (a stall; for benches); run_to's step on
+ * kernels, the flux kernel's tiles on the list that step ran.  Without early exit in that
+ * evaluation, computed = total; with early exit inside the flux kernel on the host clock
+ * (kp_gpu_fused), computed = -1: not counted. */
 swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total);
 /* on: each flux evaluation counts the fragments its flux passes (flux, gather) ran, i.e.
  * passed the depth test (GL_SAMPLES_PASSED, waited for: a stall; for tests); the count

@@ -535,7 +535,7 @@ swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
 
 /* The update pass (roe_update.glsl); dt from the uniform, or, when clock is not NULL,
  * from the clock texel (the program built with ROE_DT_ON_GPU; in double the landing
- * step is recomputed from left, the previous texel prev and unknown, as the clock pass
+ * step is recomputed from left, the previous clock prev and unknown, as the clock pass
  * got them).  With boundary data: the rain rain_s (swe_clock_rain: s x rain[]), and a
  * point source's rise src_add drawn into
  * the one texel rect (NULL: the whole array, no source).  Leaves the new state in

@@ -140,12 +140,13 @@ typedef struct scheme_backend {
     /* Optional (over MPI ranks, a backend whose work runs on a device): stage 0 with the
      * halo exchange going on while the device computes the cells that read no halo.
      * overlap: how far from a cell stage 0 reads (its stencil's reach, cells), 0 where this
-     * instance cannot; halo_request queues a read-back of a rectangle as halo_get gives it,
+     * instance cannot (with read-backs of up to max_cells cells a strip: the backend makes
+     * room for them); halo_request queues a read-back of a rectangle as halo_get gives it,
      * and halo_fetch takes the oldest one queued (waiting for that copy alone); stage_rects
      * evaluates stage k on n rectangles (grid_at coordinates x, y, w, h) only: with bound
      * NULL it queues them and returns at once, else it then returns the bound of the whole
      * block, as stage does, once every cell of the block has been evaluated. */
-    int (*overlap)(const void *self);
+    int (*overlap)(void *self, long max_cells);
     swgl_status (*halo_request)(void *self, int x, int y, int w, int h);
     swgl_status (*halo_fetch)(void *self, double *buf);
     swgl_status (*stage_rects)(void *self, int k, const int (*rects)[4], int n, double *bound);

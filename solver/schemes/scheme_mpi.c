@@ -155,6 +155,7 @@ typedef struct mpi_inst {
     double exch_s;              /* s spent in the halo exchange (after the block's queued work) */
     long exchanges;
     int overlap;                /* stage 0's inner cells while the halo goes (SWGL_MPI_OVERLAP=0: off) */
+    long strip_max;             /* the cells of the largest strip this rank sends */
     scheme_backend be;          /* the table of this instance (native fields where the block's backend has them) */
     char name[320];
 } mpi_inst;
@@ -194,66 +195,32 @@ static void rect_local(const int r[4], const int win[4], int out[4])
     out[3] = r[3] - r[1];
 }
 
-/* The halo: every rank's own cells that lie in the others' windows, state as stored */
-static swgl_status exchange(mpi_inst *m)
+/* The halo: every rank's own cells that lie in the others' windows, state as stored.
+ * With inner (a rectangle of the block's cells that read no halo cell: overlap_rects) the
+ * exchange goes on while the block's device computes those: the strips the neighbours
+ * need are read back without waiting (halo_request), the inner cells' stage 0 is queued,
+ * and each strip is sent as it comes back (halo_fetch); the caller then evaluates the rest
+ * of the block. */
+static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
 {
     swgl_status st = SWGL_OK;
-    const scheme_backend *be = m->inner.be;
-    for (int p = 0; p < m->npeer; p++) {
-        peer *q = &m->peers[p];
-        m->req[2 * p] = m->req[2 * p + 1] = MPI_REQUEST_NULL;
-        if (q->rn) MPI_Irecv(q->rbuf, q->rn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
-    }
-    for (int p = 0; p < m->npeer; p++) {
-        peer *q = &m->peers[p];
-        if (!q->sn) continue;
-        if (st == SWGL_OK) st = be->halo_get(m->inner.self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
-        MPI_Isend(q->sbuf, q->sn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
-    }
-    MPI_Waitall(2 * m->npeer, m->req, MPI_STATUSES_IGNORE);
-    for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
-        peer *q = &m->peers[p];
-        if (q->rn) st = be->halo_set(m->inner.self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
-    }
-    return st;
-}
-
-/* Stage 0 with the halo exchange going on while the block's device computes the cells
- * that read no halo cell (backend overlap > 0, the stencil's reach): the strips the
- * neighbours need are read back without waiting, the inner cells queued, the strips sent
- * as each comes back and the halo received and set; outer: the rest of the block, which
- * the caller evaluates then (stage_rects with the bound).  *done 0 (and nothing done)
- * where the block has no inner cells. */
-static swgl_status exchange_stage0(mpi_inst *m, int reach, int outer[4][4], int *done)
-{
     const scheme_backend *be = m->inner.be;
     void *self = m->inner.self;
-    const int *own = m->blk[g_rank], *win = own + 4;
-    int tw = m->local.nx + 2, th = m->local.ny + 2;
-    /* the own cells, less reach where a neighbour's cells (the halo) lie beyond them, in
-     * the block's grid_at coordinates */
-    int x0 = own[0] - win[0] + 1 + (own[0] != win[0] ? reach : 0), x1 = own[2] - win[0] + 1 - (own[2] != win[2] ? reach : 0);
-    int y0 = own[1] - win[1] + 1 + (own[1] != win[1] ? reach : 0), y1 = own[3] - win[1] + 1 - (own[3] != win[3] ? reach : 0);
-    *done = 0;
-    if (x1 <= x0 || y1 <= y0) return SWGL_OK;
-    const int inner[1][4] = {{x0, y0, x1 - x0, y1 - y0}};
-    const int rest[4][4] = {{0, 0, tw, y0}, {0, y1, tw, th - y1}, {0, y0, x0, y1 - y0}, {x1, y0, tw - x1, y1 - y0}};
-    memcpy(outer, rest, sizeof rest);
-    swgl_status st = SWGL_OK;
     for (int p = 0; p < m->npeer; p++) {
         peer *q = &m->peers[p];
         m->req[2 * p] = m->req[2 * p + 1] = MPI_REQUEST_NULL;
         if (q->rn) MPI_Irecv(q->rbuf, q->rn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
     }
-    for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
+    for (int p = 0; inner && p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
         if (q->sn) st = be->halo_request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
     }
-    if (st == SWGL_OK) st = be->stage_rects(self, 0, inner, 1, NULL);
+    if (inner && st == SWGL_OK) st = be->stage_rects(self, 0, inner, 1, NULL);
     for (int p = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
         peer *q = &m->peers[p];
         if (!q->sn) continue;
-        if (st == SWGL_OK) st = be->halo_fetch(self, q->sbuf);
+        if (st == SWGL_OK)
+            st = inner ? be->halo_fetch(self, q->sbuf) : be->halo_get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
         MPI_Isend(q->sbuf, q->sn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
     }
     MPI_Waitall(2 * m->npeer, m->req, MPI_STATUSES_IGNORE);
@@ -261,8 +228,25 @@ static swgl_status exchange_stage0(mpi_inst *m, int reach, int outer[4][4], int 
         peer *q = &m->peers[p];
         if (q->rn) st = be->halo_set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
     }
-    *done = 1;
     return st;
+}
+
+/* Where stage 0 may go on during the exchange (the backend's overlap, the reach of its
+ * stencil, > 0): inner, the block's own cells less the reach where a neighbour's cells
+ * (the halo) lie beyond them, and outer, the rest of the block's arrays (four rectangles),
+ * in grid_at coordinates; 0 where the block has no inner cells. */
+static int overlap_rects(const mpi_inst *m, int reach, int inner[1][4], int outer[4][4])
+{
+    const int *own = m->blk[g_rank], *win = own + 4;
+    int tw = m->local.nx + 2, th = m->local.ny + 2;
+    int x0 = own[0] - win[0] + 1 + (own[0] != win[0] ? reach : 0), x1 = own[2] - win[0] + 1 - (own[2] != win[2] ? reach : 0);
+    int y0 = own[1] - win[1] + 1 + (own[1] != win[1] ? reach : 0), y1 = own[3] - win[1] + 1 - (own[3] != win[3] ? reach : 0);
+    if (x1 <= x0 || y1 <= y0) return 0;
+    const int in[4] = {x0, y0, x1 - x0, y1 - y0};
+    const int rest[4][4] = {{0, 0, tw, y0}, {0, y1, tw, th - y1}, {0, y0, x0, y1 - y0}, {x1, y0, tw - x1, y1 - y0}};
+    memcpy(inner[0], in, sizeof in);
+    memcpy(outer, rest, sizeof rest);
+    return 1;
 }
 
 static void w_destroy(void *self)
@@ -431,19 +415,19 @@ static swgl_status w_stage(void *self, int k, double *bound)
     mpi_inst *m = self;
     swgl_status st = SWGL_OK;
     double b = NAN;
-    int done = 0, outer[4][4];
+    int parts = 0, inner[1][4], outer[4][4];
     if (k == 0) {   /* timed apart from the block's queued work (a GPU's last update) */
         const scheme_backend *be = m->inner.be;
-        int reach = m->overlap && be->overlap ? be->overlap(m->inner.self) : 0;
+        int reach = m->overlap ? be->overlap(m->inner.self, m->strip_max) : 0;
+        parts = reach > 0 && overlap_rects(m, reach, inner, outer);
         if (be->finish) be->finish(m->inner.self);
         double t0 = MPI_Wtime();
-        if (reach > 0) st = exchange_stage0(m, reach, outer, &done);
-        if (!done) st = exchange(m);
+        st = exchange(m, parts ? (const int (*)[4])inner : NULL);
         m->exch_s += MPI_Wtime() - t0;
         m->exchanges++;
-        if (done && st == SWGL_OK) st = be->stage_rects(m->inner.self, 0, (const int (*)[4])outer, 4, &b);
+        if (parts && st == SWGL_OK) st = be->stage_rects(m->inner.self, 0, (const int (*)[4])outer, 4, &b);
     }
-    if (st == SWGL_OK && !done) st = m->inner.be->stage(m->inner.self, k, &b);
+    if (st == SWGL_OK && !parts) st = m->inner.be->stage(m->inner.self, k, &b);
     if ((st = agree(st)) != SWGL_OK) return st;
     /* the least bound of the ranks, a NaN anywhere a NaN (MPI_MIN may drop one) */
     double v[2] = {isnan(b) ? 1.0 : 0.0, isnan(b) ? -INFINITY : -b}, r[2];
@@ -629,7 +613,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     const char *hv = getenv("SWGL_MPI_HALO");   /* tests: a narrower halo must show */
     if (hv && *hv) m->halo = atoi(hv) > 0 ? atoi(hv) : m->halo;
     const char *ov = getenv("SWGL_MPI_OVERLAP");
-    m->overlap = !(ov && strcmp(ov, "0") == 0);
+    m->overlap = !(ov && strcmp(ov, "0") == 0) && be->overlap && be->halo_request && be->halo_fetch && be->stage_rects;
     m->nv = be->halo_values;
     swgl_status st = SWGL_OK;
     if (!(m->blk = calloc((size_t)g_size, sizeof *m->blk))) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
@@ -677,7 +661,11 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     if (st == SWGL_OK) st = scheme_fields_alloc(&m->lf, d, m->local.nx, m->local.ny);
     if (st == SWGL_OK) st = gather_buffers(m, d->n_fields, &m->pack, &m->all);
     if ((st = agree(st)) != SWGL_OK) goto fail;
-    int ovl = m->overlap && m->inner.be->overlap && m->inner.be->overlap(m->inner.self) > 0;
+    for (int p = 0; p < m->npeer; p++) {
+        long c = (long)m->peers[p].snd[2] * m->peers[p].snd[3];
+        if (m->peers[p].sn && c > m->strip_max) m->strip_max = c;
+    }
+    int ovl = m->overlap && m->inner.be->overlap(m->inner.self, m->strip_max) > 0;
     snprintf(m->name, sizeof m->name, "%.228s over %d MPI ranks (%d x %d blocks, halo %d%s)", m->inner.name, g_size, px,
              py, m->halo, ovl ? ", overlapped" : "");
     m->be = mpi_backend;
