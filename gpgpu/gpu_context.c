@@ -25,6 +25,7 @@ struct gpu_context {
     EGLContext ctx;
     EGLSurface surf;
     gpu_info info;
+    int adopted;         /* gpu_context_adopt: the caller's context, not ours to destroy */
 };
 
 static int g_max_texture_size, g_max_draw_buffers;
@@ -111,6 +112,11 @@ int gpu_list_devices(FILE *f)
 void gpu_context_destroy(gpu_context *c)
 {
     if (!c) return;
+    if (c->adopted) {   /* the caller's context stays as it was, less what we made in it */
+        gpu_internal_release();
+        free(c);
+        return;
+    }
     if (c->ctx != EGL_NO_CONTEXT) {
         gpu_pass_profile_report();
         gpu_internal_release();
@@ -307,6 +313,40 @@ ready:
     }
     if ((st = gpu_check_gl("context set-up")) != SWGL_OK) {
         gpu_context_destroy(c);
+        return st;
+    }
+    *out = c;
+    return SWGL_OK;
+}
+
+swgl_status gpu_context_adopt(gpu_context **out)
+{
+    *out = NULL;
+    const char *v = (const char *)glGetString(GL_VERSION);
+    glGetError();
+    if (!v)
+        return swgl_fail(SWGL_ERR_NO_CONTEXT, "no GL context is current on this thread (use_current_context: make "
+                         "the application's context current first)");
+    gpu_context *c = calloc(1, sizeof *c);
+    if (!c) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    c->dpy = EGL_NO_DISPLAY;
+    c->ctx = EGL_NO_CONTEXT;
+    c->surf = EGL_NO_SURFACE;
+    c->adopted = 1;
+    c->info.device_index = -1;
+    snprintf(c->info.device_name, sizeof c->info.device_name, "the application's context");
+    fill_info(&c->info);
+    if (c->info.gl_major < 3 || (c->info.gl_major == 3 && c->info.gl_minor < 3)) {
+        int maj = c->info.gl_major, min = c->info.gl_minor;
+        free(c);
+        return swgl_fail(SWGL_ERR_NO_CONTEXT, "the current GL context is %d.%d: swgl needs 3.3 core or later", maj, min);
+    }
+    c->info.max_gl_major = c->info.gl_major;
+    c->info.max_gl_minor = c->info.gl_minor;
+    c->info.has_compute = c->info.compute_context;
+    swgl_status st = gpu_check_gl("adopting the current context");
+    if (st != SWGL_OK) {
+        free(c);
         return st;
     }
     *out = c;

@@ -45,6 +45,9 @@ typedef struct gpu_context gpu_context;
 
 swgl_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out);
 void gpu_context_destroy(gpu_context *ctx);                 /* NULL is fine */
+/* The GL context current on the calling thread (an application's: GLFW, GLX, EGL), 3.3 core
+ * or later, as a gpu_context whose destroy releases only what swgl made in it. */
+swgl_status gpu_context_adopt(gpu_context **out);
 const gpu_info *gpu_context_info(const gpu_context *ctx);
 
 /* Lists the EGL devices (index, kind, name) on f; returns their number, -1 if the

@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "gl_util.h"
-#include "run.h"
+#include "swgl.h"
+#include <unistd.h>
 #include "sediment_gpu.h"
 #include "sediment_scheme.h"
 
@@ -272,11 +273,16 @@ static void dt_limit(void)
             CHECK_NEAR(q->p.dt, 0.9 * q->dt_limit, 1e-12 * q->dt_limit, "default dt = 0.9 x the limit");
             d->setup_free(&s2);
         }
-        /* through the driver too: exit status 1, nothing written */
-        run_options o = {"/tmp/swgl-test-sed-dt-should-not-exist", BACKEND_CPU_SCALAR, BACKEND_NONE, -1,
-                         PRECISION_AUTO, 1, 0, NULL, -1};
-        sc.sed_dt = 1e7;
-        CHECK(run_scenario(&sc, &o) == 1, "the run driver refuses dt above the limit (exit status 1)");
+        /* through the public API too: the create fails, nothing written */
+        const char *set2[4] = {"domain.nx=32", "domain.ny=32", "sediment.dt=1e7", NULL};
+        const char *dir = "/tmp/swgl-test-sed-dt-should-not-exist";
+        swgl_sim_desc sd = {.case_name = "sediment-basin", .set = set2, .backend = "cpu-scalar", .out = dir};
+        swgl_sim *sim = (swgl_sim *)&sd;   /* (not NULL: create must set it NULL) */
+        CHECK(swgl_sim_create(&sd, &sim) == SWGL_ERR_INPUT && sim == NULL,
+              "swgl_sim_create refuses dt above the limit (SWGL_ERR_INPUT, *sim NULL)");
+        CHECK(strstr(swgl_last_error(), "stability limit") != NULL, "its message names the limit: \"%s\"",
+              swgl_last_error());
+        CHECK(access(dir, F_OK) != 0, "nothing written at %s", dir);
     }
     scenario_free(&sc);
 }

@@ -7,7 +7,7 @@
 
 static _Thread_local char last_error[8192];
 
-const char *swgl_strerror(swgl_status s)
+SWGL_API const char *swgl_strerror(swgl_status s)
 {
     switch (s) {
     case SWGL_OK: return "no error";
@@ -29,7 +29,7 @@ const char *swgl_strerror(swgl_status s)
     return "unknown status";
 }
 
-const char *swgl_last_error(void)
+SWGL_API const char *swgl_last_error(void)
 {
     return last_error;
 }

@@ -10,27 +10,9 @@
 
 #include <stddef.h>
 
-typedef enum swgl_status {
-    SWGL_OK = 0,
-    SWGL_ERR_ARG,          /* a bad argument or problem (size, parameter out of range, NULL) */
-    SWGL_ERR_NO_MEMORY,    /* host allocation failed */
-    SWGL_ERR_NO_DEVICE,    /* no EGL display / device could be opened */
-    SWGL_ERR_NO_CONTEXT,   /* no GL 3.3 core context */
-    SWGL_ERR_TOO_LARGE,    /* beyond a GL limit (texture size, draw buffers) */
-    SWGL_ERR_FRAMEBUFFER,  /* incomplete framebuffer */
-    SWGL_ERR_COMPILE,      /* GLSL compile or link error */
-    SWGL_ERR_MISSING,      /* a shader file or uniform that does not exist */
-    SWGL_ERR_ALIAS,        /* a pass input is also its output */
-    SWGL_ERR_GL,           /* any other GL error */
-    SWGL_ERR_INPUT,        /* bad input: a scenario file, key, grid or expression */
-    SWGL_ERR_IO,           /* a file could not be read, written or moved */
-    SWGL_ERR_BLOWUP,       /* the solution blew up: NaN, or a time step that collapsed */
-    SWGL_ERR_INTERRUPTED   /* stopped by a signal (SIGINT, SIGTERM) */
-} swgl_status;
+/* swgl_status, swgl_strerror and swgl_last_error are public (include/swgl_status.h). */
+#include "swgl_status.h"
 
-const char *swgl_strerror(swgl_status s);
-/* The message of the last failure in this thread ("" if none). */
-const char *swgl_last_error(void);
 /* Sets the message (printf-style; the arguments may include swgl_last_error()) and
  * returns s. */
 swgl_status swgl_fail(swgl_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

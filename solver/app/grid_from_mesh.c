@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "mesh.h"
-#include "run.h"
+#include "cli.h"
 #include "scenario.h"   /* SCENARIO_MAX_CELLS */
 
 #define GFM_MAX_SIDE 1000000L   /* ncols, nrows each: what asc_read accepts */

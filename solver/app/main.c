@@ -5,14 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpu_context.h"
-#include "output_nc.h"
-#include "run.h"
-#include "scenario.h"
-#include "scheme_mpi.h"
+#include "cli.h"
+#include "swgl.h"
 
 static const char *usage =
-    "swgl " SWGL_VERSION " — shallow-water and sediment transport on GPUs through OpenGL fragment passes\n"
+    " — shallow-water and sediment transport on GPUs through OpenGL fragment passes\n"
     "\n"
     "usage:\n"
     "  swgl info                          EGL devices, chosen renderer, GL/GLSL versions, fp64 and compute\n"
@@ -65,49 +62,31 @@ static const char *usage =
 static int cmd_info(int argc, char **argv)
 {
     unsetenv("SWGL_PASSES");   /* what the device offers, whatever the pass mode asked for */
-    gpu_context_desc desc = {0};
+    int use_device = 0, device = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
-            desc.use_device = 1;
-            desc.device = atoi(argv[++i]);
+            use_device = 1;
+            device = atoi(argv[++i]);
         } else {
             fprintf(stderr, "swgl info: unknown option '%s'\n", argv[i]);
             return 2;
         }
     }
-    printf("swgl %s\n", SWGL_VERSION);
-#ifdef SWGL_HAVE_NETCDF
-    printf("netCDF:     yes (run.nc, --restart)\n");
-#else
-    printf("netCDF:     no (built without libnetcdf: no run.nc, no --restart)\n");
-#endif
-    printf("MPI:        %s\n", swgl_mpi_available() ? "yes (mpirun -n P swgl run ...: docs/mpi.md)" : "no (built without Open MPI)");
-    printf("EGL devices:\n");
-    gpu_list_devices(stdout);
-    gpu_context *ctx = NULL;
-    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
+    printf("swgl %s\n", swgl_version());
+    if (swgl_has("netcdf")) printf("netCDF:     yes (run.nc, --restart)\n");
+    else printf("netCDF:     no (built without libnetcdf: no run.nc, no --restart)\n");
+    printf("MPI:        %s\n", swgl_has("mpi") ? "yes (mpirun -n P swgl run ...: docs/mpi.md)" : "no (built without Open MPI)");
+    if (swgl_print_devices(stdout, use_device, device) != 0) {
         fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
     }
-    const gpu_info *i = gpu_context_info(ctx);
-    if (i->device_index >= 0) printf("chosen:     device %d (%s)\n", i->device_index, i->device_name);
-    else printf("chosen:     %s\n", i->device_name);
-    printf("EGL:        %s (%s)\n", i->egl_version, i->egl_vendor);
-    printf("vendor:     %s\n", i->vendor);
-    printf("renderer:   %s%s\n", i->renderer, i->software ? "  (software)" : "");
-    printf("GL:         %s  (context %d.%d core)\n", i->version, i->gl_major, i->gl_minor);
-    printf("GLSL:       %s\n", i->glsl_version);
-    printf("fp64:       %s\n", i->has_fp64 ? "yes (GL_ARB_gpu_shader_fp64)" : "no");
-    printf("compute:    %s\n", i->has_compute ? "yes (a GL 4.3 core context can be had)" : "no (GL < 4.3)");
-    printf("limits:     max texture %d, max draw buffers %d\n", i->max_texture_size, i->max_draw_buffers);
-    gpu_context_destroy(ctx);
     return 0;
 }
 
 static int cmd_list_cases(void)
 {
-    for (const char *const *n = scenario_case_names(); *n; n++)
-        printf("%-20s %s\n", *n, scenario_case_summary(*n));
+    for (const char *const *n = swgl_case_names(); *n; n++)
+        printf("%-20s %s\n", *n, swgl_case_summary(*n));
     return 0;
 }
 
@@ -117,101 +96,13 @@ static int cmd_show_case(int argc, char **argv)
         fprintf(stderr, "swgl show-case: expected one case name (see 'swgl list-cases')\n");
         return 2;
     }
-    const char *t = scenario_case_text(argv[0]);
+    const char *t = swgl_case_text(argv[0]);
     if (!t) {
         fprintf(stderr, "swgl show-case: no built-in case '%s' (see 'swgl list-cases')\n", argv[0]);
         return 1;
     }
     fputs(t, stdout);
     return 0;
-}
-
-static int cmd_run(int argc, char **argv)
-{
-    run_options opt = {.out_dir = "out", .backend = BACKEND_GPU, .compare = BACKEND_NONE, .device = -1,
-                       .restart_time = -1};
-    const char *file = NULL, *casename = NULL;
-    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
-    int nsets = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        if (strcmp(a, "--case") == 0 && more) casename = argv[++i];
-        else if (strcmp(a, "--out") == 0 && more) opt.out_dir = argv[++i];
-        else if (strcmp(a, "--set") == 0 && more) sets[nsets++] = argv[++i];
-        else if (strcmp(a, "--device") == 0 && more) opt.device = atoi(argv[++i]);
-        else if (strcmp(a, "--quiet") == 0) opt.quiet = 1;
-        else if (strcmp(a, "--restart") == 0 && more) opt.restart = argv[++i];
-        else if (strcmp(a, "--restart-time") == 0 && more) {
-            char *end;
-            opt.restart_time = strtod(argv[++i], &end);
-            if (*end || !(opt.restart_time >= 0)) {
-                fprintf(stderr, "swgl run: --restart-time %s: expected a time >= 0 (s)\n", argv[i]);
-                free(sets);
-                return 2;
-            }
-        }
-        else if (strcmp(a, "--backend") == 0 && more) {
-            if (backend_parse(argv[++i], &opt.backend)) {
-                fprintf(stderr, "swgl run: --backend %s: expected gpu, gpu-compute, cpu or cpu-scalar\n", argv[i]);
-                free(sets);
-                return 2;
-            }
-        } else if (strcmp(a, "--compare") == 0 && more) {
-            if (backend_parse(argv[++i], &opt.compare)) {
-                fprintf(stderr, "swgl run: --compare %s: expected gpu, gpu-compute, cpu or cpu-scalar\n", argv[i]);
-                free(sets);
-                return 2;
-            }
-        } else if (strcmp(a, "--precision") == 0 && more) {
-            const char *p = argv[++i];
-            if (strcmp(p, "single") == 0) opt.precision = PRECISION_SINGLE;
-            else if (strcmp(p, "double") == 0) opt.precision = PRECISION_DOUBLE;
-            else {
-                fprintf(stderr, "swgl run: --precision %s: expected single or double\n", p);
-                free(sets);
-                return 2;
-            }
-        } else if (a[0] == '-' ) {
-            fprintf(stderr, "swgl run: unknown option '%s' (or it lacks its value); see 'swgl --help'\n", a);
-            free(sets);
-            return 2;
-        } else if (!file) file = a;
-        else {
-            fprintf(stderr, "swgl run: more than one scenario given ('%s', '%s')\n", file, a);
-            free(sets);
-            return 2;
-        }
-    }
-    if (opt.restart_time >= 0 && !opt.restart) {
-        fprintf(stderr, "swgl run: --restart-time needs --restart FILE\n");
-        free(sets);
-        return 2;
-    }
-    if (file && casename) {
-        fprintf(stderr, "swgl run: give a scenario file or --case, not both\n");
-        free(sets);
-        return 2;
-    }
-    if (!file && !casename) casename = "dambreak";
-    opt.progress = opt.quiet ? 0 : isatty(STDERR_FILENO) ? TIMELOOP_PROGRESS_TTY : TIMELOOP_PROGRESS_LINES;
-    scenario sc;
-    memset(&sc, 0, sizeof sc);
-    int rc = file ? scenario_load(&sc, file, sets, nsets) : scenario_load_case(&sc, casename, sets, nsets);
-    free(sets);
-    if (rc != SWGL_OK) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        scenario_free(&sc);
-        return 1;
-    }
-    if (opt.compare == opt.backend) opt.compare = BACKEND_NONE;
-    rc = run_scenario(&sc, &opt);
-    scenario_free(&sc);
-    if (nc_out_broken()) {   /* HDF5's exit handlers crash on a file whose write failed */
-        fflush(NULL);
-        _exit(rc);
-    }
-    return rc;
 }
 
 static int cmd_bench(int argc, char **argv)
@@ -237,7 +128,7 @@ int main(int argc, char **argv)
     if (swgl_mpi_init(&argc, &argv) != 0) {
         fprintf(stderr, "swgl: started by mpirun as one of several ranks, but %s: run it without mpirun, or "
                 "build swgl with Open MPI (build.sh installs libopenmpi-dev)\n",
-                swgl_mpi_available() ? "MPI_Init failed" : "this swgl was built without MPI");
+                swgl_has("mpi") ? "MPI_Init failed" : "this swgl was built without MPI");
         return 2;
     }
     int rc = swgl_main(argc, argv);
@@ -250,11 +141,12 @@ static int swgl_main(int argc, char **argv)
     if (argc < 2) return cmd_run(0, argv + 1);
     const char *c = argv[1];
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) {
+        printf("swgl %s", swgl_version());
         fputs(usage, stdout);
         return 0;
     }
     if (strcmp(c, "--version") == 0) {
-        printf("swgl %s\n", SWGL_VERSION);
+        printf("swgl %s\n", swgl_version());
         return 0;
     }
     /* over several MPI ranks: run (split into blocks) and bench scaling; the other commands

@@ -10,8 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "scenario.h"
+#include "cli.h"
 
 static const char *usage =
     "usage: swgl validate malpasset|ucl RUNDIR [--data DIR] [--out DIR]\n"
@@ -79,7 +78,7 @@ int cmd_validate(int argc, char **argv)
         fprintf(stderr, "swgl validate: expected a case and a run folder\n%s", usage);
         return 2;
     }
-    if (!data) data = sc_data_dir();
+    if (!data) data = swgl_data_dir();
     if (!out) out = run_dir;
     if (strcmp(which, "malpasset") == 0) return validate_malpasset(run_dir, data, out);
     if (strcmp(which, "ucl") == 0 || strcmp(which, "ucl-building") == 0) return validate_ucl(run_dir, data, out);

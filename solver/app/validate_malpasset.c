@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "cli.h"
 
 #define NEAR_M 100.0          /* the farthest a "nearest wetted cell" may be */
 #define RANGE_M 50.0          /* the radius of the reported range of elevations */
@@ -54,7 +54,7 @@ static int read_grid(const char *dir, const char *name, grid *g)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (asc_read(path, &g->nx, &g->ny, &g->xll, &g->yll, &g->dx, &g->dy, &g->v, &g->nd) != SWGL_OK) {
+    if (cli_read_grid(path, &g->nx, &g->ny, &g->xll, &g->yll, &g->dx, &g->dy, &g->v, &g->nd) != SWGL_OK) {
         fprintf(stderr, "swgl validate malpasset: %s (is %s a finished run of the case malpasset with "
                 "[output] maps on?)\n", swgl_last_error(), dir);
         return 0;
@@ -262,7 +262,7 @@ int validate_malpasset(const char *run_dir, const char *data_dir, const char *ou
                 "(metres, not millimetres)\n", run_dir, maxd.dx, maxd.dy);
         goto done;
     }
-    if (outdir_mkdirs(out_dir) != 0) {
+    if (cli_mkdirs(out_dir) != 0) {
         fprintf(stderr, "swgl validate malpasset: %s: cannot create the folder: %s\n", out_dir, strerror(errno));
         goto done;
     }

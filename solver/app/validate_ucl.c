@@ -36,8 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "swgl_error.h"
+#include "cli.h"
 
 #define NG 6                      /* gauges G1..G6 */
 #define NT 5                      /* velocity-field times */
@@ -534,7 +533,7 @@ static int read_grid(const char *run_dir, const char *name, int T, int *nx, int 
     snprintf(file, sizeof file, "%s_t%d.asc", name, T);
     char *path = join(run_dir, file);
     if (!path) return fail_msg("out of memory");
-    swgl_status st = asc_read(path, nx, ny, xll, yll, dx, dy, v, nd);
+    swgl_status st = cli_read_grid(path, nx, ny, xll, yll, dx, dy, v, nd);
     if (st != SWGL_OK) {
         fail_msg("%s (expected the run's grid at the output time %d s: the case's output_times)", swgl_last_error(), T);
         free(path);
@@ -656,7 +655,7 @@ int validate_ucl(const char *run_dir, const char *data_dir, const char *out_dir)
                  "give the shared data folder with --data DIR or SWGL_DATA", ucl_dir);
         goto out;
     }
-    if (outdir_mkdirs(out_dir) != 0) {
+    if (cli_mkdirs(out_dir) != 0) {
         fail_msg("%s: cannot create the output folder: %s", out_dir, strerror(errno));
         goto out;
     }

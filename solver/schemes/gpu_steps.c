@@ -110,7 +110,7 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
             known = n;
         }
         if (st != SWGL_OK || done) break;
-        if (timeloop_stop_requested()) {
+        if (timeloop_span_stopped(sp)) {
             st = SWGL_ERR_INTERRUPTED;   /* the time loop words the message */
             break;
         }

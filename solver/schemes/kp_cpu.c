@@ -75,15 +75,17 @@ static swgl_status account(void *self, swe_account *a)
 static void describe(const void *self, char *name, size_t len) { snprintf(name, len, "%s", kp_cpu_name(self)); }
 static const char *precision(const void *self) { return kp_cpu_precision(self); }
 
+static void tiles(void *self, long *computed, long *total) { kp_cpu_tiles(self, computed, total); }
+
 const scheme_backend kp_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
                                        .set_state = set_state, .get_state = get_state, .stage = stage,
                                        .advance = advance, .stages = stages, .describe = describe,
                                        .precision = precision, .set_time = set_time, .account = account,
                                        .get_native = get_native, .set_native = set_native,
-                                       .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set};
+                                       .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set, .tiles = tiles};
 const scheme_backend kp_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create, .destroy = destroy,
                                               .set_state = set_state, .get_state = get_state, .stage = stage,
                                               .advance = advance, .stages = stages, .describe = describe,
                                               .precision = precision, .set_time = set_time, .account = account,
                                               .get_native = get_native, .set_native = set_native,
-                                       .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set};
+                                       .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set, .tiles = tiles};

@@ -1594,6 +1594,43 @@ static swgl_status be_account(void *self, swe_account *a)
     return SWGL_OK;
 }
 
+/* state (w, hu, hv, code), bed (B_E, B_N, B_ij, code): h = w - B_ij, eta = w */
+static swgl_status be_device_field(void *self, const char *name, scheme_device_field *f)
+{
+    kp_gpu *g = self;
+    if (g->dbl) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no device field in double precision (packed texels)");
+    memset(f, 0, sizeof *f);
+    const gpu_array2d *st = gpu_mrt_member(g->state[g->cur], 0), *bed = gpu_mrt_member(g->bed, 0);
+    f->width = gpu_array2d_width(st);
+    f->height = gpu_array2d_height(st);
+    f->texture = gpu_array2d_texture(st);
+    if (strcmp(name, "h") == 0) *f = (scheme_device_field){f->texture, gpu_array2d_texture(bed), 0, 2, -1.0, f->width, f->height};
+    else if (strcmp(name, "eta") == 0) f->component = 0;
+    else if (strcmp(name, "qx") == 0) f->component = 1;
+    else if (strcmp(name, "qy") == 0) f->component = 2;
+    else if (strcmp(name, "bed") == 0) f->texture = gpu_array2d_texture(bed), f->component = 2;
+    else return swgl_fail(SWGL_ERR_ARG, "kp gpu: no field '%s' (h, eta, qx, qy, bed)", name);
+    return SWGL_OK;
+}
+static void be_profile(void *self, int on) { kp_gpu_profile(self, on); }
+static swgl_status be_profile_pass(void *self, int k, const char **name, double *seconds, long *count)
+{
+    kp_gpu *g = self;
+    if (k < 0 || k >= KP_PASS_COUNT || !g->profile) return SWGL_ERR_ARG;
+    double sec[KP_PASS_COUNT];
+    long n[KP_PASS_COUNT];
+    swgl_status st = kp_gpu_profile_read(g, sec, n);
+    if (st != SWGL_OK) return st;
+    *name = kp_gpu_pass_name(k);
+    *seconds = sec[k];
+    *count = n[k];
+    return SWGL_OK;
+}
+static void be_tiles(void *self, long *computed, long *total)
+{
+    if (kp_gpu_tiles(self, computed, total) != SWGL_OK || *computed < 0) *computed = *total = 0;
+}
+
 const scheme_backend kp_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
                                        .set_state = be_set, .get_state = be_get, .stage = be_stage,
                                        .advance = be_advance, .stages = be_stages, .describe = be_describe,
@@ -1602,4 +1639,6 @@ const scheme_backend kp_backend_gpu = {.backend = BACKEND_GPU, .create = be_crea
                                        .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read,
                                        .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set,
                                        .overlap = be_overlap, .halo_request = be_halo_request,
-                                       .halo_fetch = be_halo_fetch, .stage_rects = be_stage_rects};
+                                       .halo_fetch = be_halo_fetch, .stage_rects = be_stage_rects,
+                                       .device_field = be_device_field, .profile = be_profile,
+                                       .profile_pass = be_profile_pass, .tiles = be_tiles};

@@ -823,10 +823,30 @@ static swgl_status be_account(void *self, swe_account *a)
     return SWGL_OK;
 }
 
+/* state (h, qx, qy, code), bed (H, 0, 0, 0) with H = -z_b: eta = h - H, z_b = 0 - H */
+static swgl_status be_device_field(void *self, const char *name, scheme_device_field *f)
+{
+    roe_gpu *r = self;
+    if (r->dbl) return swgl_fail(SWGL_ERR_ARG, "roe gpu: no device field in double precision (packed texels)");
+    memset(f, 0, sizeof *f);
+    f->width = gpu_array2d_width(r->state[r->cur]);
+    f->height = gpu_array2d_height(r->state[r->cur]);
+    f->texture = gpu_array2d_texture(r->state[r->cur]);
+    if (strcmp(name, "h") == 0) f->component = 0;
+    else if (strcmp(name, "qx") == 0) f->component = 1;
+    else if (strcmp(name, "qy") == 0) f->component = 2;
+    else if (strcmp(name, "eta") == 0) f->texture2 = gpu_array2d_texture(r->bed), f->scale2 = -1.0;
+    else if (strcmp(name, "bed") == 0)   /* 0 + (-1) H: the bed's second component is 0 */
+        f->texture = f->texture2 = gpu_array2d_texture(r->bed), f->component = 1, f->scale2 = -1.0;
+    else return swgl_fail(SWGL_ERR_ARG, "roe gpu: no field '%s' (h, eta, qx, qy, bed)", name);
+    return SWGL_OK;
+}
+
 const scheme_backend roe_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
                                         .set_state = be_set, .get_state = be_get, .stage = be_stage,
                                         .advance = be_advance, .stages = scheme_one_stage, .describe = be_describe,
                                         .precision = be_precision, .finish = be_finish, .run_to = be_run_to,
                                         .set_time = be_set_time, .account = be_account, .host_clock = be_host_clock,
                                         .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read,
-                                        .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set};
+                                        .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set,
+                                        .device_field = be_device_field};

@@ -30,7 +30,9 @@
 #ifndef SWGL_SCHEME_H
 #define SWGL_SCHEME_H
 
+#include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "output.h"
 #include "scenario.h"
@@ -60,7 +62,12 @@ typedef struct timeloop_span {
     /* called (when not NULL) as the steps come back, for a progress line */
     void (*tick)(void *user, double t, long steps, double dt);
     void *user;
+    /* the instance's own stop request (scheme_inst stop_flag), or NULL */
+    const volatile sig_atomic_t *stop_flag;
 } timeloop_span;
+
+/* A stop asked for: by a signal (timeloop_request_stop) or the span's own flag. */
+int timeloop_span_stopped(const timeloop_span *sp);
 
 /* A scheme's problem built from a scenario. */
 typedef struct scheme_setup {
@@ -82,6 +89,7 @@ typedef struct scheme_config {
 } scheme_config;
 
 struct swe_maps;
+struct scheme_device_field;
 
 typedef struct scheme_backend {
     enum backend backend;
@@ -150,7 +158,25 @@ typedef struct scheme_backend {
     swgl_status (*halo_request)(void *self, int x, int y, int w, int h);
     swgl_status (*halo_fetch)(void *self, double *buf);
     swgl_status (*stage_rects)(void *self, int k, const int (*rects)[4], int n, double *bound);
+    /* Optional (the public API, swgl.h): where a state field lives on the device (its
+     * decoding as swgl_device_field: value = tex[comp] + scale2 tex2[comp2] at the cell's
+     * texel, x0 = y0 = 1 past the ghost ring), valid until the next step; SWGL_ERR_ARG where
+     * the backend cannot say (double precision, an unknown name). */
+    swgl_status (*device_field)(void *self, const char *name, struct scheme_device_field *f);
+    /* Optional (benches): GL timer queries around every pass from now on (profile), pass
+     * k's name, GPU seconds and count so far (profile_pass: SWGL_ERR_ARG past the last), the
+     * share of tiles the last step computed (tiles: total 0 where unknown). */
+    void (*profile)(void *self, int on);
+    swgl_status (*profile_pass)(void *self, int k, const char **name, double *seconds, long *count);
+    void (*tiles)(void *self, long *computed, long *total);
 } scheme_backend;
+
+typedef struct scheme_device_field {
+    unsigned texture, texture2;
+    int component, component2;
+    double scale2;
+    int width, height;
+} scheme_device_field;
 
 typedef struct scheme_desc {
     const char *name;                                 /* "roe" */
@@ -171,7 +197,7 @@ typedef struct scheme_desc {
     swgl_status (*write_frame)(const scheme_setup *s, double *const *f, outdir *od, const char *suffix, double t);
     /* The scheme's own summary members (ranges, parameters) and its own summary lines. */
     void (*summary)(const scheme_setup *s, double *const *f, json_writer *w);
-    void (*print)(const scheme_setup *s, double *const *f);
+    void (*print)(const scheme_setup *s, double *const *f, FILE *out);
     /* The speed a time-step bound stands for: a bound dt means a wave speed of at least
      * speed_scale / dt (m/s), for the blow-up message; NULL when the step is fixed. */
     double (*speed_scale)(const scheme_setup *s);
@@ -231,6 +257,12 @@ typedef struct scheme_inst {
     swgl_status (*after_step)(void *user, double t, struct scheme_inst *in);
     void *after_step_user;
     double t_start;          /* the time the run starts from (0; a restart's time) */
+    /* (when not NULL) nonzero asks the time loop to stop after its step, as a signal does
+     * (swgl_sim_request_stop: this instance alone) */
+    const volatile sig_atomic_t *stop_flag;
+    int host_clock;          /* nonzero: the time step read back every step (no run_to) */
+    long steps_run;          /* the steps of the time loop's call so far (set before after_step
+                              * and the stop callback) */
     int compute_prev;        /* a GPU instance: 1 + its pass mode (0 fragment, 1 compute); 0 otherwise */
 } scheme_inst;
 
@@ -298,5 +330,15 @@ typedef swgl_status (*timeloop_stop_fn)(void *user, double t, scheme_inst *in);
 enum { TIMELOOP_PROGRESS_TTY = 1, TIMELOOP_PROGRESS_LINES = 2 };
 swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
                          void *user, timeloop_result *r);
+/* The same for a part of a run (swgl_sim_run_to): t_end the run's end (the blow-up floor
+ * TIMELOOP_COLLAPSE x t_end, the progress line's 100 %), stop_base the first stop's number
+ * among the run's stops; fn is called at the stops before the last, as timeloop_run does. */
+typedef struct timeloop_opts {
+    double t_end;
+    int stop_base;
+    long max_steps;          /* > 0: at most that many steps (on the host's clock), then return */
+} timeloop_opts;
+swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
+                              void *user, timeloop_result *r, const timeloop_opts *o);
 
 #endif

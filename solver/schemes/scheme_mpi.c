@@ -18,9 +18,9 @@ static int g_rank = 0, g_size = 1, g_local = 0;
 static int g_inited = 0;
 #endif
 
-int swgl_mpi_rank(void) { return g_rank; }
+SWGL_API int swgl_mpi_rank(void) { return g_rank; }
 int swgl_mpi_local_rank(void) { return g_local; }
-int swgl_mpi_size(void) { return g_size; }
+SWGL_API int swgl_mpi_size(void) { return g_size; }
 
 int swgl_mpi_available(void)
 {
@@ -31,7 +31,7 @@ int swgl_mpi_available(void)
 #endif
 }
 
-int swgl_mpi_init(int *argc, char ***argv)
+SWGL_API int swgl_mpi_init(int *argc, char ***argv)
 {
 #ifdef SWGL_HAVE_MPI
     /* only under a launcher: a plain `swgl run` never touches MPI */
@@ -65,7 +65,7 @@ int swgl_mpi_init(int *argc, char ***argv)
 #endif
 }
 
-void swgl_mpi_finalize(void)
+SWGL_API void swgl_mpi_finalize(void)
 {
 #ifdef SWGL_HAVE_MPI
     if (g_inited) MPI_Finalize();

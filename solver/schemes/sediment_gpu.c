@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gpu_pass.h"
+#include "gpu_timer.h"
 #include "gpu_context.h"
 #include "scheme_shaders.h"
 #include "sediment_scheme.h"
@@ -38,6 +39,10 @@ struct sed_gpu {
     sed_passes other;              /* for the last other dt asked for (a step cut short
                                     * to land on an output time) */
     const sed_passes *use;         /* what the next passes draw with */
+    /* the profile (benches, swgl_sim_profile): GPU time of the h and s passes */
+    gpu_timer *timer;
+    double prof_sec[2];
+    long prof_n[2];
 };
 
 static void passes_free(sed_passes *ps)
@@ -56,6 +61,7 @@ void sed_gpu_destroy(sed_gpu *g)
     gpu_array2d_destroy(g->ab);
     gpu_array2d_destroy(g->hn);
     gpu_array2d_destroy(g->kk);
+    gpu_timer_destroy(g->timer);
     passes_free(&g->main);
     passes_free(&g->other);
     free(g->alpha);
@@ -286,10 +292,40 @@ swgl_status sed_gpu_run_dt(sed_gpu *g, int steps, double dt)
         g->use = &g->other;
     }
     for (int n = 0; n < steps; n++) {
-        if ((st = h_pass(g, g->opt2)) != SWGL_OK || (st = s_pass(g)) != SWGL_OK) return st;
+        if (g->timer) {   /* profiled: each pass a timer section, fetched as the GPU gets there */
+            gpu_timer_begin(g->timer, 0);
+            st = h_pass(g, g->opt2);
+            gpu_timer_end(g->timer);
+            gpu_timer_begin(g->timer, 1);
+            if (st == SWGL_OK) st = s_pass(g);
+            gpu_timer_end(g->timer);
+            sed_gpu_profile_drain(g, gpu_timer_pending(g->timer) > GPU_TIMER_MAX / 2);
+        } else {
+            if ((st = h_pass(g, g->opt2)) == SWGL_OK) st = s_pass(g);
+        }
+        if (st != SWGL_OK) return st;
         g->cur = 1 - g->cur;
     }
     return SWGL_OK;
+}
+
+void sed_gpu_profile_drain(sed_gpu *g, int wait)
+{
+    int tag;
+    double sec;
+    while (g->timer && gpu_timer_fetch(g->timer, wait, &tag, &sec)) {
+        g->prof_sec[tag] += sec;
+        g->prof_n[tag]++;
+    }
+}
+
+swgl_status sed_gpu_profile(sed_gpu *g, int on)
+{
+    gpu_timer_destroy(g->timer);
+    g->timer = NULL;
+    memset(g->prof_sec, 0, sizeof g->prof_sec);
+    memset(g->prof_n, 0, sizeof g->prof_n);
+    return on ? gpu_timer_create(GPU_TIMER_MAX, &g->timer) : SWGL_OK;
 }
 
 swgl_status sed_gpu_run_pass(sed_gpu *g, int which, int reps)
@@ -375,6 +411,29 @@ static void be_finish(void *self)
     gpu_finish();
 }
 
+static void be_profile(void *self, int on) { sed_gpu_profile(((sed_gpu_be *)self)->g, on); }
+static swgl_status be_profile_pass(void *self, int k, const char **name, double *seconds, long *count)
+{
+    sed_gpu *g = ((sed_gpu_be *)self)->g;
+    if (!g->timer || k < 0 || k > 1) return SWGL_ERR_ARG;
+    sed_gpu_profile_drain(g, 1);
+    *name = k ? "s pass" : "h pass";
+    *seconds = g->prof_sec[k];
+    *count = g->prof_n[k];
+    return SWGL_OK;
+}
+/* float state (h, s, alpha, beta) */
+static swgl_status be_device_field(void *self, const char *name, scheme_device_field *f)
+{
+    sed_gpu *g = ((sed_gpu_be *)self)->g;
+    if (g->dbl) return swgl_fail(SWGL_ERR_ARG, "sediment gpu: no device field in double precision (packed texels)");
+    int c = strcmp(name, "h") == 0 ? 0 : strcmp(name, "s") == 0 ? 1 : -1;
+    if (c < 0) return swgl_fail(SWGL_ERR_ARG, "sediment gpu: no field '%s' (h, s)", name);
+    const gpu_array2d *a = g->state[g->cur];
+    *f = (scheme_device_field){gpu_array2d_texture(a), 0, c, 0, 0.0, gpu_array2d_width(a), gpu_array2d_height(a)};
+    return SWGL_OK;
+}
+
 static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)
 {
     return sed_gpu_halo(((sed_gpu_be *)self)->g, 0, x, y, w, h, buf);
@@ -388,4 +447,6 @@ const scheme_backend sediment_backend_gpu = {.backend = BACKEND_GPU, .create = b
                                              .set_state = be_set, .get_state = be_get, .stage = be_stage,
                                              .advance = be_advance, .stages = scheme_one_stage,
                                              .describe = be_describe, .precision = be_precision, .finish = be_finish,
-                                             .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set};
+                                             .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set,
+                                             .profile = be_profile, .profile_pass = be_profile_pass,
+                                             .device_field = be_device_field};

@@ -32,4 +32,9 @@ void sed_gpu_set_opt2(sed_gpu *g, int on);
 swgl_status sed_gpu_run_pass(sed_gpu *g, int which, int reps);
 int sed_gpu_is_double(const sed_gpu *g);
 
+/* The profile (benches): GPU timer sections around the h and s passes from now on (on) or
+ * none; drain adds up the sections the GPU has finished (wait: all of them). */
+swgl_status sed_gpu_profile(sed_gpu *g, int on);
+void sed_gpu_profile_drain(sed_gpu *g, int wait);
+
 #endif

@@ -236,12 +236,12 @@ static void summary(const scheme_setup *s, double *const *f, json_writer *w)
     json_num(w, "s_max", smax);
 }
 
-static void print(const scheme_setup *s, double *const *f)
+static void print(const scheme_setup *s, double *const *f, FILE *out)
 {
     double hmin, hmax, smin, smax;
     ranges(s, f[0], &hmin, &hmax);
     ranges(s, f[1], &smin, &smax);
-    printf("  h in [%.6g, %.6g] m, s in [%.6g, %.6g], %s form\n", hmin, hmax, smin, smax, form_name(s));
+    fprintf(out, "  h in [%.6g, %.6g] m, s in [%.6g, %.6g], %s form\n", hmin, hmax, smin, smax, form_name(s));
 }
 
 static void describe_run(const scheme_setup *s, char *line, size_t len)

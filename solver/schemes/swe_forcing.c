@@ -217,14 +217,15 @@ void swe_balance_json(const scenario *sc, const swe_account *a, const swe_balanc
     json_end_object(w);
 }
 
-void swe_balance_print(const scenario *sc, const swe_account *a, const swe_balance *b, const char *precision,
-                       long steps, long cells)
+void swe_balance_print(FILE *out, const scenario *sc, const swe_account *a, const swe_balance *b,
+                       const char *precision, long steps, long cells)
 {
-    printf("  mass balance (m^3): start %.9g, end %.9g\n", b->v0, b->v1);
+    fprintf(out, "  mass balance (m^3): start %.9g, end %.9g\n", b->v0, b->v1);
     for (int s = 0; s < a->n_seg && s < sc->n_seg; s++)
-        printf("    %-40s in %.9g, out %.9g\n", sc->seg[s].text, a->seg_in[s], a->seg_out[s]);
-    if (sc->rain) printf("    %-40s in %.9g\n", "rain", b->rain);
-    for (int q = 0; q < a->n_src && q < sc->n_src; q++) printf("    source %-33s %+.9g\n", sc->src[q].name, a->src[q]);
-    printf("    error %.3g m^3 (%.2e of the largest volume; rounding bound %.1e for %s)\n", b->error, b->rel,
+        fprintf(out, "    %-40s in %.9g, out %.9g\n", sc->seg[s].text, a->seg_in[s], a->seg_out[s]);
+    if (sc->rain) fprintf(out, "    %-40s in %.9g\n", "rain", b->rain);
+    for (int q = 0; q < a->n_src && q < sc->n_src; q++)
+        fprintf(out, "    source %-33s %+.9g\n", sc->src[q].name, a->src[q]);
+    fprintf(out, "    error %.3g m^3 (%.2e of the largest volume; rounding bound %.1e for %s)\n", b->error, b->rel,
            swe_balance_bound(precision, steps, cells), precision);
 }

@@ -4,6 +4,8 @@
 #ifndef SWGL_SWE_FORCING_H
 #define SWGL_SWE_FORCING_H
 
+#include <stdio.h>
+
 #include "scheme.h"
 #include "swe.h"
 
@@ -46,7 +48,7 @@ void swe_balance_of(const swe_account *a, double v0, double v1, swe_balance *b);
 double swe_balance_bound(const char *precision, long steps, long cells);
 void swe_balance_json(const scenario *sc, const swe_account *a, const swe_balance *b, const char *precision,
                       long steps, long cells, json_writer *w);
-void swe_balance_print(const scenario *sc, const swe_account *a, const swe_balance *b, const char *precision,
-                       long steps, long cells);
+void swe_balance_print(FILE *out, const scenario *sc, const swe_account *a, const swe_balance *b,
+                       const char *precision, long steps, long cells);
 
 #endif

@@ -117,10 +117,10 @@ void swe_summary(const scheme_setup *s, double *const *f, json_writer *w)
     json_num(w, "h_max", hmax);
 }
 
-void swe_print(const scheme_setup *s, double *const *f)
+void swe_print(const scheme_setup *s, double *const *f, FILE *out)
 {
     double hmin, hmax;
     h_range(s, f[0], &hmin, &hmax);
-    printf("  h in [%.6g, %.6g] m over %ld active cells\n", hmin, hmax, active_cells(s));
+    fprintf(out, "  h in [%.6g, %.6g] m over %ld active cells\n", hmin, hmax, active_cells(s));
 }
 

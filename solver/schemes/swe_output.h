@@ -10,6 +10,6 @@ swgl_status swe_write_final(const scheme_setup *s, double *const *f, outdir *od,
                             char *written, size_t len);
 swgl_status swe_write_frame(const scheme_setup *s, double *const *f, outdir *od, const char *suffix, double t);
 void swe_summary(const scheme_setup *s, double *const *f, json_writer *w);
-void swe_print(const scheme_setup *s, double *const *f);
+void swe_print(const scheme_setup *s, double *const *f, FILE *out);
 
 #endif

@@ -31,12 +31,17 @@ static volatile sig_atomic_t stop_signal;
 
 void timeloop_request_stop(int signal_number) { stop_signal = signal_number; }
 int timeloop_stop_requested(void) { return stop_signal; }
+int timeloop_span_stopped(const timeloop_span *sp) { return stop_signal || (sp->stop_flag && *sp->stop_flag); }
 
 static swgl_status interrupted(const scheme_inst *in, double t, long n)
 {
+    if (!stop_signal)
+        return swgl_fail(SWGL_ERR_INTERRUPTED, "%s: stopped on request at t = %.9g s after %ld steps", in->name, t, n);
     return swgl_fail(SWGL_ERR_INTERRUPTED, "%s: stopped by signal %d at t = %.9g s after %ld steps", in->name,
                      (int)stop_signal, t, n);
 }
+
+static int stopped(const scheme_inst *in) { return stop_signal || (in->stop_flag && *in->stop_flag); }
 
 static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
 {
@@ -97,8 +102,15 @@ static void tick(void *user, double t, long steps, double dt)
 swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
                          void *user, timeloop_result *r)
 {
+    timeloop_opts o = {stops[n_stops - 1], 0, 0};
+    return timeloop_run_opts(in, stops, n_stops, progress, fn, user, r, &o);
+}
+
+swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
+                              void *user, timeloop_result *r, const timeloop_opts *o)
+{
     const scheme_backend *be = in->be;
-    const double t_end = stops[n_stops - 1];
+    const double t_end = o->t_end > 0 ? o->t_end : stops[n_stops - 1];
     const double dt_floor = TIMELOOP_COLLAPSE * t_end;
     const int stages = be->stages(in->self);
     double t = in->t_start, t0 = cpu_seconds(), paused = 0;
@@ -109,17 +121,20 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
     r->samples[0] = (timeloop_sample){t, 0, 0};
     r->dt_min = INFINITY;
     r->dt_max = 0;
+    in->steps_run = 0;
     const char *mode = getenv("SWGL_DT_READBACK");
     const int on_device = be->run_to && !(mode && strcmp(mode, "sync") == 0) &&
-                          !(be->host_clock && be->host_clock(in->self)) && !in->after_step;
+                          !(be->host_clock && be->host_clock(in->self)) && !in->after_step && !(o->max_steps > 0) &&
+                          !in->host_clock;
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {
-            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl};
+            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag};
             pl.base = n;
-            st = be->run_to(in->self, t, stop, s, dt_floor, &sp);
+            st = be->run_to(in->self, t, stop, o->stop_base + s, dt_floor, &sp);
             if (st == SWGL_ERR_BLOWUP) blowup(in, sp.t, n + sp.steps, sp.bound);
             n += sp.steps;
+            in->steps_run = n;
             t = sp.t;
             r->dt_min = fmin(r->dt_min, sp.dt_min);
             r->dt_max = fmax(r->dt_max, sp.dt_max);
@@ -128,7 +143,8 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
         }
         while (t < stop) {
             double bound, dt;
-            if (stop_signal) {
+            if (o->max_steps > 0 && n >= o->max_steps) goto done;
+            if (stopped(in)) {
                 st = interrupted(in, t, n);
                 goto done;
             }
@@ -155,6 +171,7 @@ swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int 
             }
             t = last ? stop : t + dt;
             n++;
+            in->steps_run = n;
             if (in->after_step && (st = in->after_step(in->after_step_user, t, in)) != SWGL_OK) goto done;
             if (dt < r->dt_min) r->dt_min = dt;
             if (dt > r->dt_max) r->dt_max = dt;

@@ -1,6 +1,6 @@
-/* trace.c — swgl trace: the passes of one step made visible (Lastra's design: arrays are
- * textures, kernels are passes).  Runs N steps of a scenario on the GPU backend and, for
- * the last one, writes every pass's input and output arrays, each component of each
+/* sim_trace.c — swgl trace: the passes of one step made visible (Lastra's design: arrays
+ * are textures, kernels are passes).  swgl_sim_trace_step runs a sim's next step on the GPU
+ * backend and writes every pass's input and output arrays, each component of each
  * texel as a colour-mapped PNG with its range, and DIR/index.html listing the passes in
  * order with their shader file, the file's own description of what its texels and
  * components hold (its header comment), and the pictures. */
@@ -12,8 +12,9 @@
 
 #include "gpu_context.h"
 #include "gpu_pass.h"
+#include "gpu_program.h"
 #include "output.h"
-#include "run.h"
+#include "sim_internal.h"
 
 typedef struct trace_ctx {
     const char *dir;
@@ -100,93 +101,35 @@ static void on_draw(void *user, const gpu_pass *p, gpu_array2d *const *outs, int
     c->pass++;
 }
 
-int cmd_trace(int argc, char **argv)
+SWGL_API swgl_status swgl_sim_trace_step(swgl_sim *sim, const char *dir, int *passes)
 {
-    const char *file = NULL, *casename = NULL, *out = "trace";
-    long steps = 1;
-    int device = -1, nsets = 0;
-    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
-    for (int i = 0; i < argc; i++) {
-        int more = i + 1 < argc;
-        if (strcmp(argv[i], "--case") == 0 && more) casename = argv[++i];
-        else if (strcmp(argv[i], "--out") == 0 && more) out = argv[++i];
-        else if (strcmp(argv[i], "--steps") == 0 && more) steps = atol(argv[++i]);
-        else if (strcmp(argv[i], "--set") == 0 && more) sets[nsets++] = argv[++i];
-        else if (strcmp(argv[i], "--device") == 0 && more) device = atoi(argv[++i]);
-        else if (argv[i][0] != '-' && !file) file = argv[i];
-        else {
-            fprintf(stderr, "swgl trace: unexpected '%s'; usage: swgl trace SCENARIO|--case NAME [--steps N] "
-                            "[--out DIR] [--set K=V] [--device N]\n", argv[i]);
-            free(sets);
-            return 2;
-        }
-    }
-    if (steps < 1 || (!file && !casename) || (file && casename)) {
-        fprintf(stderr, "swgl trace: give a scenario file or --case NAME, and --steps N >= 1\n");
-        free(sets);
-        return 2;
-    }
-    scenario sc;
-    swgl_status st = file ? scenario_load(&sc, file, sets, nsets) : scenario_load_case(&sc, casename, sets, nsets);
-    free(sets);
-    if (st != SWGL_OK) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
-    const scheme_desc *d = scheme_find(sc.scheme);
-    scheme_setup s;
-    memset(&s, 0, sizeof s);
-    gpu_context *ctx = NULL;
-    scheme_inst in;
-    memset(&in, 0, sizeof in);
-    trace_ctx tc = {out, NULL, 0, SWGL_OK};
-    int rc = 1;
-    gpu_context_desc gd = {.device = device, .use_device = device >= 0};
-    if (!d || (st = d->setup(&sc, &s)) != SWGL_OK || (st = gpu_context_create(&gd, &ctx)) != SWGL_OK) goto done;
-    scheme_config cfg = {.backend = BACKEND_GPU, .renderer = gpu_context_info(ctx)->renderer,
-                         .has_fp64 = gpu_context_info(ctx)->has_fp64};
-    if ((st = scheme_open(&in, d, BACKEND_GPU, &s, &cfg)) != SWGL_OK) goto done;
-    mkdir(out, 0777);
+    swgl_status st = sim_fail_if_finished(sim, "swgl_sim_trace_step");
+    if (st != SWGL_OK) return st;
+    if (passes) *passes = 0;
+    if (!dir) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_trace_step: no folder (NULL)");
+    if (sim->backend != BACKEND_GPU && sim->backend != BACKEND_GPU_COMPUTE)
+        return swgl_fail(SWGL_ERR_ARG, "swgl_sim_trace_step: the passes are the GPU backends' (this sim runs on %s)",
+                         backend_name(sim->backend));
+    if (outdir_mkdirs(dir) != 0) return swgl_fail(SWGL_ERR_IO, "%s: cannot create the folder", dir);
+    trace_ctx tc = {dir, NULL, 0, SWGL_OK};
     char path[1100];
-    snprintf(path, sizeof path, "%s/index.html", out);
-    if (!(tc.html = fopen(path, "w"))) {
-        st = swgl_fail(SWGL_ERR_IO, "%s: cannot write", path);
-        goto done;
-    }
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    if (!(tc.html = fopen(path, "w"))) return swgl_fail(SWGL_ERR_IO, "%s: cannot write", path);
     fprintf(tc.html, "<!doctype html><meta charset=\"utf-8\"><title>swgl trace</title>\n"
                      "<style>body{font-family:sans-serif;max-width:1400px}img{image-rendering:pixelated}"
                      "pre{background:#f4f4f4;padding:6px}td{vertical-align:top;padding:4px}</style>\n"
                      "<h1>swgl trace: %s, step %ld on %s</h1>\n<p>Every pass of the step in the order it ran: its "
                      "shader, what the shader says its texels hold, and each component of each input and output "
                      "array as a picture (row 0, the south, at the bottom; grey: not a finite number), with its "
-                     "range.</p>\n", sc.source, steps, in.name);
-    double t = 0, dt = 0, bound;
-    for (long n = 1; n <= steps && st == SWGL_OK; n++) {
-        if (n == steps) gpu_pass_trace(on_draw, &tc);
-        if (in.be->set_time) in.be->set_time(in.self, t, s.t_end);
-        st = in.be->stage(in.self, 0, &bound);
-        dt = bound < s.t_end - t ? bound : s.t_end - t;
-        if (st == SWGL_OK && !(dt > 0)) st = swgl_fail(SWGL_ERR_BLOWUP, "step %ld: no step to take (bound %g)", n, bound);
-        if (st == SWGL_OK) st = in.be->advance(in.self, 0, dt);
-        for (int k = 1; st == SWGL_OK && k < in.be->stages(in.self); k++) {
-            double b2;
-            if ((st = in.be->stage(in.self, k, &b2)) == SWGL_OK) st = in.be->advance(in.self, k, dt);
-        }
-        if (in.be->finish) in.be->finish(in.self);
-        t += dt;
-    }
+                     "range.</p>\n", sim->sc.source, sim->steps + 1, sim->in.name);
+    double t0 = sim->t;
+    gpu_pass_trace(on_draw, &tc);
+    st = swgl_sim_step(sim);
+    gpu_finish();
     gpu_pass_trace(NULL, NULL);
-    fprintf(tc.html, "<p>%d passes; t = %.9g s after step %ld (dt = %.6g s).</p>\n", tc.pass, t, steps, dt);
-    if (st == SWGL_OK) {
-        printf("%s: %d passes of step %ld traced into %s/index.html\n", sc.source, tc.pass, steps, out);
-        rc = 0;
-    }
-done:
-    if (tc.html) fclose(tc.html);
-    if (rc) fprintf(stderr, "swgl: %s\n", swgl_last_error());
-    scheme_close(&in);
-    if (d && s.problem) d->setup_free(&s);
-    gpu_context_destroy(ctx);
-    scenario_free(&sc);
-    return rc;
+    fprintf(tc.html, "<p>%d passes; t = %.9g s after step %ld (dt = %.6g s).</p>\n", tc.pass, sim->t, sim->steps,
+            sim->t - t0);
+    if (fclose(tc.html) != 0 && st == SWGL_OK) st = swgl_fail(SWGL_ERR_IO, "%s: write failed", path);
+    if (passes) *passes = tc.pass;
+    return st;
 }

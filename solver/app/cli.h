@@ -1,0 +1,30 @@
+/* cli.h — the commands of the swgl program (main.c dispatches): each takes the words after
+ * its name and returns the process's exit status.  They are clients of include/swgl.h. */
+#ifndef SWGL_CLI_H
+#define SWGL_CLI_H
+
+int cmd_run(int argc, char **argv);            /* swgl run (cli_run.c) */
+int cmd_trace(int argc, char **argv);          /* swgl trace (cli_trace.c) */
+int cmd_validate(int argc, char **argv);       /* swgl validate (validate.c) */
+int cmd_grid_from_mesh(int argc, char **argv); /* swgl grid-from-mesh (grid_from_mesh.c) */
+
+/* swgl bench gpgpu | roe | kp | sediment | scaling: argv[0] is the bench's name. */
+int bench_gpgpu(int argc, char **argv);
+int bench_roe(int argc, char **argv);
+int bench_kp(int argc, char **argv);
+int bench_scaling(int argc, char **argv);
+int bench_sediment(int argc, char **argv);
+/* bench_gpgpu.c: the machine for the benches' headers: the renderer, vendor and GL version
+ * of the device a sim would get (0, or -1 where none), the CPU's model, OpenMP threads */
+int bench_gpu_about(int use_device, int device, char *renderer, char *vendor, char *version, size_t len, int *fp64);
+const char *bench_cpu_model(void);
+int bench_cpu_threads(void);
+
+/* cli_util.c: an ESRI ASCII grid read through swgl_raster_read (rows from the south), its
+ * NODATA cells flagged in *nd (malloc'ed); mkdir -p (0, or -1 with errno). */
+#include "swgl.h"
+swgl_status cli_read_grid(const char *path, int *nx, int *ny, double *xll, double *yll, double *dx, double *dy,
+                          double **v, unsigned char **nd);
+int cli_mkdirs(const char *path);
+
+#endif

@@ -1,0 +1,5 @@
+# The public API (include/swgl.h): a test that includes swgl.h alone, as a user's program
+# does, on the CPU backends (no GL context needed), and one that draws a field from the
+# device in its own GL context.
+swgl_test(test_api_sim LABEL cpu SOURCES test_api_sim.c LIBS swgl_engine)
+swgl_test(test_gl_api_device LABEL gl SOURCES test_gl_api_device.c LIBS swgl_engine OpenGL::OpenGL OpenGL::EGL)
