@@ -1,209 +1,98 @@
-/* bench_gpgpu.c — `swgl bench gpgpu`: the ceilings of the texture layer on this
- * renderer.  For square arrays from 512^2 up, the time of a float4 copy pass, a 5-point
- * stencil pass, a 3-output MRT pass and a full sum reduction (with its 1x1 read-back),
- * in GB/s and Mcells/s.  Bytes are the fewest a pass must move: every input element
- * read once and every output element written once (16 bytes per float4).  Later
- * benchmarks state their speed as a fraction of the copy pass measured here.  Where GL
- * 4.3 is there, also the compute copy, and what a dispatch costs however little it does:
- * one work group copying 16 x 16 texels after the last dispatch's barrier, with its group
- * count given or read from a buffer (glDispatchComputeIndirect), the floor of a time step
- * made of dependent dispatches. */
+/* bench_gpgpu.c — `swgl bench gpgpu`: the ceilings of the texture layer on this renderer
+ * (swgl_bench_layer in the library: copy, stencil, MRT and reduction passes, the compute
+ * copy and the dispatch latency).  Also the lines every bench's header gives of the
+ * machine (the GPU, the CPU), through the public API alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_info.h"
-#include "gpu_buffer.h"
-#include "gpu_compute.h"
-#include "gpu_context.h"
-#include "gpu_pass.h"
-#include "gpu_reductor.h"
-#include "run.h"
+#include "cli.h"
+#include "swgl.h"
 
-/* Each timed pass reads what the previous one wrote (ping-pong), so a renderer cannot
- * drop a draw whose output the next draw overwrites unread (llvmpipe does exactly that
- * with repeated full-screen draws into one target). */
-typedef struct bench_arrays {
-    gpu_array2d *a, *b;
-    gpu_mrt *m[2];
-    int flip;
-} bench_arrays;
+/* ---- the machine, for the benches' headers ---------------------------------------------- */
 
-/* Seconds per call of fn, median of 5 batches after a warm-up, each batch long enough
- * to dwarf glFinish's latency. */
-typedef swgl_status (*bench_fn)(void *ctx);
-
-static int cmp_double(const void *x, const void *y)
+/* the value of "key:   value" with what follows `cut` (when given) left off */
+static int take(const char *line, const char *key, const char *cut, char *dst, size_t len)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double time_it(bench_fn fn, void *ctx, double min_batch_s)
-{
-    gpu_finish();
-    double t0 = cpu_seconds();
-    if (fn(ctx) != SWGL_OK) return -1;
-    gpu_finish();
-    double one = cpu_seconds() - t0;
-    int reps = one > 0 ? (int)(min_batch_s / one) : 100;
-    if (reps < 2) reps = 2;
-    if (reps > 2000) reps = 2000;
-    double t[5];
-    for (int b = 0; b < 5; b++) {
-        gpu_finish();
-        t0 = cpu_seconds();
-        for (int r = 0; r < reps; r++)
-            if (fn(ctx) != SWGL_OK) return -1;
-        gpu_finish();
-        t[b] = (cpu_seconds() - t0) / reps;
+    size_t k = strlen(key);
+    if (strncmp(line, key, k) != 0) return 0;
+    const char *v = line + k;
+    while (*v == ' ') v++;
+    size_t n = strcspn(v, "\r\n");
+    if (cut) {
+        const char *c = strstr(v, cut);
+        if (c && (size_t)(c - v) < n) n = (size_t)(c - v);
     }
-    qsort(t, 5, sizeof t[0], cmp_double);
-    return t[2];
+    snprintf(dst, len, "%.*s", (int)n, v);
+    return 1;
 }
 
-typedef struct job {
-    gpu_program *prog;
-    bench_arrays *ar;
-    gpu_reductor *red;
-    int mrt;
-    gpu_compute *cs;
-    gpu_buffer *groups;   /* the dispatch latency: the group count of an indirect dispatch */
-} job;
-
-/* one work group of the copy kernel (its count given, or from j->groups), ping-pong */
-static swgl_status run_dispatch(void *v)
+/* The renderer, vendor and GL version a sim on this device would get, and whether it has
+ * fp64 (from swgl_print_devices); 0, or 1 with swgl_last_error() when no context can be had. */
+int bench_gpu_about(int use_device, int device, char *renderer, char *vendor, char *version, size_t len, int *fp64)
 {
-    job *j = v;
-    bench_arrays *ar = j->ar;
-    int f = ar->flip;
-    ar->flip = 1 - f;
-    gpu_pass p;
-    gpu_pass_begin(&p, j->prog);
-    gpu_pass_array(&p, "u_in", f ? ar->b : ar->a);
-    gpu_pass_image(&p, 0, f ? ar->a : ar->b);
-    return j->groups ? gpu_pass_dispatch_indirect(&p, j->groups, 0, 16, 16) : gpu_pass_dispatch_groups(&p, 1, 1, 16, 16);
-}
-
-/* What a dispatch costs however little it does (GL 4.3) */
-static int dispatch_latency(double batch)
-{
-    static const unsigned one[3] = {1, 1, 1};
-    bench_arrays ar = {0};
-    gpu_array2d_desc d = {16, 16, GPU_RGBA32F, "dispatch"};
-    gpu_program *k = NULL;
-    gpu_buffer *b = NULL;
-    float zero[4] = {0, 0, 0, 0};
-    swgl_status st = gpu_program_create_kernel("copy_cs", NULL, &k);
-    if (st == SWGL_OK) st = gpu_array2d_create(&d, &ar.a);
-    if (st == SWGL_OK) st = gpu_array2d_create(&d, &ar.b);
-    if (st == SWGL_OK) st = gpu_array2d_fill(ar.a, zero);
-    if (st == SWGL_OK) st = gpu_buffer_create(sizeof one, "group count", &b);
-    if (st == SWGL_OK) st = gpu_buffer_upload(b, 0, sizeof one, one);
-    printf("\ndispatch latency: one 16 x 16 work group copying 16 x 16 texels, after the last dispatch's barrier "
-           "(the floor of a step of dependent dispatches)\n");
-    int rc = 0;
-    for (int m = 0; m < 2 && st == SWGL_OK; m++) {
-        job j = {k, &ar, NULL, 0, NULL, m ? b : NULL};
-        double t = time_it(run_dispatch, &j, batch);
-        if (t < 0) {
-            printf("  %-9s failed: %s\n", m ? "indirect" : "direct", swgl_last_error());
-            rc = 1;
+    snprintf(renderer, len, "?");
+    snprintf(vendor, len, "?");
+    snprintf(version, len, "?");
+    *fp64 = 0;
+    FILE *f = tmpfile();
+    if (!f) return 0;   /* unknown: the runs say what they find */
+    int rc = swgl_print_devices(f, use_device, device);
+    rewind(f);
+    char line[1024], yes[16] = "";
+    while (fgets(line, sizeof line, f)) {
+        if (take(line, "renderer:", "  (software)", renderer, len) || take(line, "vendor:", NULL, vendor, len) ||
+            take(line, "GL:", "  (context", version, len))
             continue;
-        }
-        printf("  %-9s %8.2f us a dispatch%s\n", m ? "indirect" : "direct", t * 1e6,
-               m ? " (the group count read from a buffer: glDispatchComputeIndirect)" : "");
+        if (take(line, "fp64:", " ", yes, sizeof yes)) *fp64 = strcmp(yes, "yes") == 0;
     }
-    if (st != SWGL_OK) {
-        printf("  failed: %s\n", swgl_last_error());
-        rc = 1;
-    }
-    gpu_buffer_destroy(b);
-    gpu_program_destroy(k);
-    gpu_array2d_destroy(ar.a);
-    gpu_array2d_destroy(ar.b);
+    fclose(f);
     return rc;
 }
 
-static swgl_status run_pass(void *v)
+/* The CPU's model name (/proc/cpuinfo) */
+const char *bench_cpu_model(void)
 {
-    job *j = v;
-    bench_arrays *ar = j->ar;
-    gpu_pass p;
-    int f = ar->flip;
-    ar->flip = 1 - f;
-    gpu_pass_begin(&p, j->prog);
-    if (j->mrt) {
-        gpu_pass_array(&p, "u_in", gpu_mrt_member(ar->m[1 - f], 0));
-        return gpu_pass_draw_mrt(&p, ar->m[f], NULL);
-    }
-    gpu_pass_array(&p, "u_in", f ? ar->b : ar->a);
-    return gpu_pass_draw(&p, f ? ar->a : ar->b, NULL);
-}
-
-/* the compute copy (GL 4.3), ping-pong like the fragment passes */
-static swgl_status run_compute(void *v)
-{
-    job *j = v;
-    bench_arrays *ar = j->ar;
-    int f = ar->flip;
-    ar->flip = 1 - f;
-    gpu_compute_begin(j->cs);
-    gpu_compute_texture(j->cs, "u_in", 0, f ? ar->b : ar->a);
-    gpu_compute_image(j->cs, 0, f ? ar->a : ar->b, GPU_IMAGE_WRITE);
-    return gpu_compute_dispatch(j->cs, gpu_array2d_width(ar->a), gpu_array2d_height(ar->a));
-}
-
-static swgl_status run_reduce(void *v)
-{
-    job *j = v;
-    float r[4];
-    return gpu_reductor_run(j->red, j->ar->a, GPU_REDUCE_SUM, r);
-}
-
-/* The copy ceiling the scheme benches quote their passes against: the best of 3 batches
- * of 2048^2 float4 copies (ping-pong), in GB/s; 0 if it cannot be measured. */
-gpu_context *bench_context(int device)
-{
-    gpu_context *ctx = NULL;
-    gpu_context_desc desc = {.device = device, .use_device = device >= 0};
-    if (gpu_context_create(&desc, &ctx) != SWGL_OK) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return NULL;
-    }
-    return ctx;
-}
-
-double bench_copy_ceiling_gbs(void)
-{
-    gpu_program *p = NULL;
-    gpu_array2d *a = NULL, *b = NULL;
-    gpu_array2d_desc d = {2048, 2048, GPU_RGBA32F, "copy a"};
-    double best = 0;
-    if (gpu_program_create("copy", NULL, &p) || gpu_array2d_create(&d, &a) || gpu_array2d_create(&d, &b)) goto done;
-    float z[4] = {1, 2, 3, 4};
-    gpu_array2d_fill(a, z);
-    for (int rep = 0; rep < 3; rep++) {
-        gpu_finish();
-        double t0 = cpu_seconds();
-        int n = 0;
-        while (cpu_seconds() - t0 < 0.2 || n < 3) {
-            gpu_pass ps;
-            gpu_pass_begin(&ps, p);
-            gpu_pass_array(&ps, "u_in", n % 2 ? b : a);   /* ping-pong: each copy reads the */
-            gpu_pass_draw(&ps, n % 2 ? a : b, NULL);       /* last, so none can be dropped   */
-            if (++n % 4 == 0) gpu_finish();
+    static char name[160];
+    if (name[0]) return name;
+    snprintf(name, sizeof name, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return name;
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *v = strchr(line, ':');
+            if (v) {
+                v++;
+                while (*v == ' ') v++;
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(v, "\n"), v);
+            }
+            break;
         }
-        gpu_finish();
-        double gbs = 32.0 * 2048 * 2048 * n / (cpu_seconds() - t0) / 1e9;
-        best = gbs > best ? gbs : best;
-    }
-done:
-    gpu_program_destroy(p);
-    gpu_array2d_destroy(a);
-    gpu_array2d_destroy(b);
-    return best;
+    fclose(f);
+    return name;
 }
+
+/* The OpenMP threads of the fast CPU solver, as its description states them ("cpu (float,
+ * SSE x4, 16 threads)") for a small case; 0 where unknown.  Over MPI ranks every rank calls
+ * it (rank 0 makes the sim alone; the others get 0). */
+int bench_cpu_threads(void)
+{
+    const char *sets[] = {"run.t_end=0.01", NULL};
+    swgl_sim_desc d = {.case_name = "lastra-test1", .set = sets, .backend = "cpu", .mpi_alone = 1};
+    swgl_sim *sim = NULL;
+    swgl_sim_info info;
+    int n = 0;
+    if (swgl_sim_create(&d, &sim) == SWGL_OK && swgl_mpi_rank() == 0 && swgl_sim_get_info(sim, &info) == SWGL_OK) {
+        const char *t = strstr(info.solver, " threads");
+        while (t && t > info.solver && t[-1] >= '0' && t[-1] <= '9') t--;
+        if (t) n = atoi(t);
+    }
+    swgl_sim_destroy(sim);
+    return n;
+}
+
+/* ---- swgl bench gpgpu -------------------------------------------------------------------- */
 
 int bench_gpgpu(int argc, char **argv)
 {
@@ -220,90 +109,10 @@ int bench_gpgpu(int argc, char **argv)
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
-    /* a GL 4.3 context where the device has one: the compute copy beside the fragment one */
-    gpu_context *ctx = NULL;
-    gpu_context_desc cdesc = {.device = device, .use_device = device >= 0, .want_compute = 1};
-    if (gpu_context_create(&cdesc, &ctx) != SWGL_OK) {
+    swgl_status st = swgl_bench_layer(stdout, device >= 0, device, nmin, nmax, batch);
+    if (st != SWGL_OK) {
         fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
     }
-    const gpu_info *info = gpu_context_info(ctx);
-    gpu_compute *copy_cs = NULL;
-    if (info->compute_context && gpu_compute_create("copy_cs", NULL, &copy_cs) != SWGL_OK) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
-    gpu_program *copy = NULL, *sten = NULL, *mrt3 = NULL;
-    gpu_reductor *red = NULL;
-    if (gpu_program_create("copy", NULL, &copy) || gpu_program_create("stencil5", NULL, &sten) ||
-        gpu_program_create("mrt3", NULL, &mrt3) || gpu_reductor_create(&red)) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
-    printf("swgl bench gpgpu — texture-layer ceilings (fragment passes, and the compute copy where GL 4.3 is "
-           "there; float4 elements)\n");
-    printf("renderer: %s | %s | GL %s\n", info->renderer, info->vendor, info->version);
-    printf("compute: %s\n", copy_cs ? "copy-cs is copy.glsl's work as a GL 4.3 compute pass (16 x 16 work groups, "
-                                      "texelFetch in, imageStore out)" : "no GL 4.3 context on this device: fragment "
-                                      "passes only");
-    printf("bytes: each input element read once + each output element written once, 16 B per float4;\n"
-           "each pass reads the previous pass's output (ping-pong), the median of 5 batches\n\n");
-    printf("%7s  %-12s %10s %10s %11s %9s\n", "N", "pass", "ms", "GB/s", "Mcells/s", "of copy");
-    int rc = 0;
-    for (int n = nmin; n <= nmax && n <= info->max_texture_size; n *= 2) {
-        bench_arrays ar = {0};
-        gpu_array2d_desc d = {n, n, GPU_RGBA32F, "bench a"};
-        gpu_mrt_desc md = {n, n, 3, {0}, "bench mrt"};
-        size_t cells = (size_t)n * n;
-        float *init = malloc(cells * 4 * sizeof(float));
-        if (!init) break;
-        for (size_t i = 0; i < 4 * cells; i++) init[i] = (float)(i % 1013) * 0.001f;
-        if (gpu_array2d_create(&d, &ar.a) || gpu_array2d_create(&d, &ar.b) || gpu_mrt_create(&md, &ar.m[0]) ||
-            gpu_mrt_create(&md, &ar.m[1]) || gpu_array2d_upload(ar.a, init) ||
-            gpu_array2d_upload(ar.b, init) || gpu_array2d_upload(gpu_mrt_member(ar.m[1], 0), init)) {
-            printf("%7d  (stops here: %s)\n", n, swgl_last_error());
-            free(init);
-            gpu_array2d_destroy(ar.a);
-            gpu_array2d_destroy(ar.b);
-            gpu_mrt_destroy(ar.m[0]);
-            gpu_mrt_destroy(ar.m[1]);
-            break;
-        }
-        free(init);
-        struct { const char *name; gpu_program *prog; int mrt; double bytes; int reduce; gpu_compute *cs; } rows[] = {
-            {"copy", copy, 0, 32, 0, NULL},
-            {"stencil5", sten, 0, 32, 0, NULL},
-            {"mrt3", mrt3, 1, 64, 0, NULL},
-            {"reduce-sum", NULL, 0, 16, 1, NULL},
-            {"copy-cs", NULL, 0, 32, 0, copy_cs},
-        };
-        double copy_gbs = 0;
-        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-            if (strcmp(rows[r].name, "copy-cs") == 0 && !copy_cs) continue;
-            job j = {rows[r].prog, &ar, red, rows[r].mrt, rows[r].cs, NULL};
-            double t = time_it(rows[r].cs ? run_compute : rows[r].reduce ? run_reduce : run_pass, &j, batch);
-            if (t < 0) {
-                printf("%7d  %-12s failed: %s\n", n, rows[r].name, swgl_last_error());
-                rc = 1;
-                continue;
-            }
-            double gbs = rows[r].bytes * (double)cells / t / 1e9;
-            if (r == 0) copy_gbs = gbs;
-            printf("%7d  %-12s %10.3f %10.1f %11.1f %8.2f\n", n, rows[r].name, t * 1e3, gbs,
-                   (double)cells / t / 1e6, gbs / copy_gbs);
-        }
-        fflush(stdout);
-        gpu_array2d_destroy(ar.a);
-        gpu_array2d_destroy(ar.b);
-        gpu_mrt_destroy(ar.m[0]);
-        gpu_mrt_destroy(ar.m[1]);
-    }
-    if (copy_cs && dispatch_latency(batch) != 0) rc = 1;
-    gpu_reductor_destroy(red);
-    gpu_program_destroy(copy);
-    gpu_program_destroy(sten);
-    gpu_program_destroy(mrt3);
-    gpu_compute_destroy(copy_cs);
-    gpu_context_destroy(ctx);
-    return rc;
+    return 0;
 }

@@ -6,27 +6,28 @@
  * gives, from GL timer queries in a separate profiled run of the largest size, each
  * pass's share of the step, and the step's effective bandwidth (the fewest bytes its
  * passes must move per cell, over time) as a fraction of this renderer's copy pass,
- * measured in the same run. */
+ * measured in the same run.  A client of swgl.h: each run is a sim of the case with
+ * overrides (swgl_sim_profile for the passes' shares). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_info.h"
-#include "gpu_context.h"
-#include "kp.h"
-#include "kp_gpu.h"
-#include "gpu_program.h"
-#include "run.h"
+#include "cli.h"
+#include "swgl.h"
+
 
 /* Fewest bytes a step moves per cell (float4 = 16 B; kp_gpu.c's head comment): a flux
  * evaluation "cell" 48 B (reads the cell's state and bed, writes R), "faces" 144 B (a
  * face pass writing three targets, a gather reading them); the reduction 16 (stage 0);
  * the integration 64 (stage 1: 80); the wet map 16 per stage with early exit.
  * Euler 128 B (faces 224), RK2 256 B (faces 448). */
-static double bytes_per_cell_step(enum kp_gpu_flux f, int rk2, int early)
+enum flux_variant { FLUX_CELL = 0, FLUX_FACES = 1 };
+static const char *flux_name(enum flux_variant f) { return f == FLUX_FACES ? "faces" : "cell"; }
+
+static double bytes_per_cell_step(enum flux_variant f, int rk2, int early)
 {
-    double flux = f == KP_GPU_FLUX_CELL ? 48 : 144;
+    double flux = f == FLUX_CELL ? 48 : 144;
     double stage0 = flux + 16 + 64 + (early ? 16 : 0);
     double stage1 = flux + 80 + (early ? 16 : 0);
     return rk2 ? stage0 + stage1 : stage0;
@@ -46,7 +47,7 @@ static int parse_sizes(const char *s, int *sizes, int max)
     return n;
 }
 
-static enum kp_gpu_flux g_flux = KP_GPU_FLUX_CELL;   /* the GPU runs' flux variant */
+static enum flux_variant g_flux = FLUX_CELL;   /* the GPU runs' flux variant */
 
 typedef struct result {
     double wall;
@@ -54,11 +55,22 @@ typedef struct result {
     double tiles;    /* fraction of tiles computed at the end (early exit), -1 unknown */
 } result;
 
-/* One run of the case at size n with the overrides; fills r (wall < 0: failed). */
-static double g_outside = 0.5;   /* m of still water around the column (--outside) */
+/* the pass profile of a run: each pass's name and GPU seconds */
+#define MAX_PASSES 32
+typedef struct profile {
+    int n;
+    char name[MAX_PASSES][32];
+    double sec[MAX_PASSES];
+} profile;
 
-static int run_one(int n, double t_end, const char *integrator, const char *early, enum backend b,
-                   const scheme_config *cfg, int profile, result *r, double prof[KP_PASS_COUNT])
+static double g_outside = 0.5;   /* m of still water around the column (--outside) */
+static int g_device = -1;        /* --device */
+
+/* One run of the case at size n with the overrides on a backend ("gpu", "cpu",
+ * "cpu-scalar") in a precision; fills r (wall < 0: failed) and, with prof, the passes'
+ * profile (GL timer queries). */
+static int run_one(int n, double t_end, const char *integrator, const char *early, const char *b,
+                   const char *precision, result *r, profile *prof)
 {
     char s1[64], s2[64], s3[64], s4[64], s5[64], s6[64], s7[64], s8[96];
     snprintf(s1, sizeof s1, "domain.nx=%d", n);
@@ -69,60 +81,49 @@ static int run_one(int n, double t_end, const char *integrator, const char *earl
     snprintf(s6, sizeof s6, "kp.integrator=%s", integrator);
     snprintf(s7, sizeof s7, "kp.early_exit=%s", early);
     snprintf(s8, sizeof s8, "initial.depth=(x - 20)^2 + (y - 20)^2 < 6.25 ? 2.5 : %.17g", g_outside);
-    const char *sets[8] = {s1, s2, s3, s4, s5, s6, s7, s8};
-    scenario sc;
-    scheme_setup s;
-    const scheme_desc *d = scheme_find(SCHEME_KP);
+    const char *sets[9] = {s1, s2, s3, s4, s5, s6, s7, s8, NULL};
+    swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = b, .precision = precision,
+                       .profile = prof != NULL, .use_device = g_device >= 0, .device = g_device};
+    swgl_sim *sim = NULL;
+    swgl_sim_info info;
+    double wall = 0, steps = 0, tiles = -1;
     r->wall = -1;
     r->tiles = -1;
-    if (scenario_load_case(&sc, "circular-dambreak", sets, 8)) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+    swgl_status st = swgl_sim_create(&d, &sim);
+    if (st == SWGL_OK) st = swgl_sim_get_info(sim, &info);
+    if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
+    if (st == SWGL_OK) st = swgl_sim_stat(sim, "wall_s", &wall);
+    if (st == SWGL_OK) st = swgl_sim_stat(sim, "steps", &steps);
+    if (st != SWGL_OK) {
+        fprintf(stderr, "swgl: %d^2 on %s: %s\n", n, b, swgl_last_error());
+        swgl_sim_destroy(sim);
         return 1;
     }
-    if (d->setup(&sc, &s)) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        scenario_free(&sc);
-        return 1;
-    }
-    scheme_inst e;
-    timeloop_result tr;
-    int rc = 0;
-    if (scheme_open(&e, d, b, &s, cfg)) {
-        fprintf(stderr, "swgl: %d^2 on %s: %s\n", n, backend_name(b), swgl_last_error());
-        rc = 1;
-    } else {
-        if (profile && b == BACKEND_GPU) kp_gpu_profile(e.self, 1);
-        if (timeloop_run(&e, &s.t_end, 1, 0, NULL, NULL, &tr)) {
-            fprintf(stderr, "swgl: %d^2 on %s: %s\n", n, backend_name(b), swgl_last_error());
-            rc = 1;
-        } else {
-            r->wall = tr.wall;
-            r->steps = tr.steps;
-            long c = 0, t = 0;
-            if (b == BACKEND_GPU) {
-                g_flux = kp_gpu_flux_variant(e.self);
-                if (kp_gpu_tiles(e.self, &c, &t) == SWGL_OK && t > 0 && c >= 0) r->tiles = (double)c / t;
-                if (profile) {
-                    long counts[KP_PASS_COUNT];
-                    kp_gpu_profile_read(e.self, prof, counts);
-                }
-            } else {
-                kp_cpu_tiles(e.self, &c, &t);
-                if (t > 0) r->tiles = (double)c / t;
-            }
+    r->wall = wall;
+    r->steps = (long)steps;
+    if (swgl_sim_stat(sim, "tiles_fraction", &tiles) == SWGL_OK) r->tiles = tiles;
+    /* the GPU's flux kernel, as its description names it ("flux faces"; the fused kernel's
+     * is the cell one) */
+    if (strncmp(info.backend, "gpu", 3) == 0) g_flux = strstr(info.solver, "flux faces") ? FLUX_FACES : FLUX_CELL;
+    if (prof) {
+        const char *name;
+        double sec;
+        long count;
+        prof->n = 0;
+        while (prof->n < MAX_PASSES && swgl_sim_profile(sim, prof->n, &name, &sec, &count) == SWGL_OK) {
+            snprintf(prof->name[prof->n], sizeof prof->name[prof->n], "%s", name);
+            prof->sec[prof->n++] = sec;
         }
-        scheme_close(&e);
     }
-    d->setup_free(&s);
-    scenario_free(&sc);
-    return rc;
+    swgl_sim_destroy(sim);
+    return 0;
 }
 
 int bench_kp(int argc, char **argv)
 {
     int sizes[32] = {128, 256, 512, 1024}, nsizes = 4, scalar_max = 256, cpu_max = 1024, device = -1;
     int gpu = 1;
-    enum precision_choice precision = PRECISION_SINGLE;
+    int dbl = 0;   /* --precision double */
     double t_end = 4.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -135,7 +136,7 @@ int bench_kp(int argc, char **argv)
         else if (strcmp(a, "--no-gpu") == 0) gpu = 0;
         else if (strcmp(a, "--outside") == 0 && more && atof(argv[i + 1]) >= 0) g_outside = atof(argv[++i]);
         else if (strcmp(a, "--precision") == 0 && more && (!strcmp(argv[i + 1], "single") || !strcmp(argv[i + 1], "double")))
-            precision = strcmp(argv[++i], "double") == 0 ? PRECISION_DOUBLE : PRECISION_SINGLE;
+            dbl = strcmp(argv[++i], "double") == 0;
         else {
             printf("usage: swgl bench kp [--sizes N,N,...] [--t-end T] [--scalar-max N] [--cpu-max N]\n"
                    "                     [--outside H] [--precision single|double] [--device N] [--no-gpu]\n"
@@ -154,22 +155,27 @@ int bench_kp(int argc, char **argv)
         fprintf(stderr, "swgl bench kp: --sizes: expected sizes from 8 to 16384 separated by commas\n");
         return 2;
     }
-    gpu_context *ctx = gpu ? bench_context(device) : NULL;
-    if (gpu && !ctx) return 1;
-    const gpu_info *info = ctx ? gpu_context_info(ctx) : NULL;
-    double ceiling = ctx ? bench_copy_ceiling_gbs() : 0;
+    g_device = device;
+    const char *precision = dbl ? "double" : "single";
+    /* the GPU runs' passes: compute passes under SWGL_PASSES=compute (the copy ceiling too) */
+    const char *passes = getenv("SWGL_PASSES");
+    int compute = passes && strcmp(passes, "compute") == 0;
+    char renderer[256], vendor[256], version[256];
+    int has_fp64 = 0;
+    double ceiling = 0;
+    if (gpu && bench_gpu_about(device >= 0, device, renderer, vendor, version, sizeof renderer, &has_fp64)) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+        return 1;
+    }
+    if (gpu && swgl_copy_bandwidth(device >= 0, device, compute, &ceiling) != SWGL_OK) ceiling = 0;
     printf("swgl bench kp — Brodtkorb et al. (2011) Figure 10 on this machine: circular dam break to %g s, "
            "%g m of water outside the column\n", t_end, g_outside);
-    if (info)
-        printf("GPU: %s | %s | GL %s; copy pass (2048^2 float4) %.1f GB/s\n", info->renderer, info->vendor,
-               info->version, ceiling);
-    printf("CPU: %s, fast solver with %d OpenMP threads\n", cpu_model_name(), cpu_threads());
-    scheme_config cfg = {.renderer = info ? info->renderer : NULL, .has_fp64 = info ? info->has_fp64 : 0,
-                         .precision = precision};
-    printf("precision: %s on the GPU and the fast CPU solver (scalar: double)\n",
-           precision == PRECISION_DOUBLE ? "double" : "single");
+    if (gpu)
+        printf("GPU: %s | %s | GL %s; copy pass (2048^2 float4) %.1f GB/s\n", renderer, vendor, version, ceiling);
+    printf("CPU: %s, fast solver with %d OpenMP threads\n", bench_cpu_model(), bench_cpu_threads());
+    printf("precision: %s on the GPU and the fast CPU solver (scalar: double)\n", precision);
     printf("Mcells/s (cells x steps / wall); 'tiles' = share of the tiles the flux computed in the last step\n");
-    if (info && gpu_compute_passes())
+    if (gpu && compute)
         printf("GPU passes: compute (SWGL_PASSES=compute): early exit is off there, so 'gpu ee' runs every tile\n");
     int rc = 0;
     static const char *integ[2] = {"euler", "rk2"}, *ee[2] = {"off", "on"};
@@ -180,19 +186,10 @@ int bench_kp(int argc, char **argv)
             int n = sizes[z];
             result g[2] = {{-1, 0, -1}, {-1, 0, -1}}, c[2] = {{-1, 0, -1}, {-1, 0, -1}}, sc = {-1, 0, -1};
             for (int e = 0; e < 2; e++) {
-                if (ctx) {
-                    cfg.backend = BACKEND_GPU;
-                    rc |= run_one(n, t_end, integ[r2], ee[e], BACKEND_GPU, &cfg, 0, &g[e], NULL);
-                }
-                if (n <= cpu_max) {
-                    cfg.backend = BACKEND_CPU;
-                    rc |= run_one(n, t_end, integ[r2], ee[e], BACKEND_CPU, &cfg, 0, &c[e], NULL);
-                }
+                if (gpu) rc |= run_one(n, t_end, integ[r2], ee[e], "gpu", precision, &g[e], NULL);
+                if (n <= cpu_max) rc |= run_one(n, t_end, integ[r2], ee[e], "cpu", precision, &c[e], NULL);
             }
-            if (n <= scalar_max) {
-                cfg.backend = BACKEND_CPU_SCALAR;
-                rc |= run_one(n, t_end, integ[r2], "off", BACKEND_CPU_SCALAR, &cfg, 0, &sc, NULL);
-            }
+            if (n <= scalar_max) rc |= run_one(n, t_end, integ[r2], "off", "cpu-scalar", precision, &sc, NULL);
             double cells = (double)n * n;
             long steps = g[0].wall > 0 ? g[0].steps : c[0].wall > 0 ? c[0].steps : sc.steps;
 #define MC(r) ((r).wall > 0 ? cells * (r).steps / (r).wall / 1e6 : 0)
@@ -206,34 +203,32 @@ int bench_kp(int argc, char **argv)
             snprintf(b[6], 24, sc.wall > 0 ? "%.2f" : "-", MC(sc));
             double best_g = fmax(MC(g[0]), MC(g[1])), best_c = fmax(MC(c[0]), MC(c[1]));
             snprintf(b[7], 24, best_g > 0 && best_c > 0 ? "%.1f" : "-", best_g / best_c);
-            double gbs = MC(g[0]) * 1e6 * bytes_per_cell_step(g_flux, r2, 0) * (precision == PRECISION_DOUBLE ? 2 : 1) / 1e9;
+            double gbs = MC(g[0]) * 1e6 * bytes_per_cell_step(g_flux, r2, 0) * (dbl ? 2 : 1) / 1e9;
             printf("%6d %9.0f %6ld | %9s %9s %6s %7.1f %6.3f | %9s %9s %6s | %9s | %7s\n", n, cells, steps, b[0], b[1],
                    b[2], gbs, ceiling > 0 ? gbs / ceiling : 0, b[3], b[4], b[5], b[6], b[7]);
             fflush(stdout);
 #undef MC
         }
     }
-    if (ctx) {
+    if (gpu) {
         /* the passes' shares: a profiled RK2 run of the largest size without early exit,
          * and one with it (the wet map pass is then part of the step) */
         int n = sizes[nsizes - 1];
         for (int e = 0; e < 2; e++) {
-            double prof[KP_PASS_COUNT] = {0};
-            result r;
-            cfg.backend = BACKEND_GPU;
-            rc |= run_one(n, t_end, "rk2", ee[e], BACKEND_GPU, &cfg, 1, &r, prof);
+            profile prof = {0};
+            result r = {-1, 0, -1};
+            rc |= run_one(n, t_end, "rk2", ee[e], "gpu", precision, &r, &prof);
             double total = 0;
-            for (int p = 0; p < KP_PASS_COUNT; p++) total += prof[p];
+            for (int p = 0; p < prof.n; p++) total += prof.sec[p];
             printf("\nGPU passes, RK2, %d^2, early exit %s (GL timer queries; %ld steps; GPU time %.3f s of %.3f s "
                    "wall):\n", n, ee[e], r.steps, total, r.wall);
-            for (int p = 0; p < KP_PASS_COUNT; p++)
-                if (prof[p] > 0)
-                    printf("  %-12s %8.3f s  %5.1f%%\n", kp_gpu_pass_name(p), prof[p], total > 0 ? 100 * prof[p] / total : 0);
+            for (int p = 0; p < prof.n; p++)
+                if (prof.sec[p] > 0)
+                    printf("  %-12s %8.3f s  %5.1f%%\n", prof.name[p], prof.sec[p], total > 0 ? 100 * prof.sec[p] / total : 0);
         }
         printf("\nfewest bytes a step moves per cell (GPU, %s flux): Euler %.0f B, RK2 %.0f B (early exit: + %.0f B "
-               "per stage for the wet map)\n", kp_gpu_flux_name(g_flux), bytes_per_cell_step(g_flux, 0, 0),
+               "per stage for the wet map)\n", flux_name(g_flux), bytes_per_cell_step(g_flux, 0, 0),
                bytes_per_cell_step(g_flux, 1, 0), 16.0);
-        gpu_context_destroy(ctx);
     }
     return rc;
 }

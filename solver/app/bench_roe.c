@@ -8,17 +8,15 @@
  * --precision single (default) | double | both: the GPU and the fast CPU solver in float,
  * in double (`--precision double` of `swgl run`: packed doubles on the GPU, which needs
  * GL_ARB_gpu_shader_fp64; SSE2 x2 on the CPU), or both side by side with the cost of
- * double per step (double / float); the scalar solver is double in every mode. */
+ * double per step (double / float); the scalar solver is double in every mode.  A client
+ * of swgl.h: each run is a sim of the case with overrides. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_info.h"
-#include "gpu_context.h"
-#include "gpu_pass.h"
-#include "roe_gpu.h"
-#include "run.h"
-#include "scheme.h"
+#include "cli.h"
+#include "swgl.h"
+
 
 /* Fewest bytes a step must move per cell (float4 = 16 B), by pass (roe_gpu.c):
  *   edge   reads the state and bed of a cell (32 B; each is read by the 2 edges it
@@ -40,13 +38,39 @@
  *          writes 32 */
 #define ROE_BYTES_PER_CELL_D (48.0 + 128 + 128 + 32 + 48 + 16 + 32 + 32 + 64 + 32)
 
-/* one timed run of a backend in a precision: the best wall time, its steps */
+/* one timed run of a backend ("gpu", "cpu", "cpu-scalar") in a precision ("single",
+ * "double", NULL: the scheme's): the best wall time, its steps */
 typedef struct {
-    enum backend b;
-    enum precision_choice p;
+    const char *b;
+    const char *p;
     double wall;
     long steps;
 } bench_col;
+
+/* One run of a sim of the case with the overrides to its t_end: wall time and steps, the
+ * grid's cells; 0, or 1 after printing what failed. */
+static int run_sim(const char *name, const char *const *sets, const bench_col *col, int device, int level,
+                   double *wall, long *steps, long *cells)
+{
+    swgl_sim_desc d = {.case_name = name, .set = sets, .backend = col->b, .precision = col->p,
+                       .use_device = device >= 0, .device = device};
+    swgl_sim *sim = NULL;
+    swgl_sim_info info;
+    double w = 0, n = 0;
+    swgl_status st = swgl_sim_create(&d, &sim);
+    if (st == SWGL_OK) st = swgl_sim_get_info(sim, &info);
+    if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
+    if (st == SWGL_OK) st = swgl_sim_stat(sim, "wall_s", &w);
+    if (st == SWGL_OK) st = swgl_sim_stat(sim, "steps", &n);
+    if (st != SWGL_OK) fprintf(stderr, "swgl: level %d, %s: %s\n", level, col->b, swgl_last_error());
+    else {
+        *wall = w;
+        *steps = (long)n;
+        *cells = (long)info.nx * info.ny;
+    }
+    swgl_sim_destroy(sim);
+    return st != SWGL_OK;
+}
 
 static void fmt_s(char *buf, size_t len, const bench_col *c)
 {
@@ -106,14 +130,21 @@ int bench_roe(int argc, char **argv)
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
-    gpu_context *ctx = bench_context(device);
-    if (!ctx) return 1;
-    const gpu_info *info = gpu_context_info(ctx);
-    double ceiling = bench_copy_ceiling_gbs();
+    char renderer[256], vendor[256], version[256];
+    int has_fp64 = 0;
+    if (bench_gpu_about(device >= 0, device, renderer, vendor, version, sizeof renderer, &has_fp64)) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+        return 1;
+    }
+    /* the ceiling of the passes the runs make: compute passes under SWGL_PASSES=compute */
+    const char *passes = getenv("SWGL_PASSES");
+    double ceiling = 0;
+    if (swgl_copy_bandwidth(device >= 0, device, passes && strcmp(passes, "compute") == 0, &ceiling) != SWGL_OK)
+        ceiling = 0;
     printf("swgl bench roe — Lastra et al. (2009) Tables 1 and 2 on this machine\n");
-    printf("GPU: %s | %s | GL %s; copy pass (2048^2 float4) %.1f GB/s; fp64: %s\n", info->renderer, info->vendor,
-           info->version, ceiling, info->has_fp64 ? "yes" : "no");
-    printf("CPU: %s, fast solver with %d OpenMP threads\n", cpu_model_name(), cpu_threads());
+    printf("GPU: %s | %s | GL %s; copy pass (2048^2 float4) %.1f GB/s; fp64: %s\n", renderer, vendor, version,
+           ceiling, has_fp64 ? "yes" : "no");
+    printf("CPU: %s, fast solver with %d OpenMP threads\n", bench_cpu_model(), bench_cpu_threads());
     const char *mode = getenv("SWGL_DT_READBACK"), *mass = getenv("SWGL_ROE_MASS");
     int edges = !(mass && strcmp(mass, "cell") == 0);
     printf("GPU bytes per cell and step (fewest, all passes): %.0f B (float), %.0f B (double); time step %s; mass "
@@ -128,22 +159,22 @@ int bench_roe(int argc, char **argv)
     else
         printf("precision: gpu and cpu in float (f) and double (d); d/f = the cost of double per step; scalar "
                "double\n");
-    if (prec > 0 && !info->has_fp64)
+    if (prec > 0 && !has_fp64)
         printf("note: this renderer lacks GL_ARB_gpu_shader_fp64: no GPU double column\n");
     /* the columns: gpu, cpu (one precision), scalar; or gpu f, gpu d, cpu f, cpu d, scalar */
     bench_col cols[5];
     int ncols = 0;
     if (prec < 2) {
-        enum precision_choice p = prec == 1 ? PRECISION_DOUBLE : PRECISION_SINGLE;
-        cols[ncols++] = (bench_col){BACKEND_GPU, p, -1, 0};
-        cols[ncols++] = (bench_col){BACKEND_CPU, p, -1, 0};
+        const char *p = prec == 1 ? "double" : "single";
+        cols[ncols++] = (bench_col){"gpu", p, -1, 0};
+        cols[ncols++] = (bench_col){"cpu", p, -1, 0};
     } else {
-        cols[ncols++] = (bench_col){BACKEND_GPU, PRECISION_SINGLE, -1, 0};
-        cols[ncols++] = (bench_col){BACKEND_GPU, PRECISION_DOUBLE, -1, 0};
-        cols[ncols++] = (bench_col){BACKEND_CPU, PRECISION_SINGLE, -1, 0};
-        cols[ncols++] = (bench_col){BACKEND_CPU, PRECISION_DOUBLE, -1, 0};
+        cols[ncols++] = (bench_col){"gpu", "single", -1, 0};
+        cols[ncols++] = (bench_col){"gpu", "double", -1, 0};
+        cols[ncols++] = (bench_col){"cpu", "single", -1, 0};
+        cols[ncols++] = (bench_col){"cpu", "double", -1, 0};
     }
-    cols[ncols++] = (bench_col){BACKEND_CPU_SCALAR, PRECISION_AUTO, -1, 0};
+    cols[ncols++] = (bench_col){"cpu-scalar", NULL, -1, 0};
     int rc = 0;
     for (int test = 1; test <= 2; test++) {
         int la = test == 1 ? l1a : l2a, lb = test == 1 ? l1b : l2b;
@@ -158,46 +189,31 @@ int bench_roe(int argc, char **argv)
                    "steps", "gpu f s", "gpu d s", "d/f", "cpu f s", "cpu d s", "d/f", "scalar s", "gpu f Mc/s",
                    "gpu d Mc/s", "d GB/s", "copy");
         for (int lv = la; lv <= lb; lv++) {
-            scenario sc;
             char lvset[64], tset[64];
-            memset(&sc, 0, sizeof sc);
             snprintf(lvset, sizeof lvset, "domain.level=%d", lv);
-            const char *sets[2] = {lvset, NULL};
-            int nsets = 1;
-            double t_end_paper = test == 1 ? (lv == 5 ? 0.1 : 5.0) : 0.65;
-            snprintf(tset, sizeof tset, "run.t_end=%.17g", t_end_paper * t_scale);
-            sets[nsets++] = tset;
-            const scheme_desc *d = scheme_find(SCHEME_ROE);
-            scheme_setup s;
-            if (scenario_load_case(&sc, test == 1 ? "lastra-test1" : "lastra-test2", sets, nsets) ||
-                d->setup(&sc, &s)) {
-                fprintf(stderr, "swgl: %s\n", swgl_last_error());
-                scenario_free(&sc);
-                rc = 1;
-                break;
-            }
+            double t_end = (test == 1 ? (lv == 5 ? 0.1 : 5.0) : 0.65) * t_scale;
+            snprintf(tset, sizeof tset, "run.t_end=%.17g", t_end);
+            const char *sets[3] = {lvset, tset, NULL};
+            const char *name = test == 1 ? "lastra-test1" : "lastra-test2";
+            long cells = 0;
             for (int c = 0; c < ncols; c++) {
                 bench_col *col = &cols[c];
+                int gpu = strcmp(col->b, "gpu") == 0;
                 col->wall = -1;
                 col->steps = 0;
-                if ((col->b == BACKEND_CPU && lv > cpu_max) || (col->b == BACKEND_CPU_SCALAR && lv > scalar_max))
+                if ((strcmp(col->b, "cpu") == 0 && lv > cpu_max) || (strcmp(col->b, "cpu-scalar") == 0 && lv > scalar_max))
                     continue;
-                if (col->b == BACKEND_GPU && col->p == PRECISION_DOUBLE && !info->has_fp64) continue;
-                scheme_config cfg = {.renderer = info->renderer, .has_fp64 = info->has_fp64, .precision = col->p};
-                for (int rep = 0; rep < (col->b == BACKEND_GPU ? repeat : 1); rep++) {
-                    scheme_inst e;
-                    timeloop_result r;
-                    if (scheme_open(&e, d, col->b, &s, &cfg) || timeloop_run(&e, &s.t_end, 1, 0, NULL, NULL, &r)) {
-                        fprintf(stderr, "swgl: level %d, %s: %s\n", lv, backend_name(col->b), swgl_last_error());
-                        rc = 1;
-                    } else if (col->wall < 0 || r.wall < col->wall) {
-                        col->steps = r.steps;
-                        col->wall = r.wall;
+                if (gpu && col->p && strcmp(col->p, "double") == 0 && !has_fp64) continue;
+                for (int rep = 0; rep < (gpu ? repeat : 1); rep++) {
+                    double wall;
+                    long steps;
+                    if (run_sim(name, sets, col, device, lv, &wall, &steps, &cells)) rc = 1;
+                    else if (col->wall < 0 || wall < col->wall) {
+                        col->steps = steps;
+                        col->wall = wall;
                     }
-                    scheme_close(&e);
                 }
             }
-            long cells = (long)sc.nx * sc.ny;
             if (prec < 2) {
                 const bench_col *g = &cols[0], *c1 = &cols[1], *c2 = &cols[2];
                 char sg[16], sc1[16], sc2[16], r1[16] = "-", r2[16] = "-";
@@ -208,7 +224,7 @@ int bench_roe(int argc, char **argv)
                 if (c2->wall > 0 && g->wall > 0) snprintf(r2, sizeof r2, "%.1f", c2->wall / g->wall);
                 double cps = g->wall > 0 ? (double)cells * g->steps / g->wall : 0;
                 double gbs = cps * (prec ? ROE_BYTES_PER_CELL_D : ROE_BYTES_PER_CELL) / 1e9;
-                printf("%5d %9ld %8.3g %6ld | %9s %9s %9s | %8s %8s | %9.2f %7.1f %6.2f\n", lv, cells, sc.t_end,
+                printf("%5d %9ld %8.3g %6ld | %9s %9s %9s | %8s %8s | %9.2f %7.1f %6.2f\n", lv, cells, t_end,
                        g->steps, sg, sc1, sc2, r1, r2, cps / 1e6, gbs, ceiling > 0 ? gbs / ceiling : 0);
             } else {
                 const bench_col *gf = &cols[0], *gd = &cols[1], *cf = &cols[2], *cd = &cols[3], *sc2 = &cols[4];
@@ -221,14 +237,11 @@ int bench_roe(int argc, char **argv)
                 double gbs = cpsd * ROE_BYTES_PER_CELL_D / 1e9;
                 (void)sc2;
                 printf("%5d %9ld %8.3g %6ld | %9s %9s %5s | %9s %9s %5s | %9s | %9.2f %9.2f %7.1f %6.2f\n", lv,
-                       cells, sc.t_end, gf->steps, a[0], a[1], kg, a[2], a[3], kc, a[4], cpsf / 1e6, cpsd / 1e6, gbs,
+                       cells, t_end, gf->steps, a[0], a[1], kg, a[2], a[3], kc, a[4], cpsf / 1e6, cpsd / 1e6, gbs,
                        ceiling > 0 ? gbs / ceiling : 0);
             }
             fflush(stdout);
-            d->setup_free(&s);
-            scenario_free(&sc);
         }
     }
-    gpu_context_destroy(ctx);
     return rc;
 }

@@ -5,8 +5,9 @@
  *   strong:  a fixed N x N grid (--strong, default 8192) on one rank, then over the P;
  *   weak:    B x B cells a rank (--weak, default 4096): B x B on one rank, then the grid
  *            of the P blocks (B px x B py) over the P ranks.
- * "One rank" is rank 0 alone (the others wait) with the time step read back every step, as
- * the ranks run (SWGL_DT_READBACK=sync), so the two differ by the decomposition alone;
+ * "One rank" is rank 0 alone (swgl_sim_desc.mpi_alone: the others wait) with the time step
+ * read back every step, as the ranks run (desc.host_clock), so the two differ by the
+ * decomposition alone;
  * the default one-rank run (the step kept on the GPU) is printed beside it.  Each run
  * takes --steps steps (default 20; the simulated time chosen from the first step's
  * bound), after one warm-up run.  Printed: cell updates per second, the share of the
@@ -18,11 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu_info.h"
-#include "gpu_compute.h"
-#include "gpu_context.h"
-#include "run.h"
-#include "scheme_mpi.h"
+#include "cli.h"
+#include "swgl.h"
+
 
 typedef struct srun {
     double wall, exch;   /* s; exch: the slowest rank's exchange */
@@ -30,10 +29,11 @@ typedef struct srun {
     double cells;        /* computed cells x steps / wall */
 } srun;
 
-/* One run of the case on an nx x ny grid of cells dx wide to t_end; alone: rank 0 by
- * itself (scheme_open_block) with the others waiting; sync: the step read back each step. */
-static int run_case(enum scheme_kind k, enum backend b, const scheme_config *cfg, int nx, int ny, double dx,
-                    double t_end, int alone, int sync, srun *r)
+/* One run of the case (scheme "roe" or "kp") on an nx x ny grid of cells dx wide to t_end;
+ * alone: rank 0 by itself (desc.mpi_alone; the other ranks' calls return at once); sync:
+ * the step read back each step (desc.host_clock).  Every rank makes the same calls. */
+static int run_case(const char *scheme, const char *backend, int device, int nx, int ny, double dx, double t_end,
+                    int alone, int sync, srun *r)
 {
     char s[8][96];
     snprintf(s[0], sizeof s[0], "domain.nx=%d", nx);
@@ -41,64 +41,59 @@ static int run_case(enum scheme_kind k, enum backend b, const scheme_config *cfg
     snprintf(s[2], sizeof s[2], "domain.dx=%.17g", dx);
     snprintf(s[3], sizeof s[3], "domain.dy=%.17g", dx);
     snprintf(s[4], sizeof s[4], "run.t_end=%.17g", t_end);
-    snprintf(s[5], sizeof s[5], "run.scheme=%s", k == SCHEME_KP ? "kp" : "roe");
+    snprintf(s[5], sizeof s[5], "run.scheme=%s", scheme);
     snprintf(s[6], sizeof s[6], "output.maps=false");
     /* a column of 2.5 m and radius 2.5 m at (20, 20) m in still water of 0.5 m */
     snprintf(s[7], sizeof s[7], "initial.depth=(x - 20)^2 + (y - 20)^2 < 6.25 ? 2.5 : 0.5");
-    const char *sets[8] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]};
-    scenario sc;
-    scheme_setup st;
-    const scheme_desc *d = scheme_find(k);
+    const char *sets[9] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], NULL};
+    swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = backend, .precision = "single",
+                       .use_device = device >= 0, .device = device, .host_clock = sync, .mpi_alone = alone};
+    swgl_sim *sim = NULL;
+    double wall = 0, steps = 0, cells = 0, exch = 0;
     memset(r, 0, sizeof *r);
     r->wall = -1;
-    int me = !alone || swgl_mpi_rank() == 0, rc = 0;
-    swgl_status e = SWGL_OK;
-    if (me) {
-        if (scenario_load_case(&sc, "circular-dambreak", sets, 8)) e = SWGL_ERR_INPUT;
-        else if ((e = d->setup(&sc, &st)) != SWGL_OK) scenario_free(&sc);
+    swgl_status st = swgl_sim_create(&d, &sim);
+    if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
+    /* (the numbers are rank 0's, where a run alone is) */
+    const int me = !alone || swgl_mpi_rank() == 0;
+    if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &wall)) == SWGL_OK &&
+        (st = swgl_sim_stat(sim, "steps", &steps)) == SWGL_OK && (st = swgl_sim_stat(sim, "cells_per_s", &cells)) == SWGL_OK)
+        st = swgl_sim_stat(sim, "exchange_s", &exch);
+    if (st != SWGL_OK && swgl_mpi_rank() == 0)
+        fprintf(stderr, "swgl bench scaling: %dx%d on %s: %s\n", nx, ny, backend, swgl_last_error());
+    swgl_sim_destroy(sim);
+    if (st == SWGL_OK && me) {
+        r->wall = wall;
+        r->steps = (long)steps;
+        r->exch = exch;
+        r->cells = cells;
     }
-    if (!alone) e = swgl_mpi_agree(e);
-    if (e != SWGL_OK) {
-        if (swgl_mpi_rank() == 0) fprintf(stderr, "swgl bench scaling: %s\n", swgl_last_error());
-        if (alone) swgl_mpi_barrier();
-        return 1;
+    if (!alone) {   /* every rank alike (a failure is agreed on by the sim's calls) */
+        r->exch = swgl_mpi_reduce_max(r->exch);
+        r->wall = swgl_mpi_reduce_max(r->wall);
     }
-    if (me) {
-        const char *old = getenv("SWGL_DT_READBACK");
-        char keep[32] = "";
-        if (old) snprintf(keep, sizeof keep, "%s", old);
-        if (sync) setenv("SWGL_DT_READBACK", "sync", 1);
-        else unsetenv("SWGL_DT_READBACK");
-        scheme_inst in;
-        timeloop_result tr;
-        e = alone ? scheme_open_block(&in, d, b, &st, cfg) : scheme_open(&in, d, b, &st, cfg);
-        if (e == SWGL_OK) {
-            e = timeloop_run(&in, &st.t_end, 1, 0, NULL, NULL, &tr);
-            double ex = 0;
-            long n = 0;
-            scheme_mpi_stats(&in, &ex, &n);
-            if (e == SWGL_OK) {
-                r->wall = tr.wall;
-                r->steps = tr.steps;
-                r->exch = ex;
-                r->cells = tr.wall > 0 ? (double)in.cells * tr.steps / tr.wall : 0;
-            }
-            scheme_close(&in);
-        }
-        if (e != SWGL_OK && swgl_mpi_rank() == 0)
-            fprintf(stderr, "swgl bench scaling: %dx%d on %s: %s\n", nx, ny, backend_name(b), swgl_last_error());
-        rc = e != SWGL_OK;
-        if (keep[0]) setenv("SWGL_DT_READBACK", keep, 1);
-        else unsetenv("SWGL_DT_READBACK");
-        d->setup_free(&st);
-        scenario_free(&sc);
+    return st != SWGL_OK;
+}
+
+/* The blocks of a square grid over P ranks as the library splits it (docs/mpi.md: the
+ * least cut length, wider blocks first on a tie; SWGL_MPI_BLOCKS=AxB chooses them);
+ * -1 where SWGL_MPI_BLOCKS does not fit P. */
+static int square_blocks(int P, int *px, int *py)
+{
+    const char *v = getenv("SWGL_MPI_BLOCKS");
+    if (v && *v) {
+        int a = 0, b = 0, used = 0;
+        if (sscanf(v, "%dx%d%n", &a, &b, &used) != 2 || v[used] != '\0' || a < 1 || b < 1 || (long)a * b != P)
+            return -1;
+        *px = a;
+        *py = b;
+        return 0;
     }
-    if (alone) swgl_mpi_barrier();
-    else {
-        r->exch = swgl_mpi_max(r->exch);
-        r->wall = swgl_mpi_max(r->wall);
-    }
-    return rc;
+    *px = 1;
+    *py = P;
+    for (int a = 1; a <= P; a++)   /* on a square grid the cut is (a - 1 + P / a - 1) N */
+        if (P % a == 0 && a + P / a < *px + *py) *px = a, *py = P / a;
+    return 0;
 }
 
 /* The simulated time of about `steps` steps on cells dx wide: the fastest wave of the
@@ -147,61 +142,73 @@ int bench_scaling(int argc, char **argv)
         fprintf(stderr, "swgl bench scaling: --strong and --weak: 0 or at least 16; --steps: at least 1\n");
         return 2;
     }
-    const int P = swgl_mpi_size();
+    const int P = swgl_mpi_size(), rank0 = swgl_mpi_rank() == 0;
     int px = 1, py = 1;
     /* the blocks of a square grid (the weak runs' grid is B px x B py, which splits the same) */
-    if (weak > 0 && scheme_mpi_blocks(1 << 20, 1 << 20, P, &px, &py)) {
-        fprintf(stderr, "swgl bench scaling: %s\n", swgl_last_error());
+    if (weak > 0 && square_blocks(P, &px, &py)) {
+        if (rank0) fprintf(stderr, "swgl bench scaling: SWGL_MPI_BLOCKS=%s: expected AxB with A B = %d ranks\n",
+                           getenv("SWGL_MPI_BLOCKS"), P);
         return 2;
     }
-    int want_gpu = strstr(backends, "gpu") != NULL, want_cs = strstr(backends, "gpu-compute") != NULL;
-    gpu_context *ctx = NULL;
-    if (want_gpu) {
-        gpu_context_desc gd = {.device = device, .use_device = device >= 0, .want_compute = want_cs,
-                               .rotate = swgl_mpi_local_rank()};
-        swgl_status e = swgl_mpi_agree(gpu_context_create(&gd, &ctx));
-        if (e != SWGL_OK) {
-            if (swgl_mpi_rank() == 0) fprintf(stderr, "swgl bench scaling: %s\n", swgl_last_error());
-            return 1;
-        }
-    }
-    const gpu_info *info = ctx ? gpu_context_info(ctx) : NULL;
-    if (swgl_mpi_rank() == 0) {
+    /* rank 0's GPU (each rank of a node takes its own in turn; rank 0 the first) */
+    char renderer[256], vendor[256], version[256];
+    int has_fp64 = 0, gpu_line = 0;
+    if (rank0 && strstr(backends, "gpu"))
+        gpu_line = !bench_gpu_about(device >= 0, device, renderer, vendor, version, sizeof renderer, &has_fp64);
+    const int threads = bench_cpu_threads();   /* (every rank) */
+    if (rank0) {
         printf("swgl bench scaling — the radial dam break (every cell wet) over %d MPI rank%s (weak: %d x %d blocks)\n",
                P, P == 1 ? "" : "s", px, py);
-        if (info)
-            printf("GPU (rank 0): %s | %s | GL %s (each rank of a node its own GPU, in turn)\n", info->renderer,
-                   info->vendor, info->version);
-        printf("CPU: %s, %d OpenMP threads a rank\n", cpu_model_name(), cpu_threads());
+        if (gpu_line)
+            printf("GPU (rank 0): %s | %s | GL %s (each rank of a node its own GPU, in turn)\n", renderer, vendor,
+                   version);
+        printf("CPU: %s, %d OpenMP threads a rank\n", bench_cpu_model(), threads);
         printf("1 rank: rank 0 alone, the step read back each step as over ranks ('gpu clock': the default one-rank "
                "run, the step kept on the GPU); cells/s = cells x steps / wall; exch = the slowest rank's halo "
                "exchange, share of the wall time\n\n");
         printf("%-24s %6s %13s | %6s %8s %10s %10s | %6s %8s %10s %8s | %7s %7s\n", "scheme, backend", "", "grid",
                "steps", "wall s", "cells/s", "gpu clock", "steps", "wall s", "cells/s", "exch", "speedup", "effic.");
         printf("%-24s %6s %13s | %37s | %37s |\n", "", "", "", "1 rank", "P ranks");
+        fflush(stdout);
     }
     int rc = 0;
     const char *sep = ",";
     char sl[64], bl[96];
     snprintf(sl, sizeof sl, "%s", schemes);
     for (char *sp = NULL, *sn = strtok_r(sl, sep, &sp); sn; sn = strtok_r(NULL, sep, &sp)) {
-        enum scheme_kind k = strcmp(sn, "kp") == 0 ? SCHEME_KP : SCHEME_ROE;
         if (strcmp(sn, "kp") && strcmp(sn, "roe")) {
-            if (swgl_mpi_rank() == 0) fprintf(stderr, "swgl bench scaling: --schemes: roe or kp, not '%s'\n", sn);
+            if (rank0) fprintf(stderr, "swgl bench scaling: --schemes: roe or kp, not '%s'\n", sn);
             rc = 2;
             continue;
         }
         snprintf(bl, sizeof bl, "%s", backends);
         for (char *bp = NULL, *bn = strtok_r(bl, sep, &bp); bn; bn = strtok_r(NULL, sep, &bp)) {
-            enum backend b;
-            if (backend_parse(bn, &b) || ((b == BACKEND_GPU || b == BACKEND_GPU_COMPUTE) && !ctx) ||
-                (b == BACKEND_GPU_COMPUTE && !gpu_compute_available())) {
-                if (swgl_mpi_rank() == 0) fprintf(stderr, "swgl bench scaling: backend '%s' not available here\n", bn);
+            /* the backend tried on a small grid over the ranks (a sim's create is agreed on by
+             * every rank, so all skip it alike) */
+            static const char *known[] = {"gpu", "gpu-compute", "cpu", "cpu-scalar"};
+            int ok = 0;
+            for (int q = 0; q < 4; q++) ok |= strcmp(bn, known[q]) == 0;
+            if (ok) {
+                char msg[512] = "";
+                swgl_sim_desc d = {.case_name = "circular-dambreak", .backend = bn, .precision = "single",
+                                   .use_device = device >= 0, .device = device};
+                char sch[32];
+                snprintf(sch, sizeof sch, "run.scheme=%s", sn);
+                const char *sets[] = {"domain.nx=256", "domain.ny=256", "domain.dx=0.15625", "domain.dy=0.15625", sch,
+                                      NULL};
+                swgl_sim *sim = NULL;
+                d.set = sets;
+                ok = swgl_sim_create(&d, &sim) == SWGL_OK;
+                if (!ok) snprintf(msg, sizeof msg, ": %s", swgl_last_error());
+                swgl_sim_destroy(sim);
+                if (!ok && rank0) fprintf(stderr, "swgl bench scaling: backend '%s' not available here%s\n", bn, msg);
+            } else if (rank0) {
+                fprintf(stderr, "swgl bench scaling: backend '%s' not available here\n", bn);
+            }
+            if (!ok) {
                 rc = 2;
                 continue;
             }
-            scheme_config cfg = {.backend = b, .renderer = info ? info->renderer : NULL,
-                                 .has_fp64 = info ? info->has_fp64 : 0, .precision = PRECISION_SINGLE};
             char what[64];
             snprintf(what, sizeof what, "%s, %s", sn, bn);
             for (int w = 0; w < 2; w++) {
@@ -210,14 +217,16 @@ int bench_scaling(int argc, char **argv)
                 int nx = w ? n * px : n, ny = w ? n * py : n;
                 double dx = 40.0 / n, t = t_for(steps, dx);
                 srun one, dev, all, warm;
-                rc |= run_case(k, b, &cfg, n, n, dx, t_for(2, dx), 1, 1, &warm);   /* warm-up */
-                rc |= run_case(k, b, &cfg, n, n, dx, t, 1, 1, &one);
-                rc |= run_case(k, b, &cfg, n, n, dx, t, 1, 0, &dev);
-                rc |= run_case(k, b, &cfg, nx, ny, dx, t, 0, 1, &all);
-                if (swgl_mpi_rank() == 0) line(what, nx, ny, &one, &dev, &all, P, w);
+                rc |= run_case(sn, bn, device, n, n, dx, t_for(2, dx), 1, 1, &warm);   /* warm-up */
+                rc |= run_case(sn, bn, device, n, n, dx, t, 1, 1, &one);
+                rc |= run_case(sn, bn, device, n, n, dx, t, 1, 0, &dev);
+                rc |= run_case(sn, bn, device, nx, ny, dx, t, 0, 1, &all);
+                if (rank0) {
+                    line(what, nx, ny, &one, &dev, &all, P, w);
+                    fflush(stdout);
+                }
             }
         }
     }
-    gpu_context_destroy(ctx);
     return rc;
 }
