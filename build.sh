@@ -19,9 +19,12 @@ if [ $sanitize = ON ]; then build_dir=${BUILD_DIR:-build-asan}; else build_dir=$
 # that CI and GPU-less machines run on), libpng, libinih, libnetcdf (run.nc) and its
 # ncdump (netcdf-bin, which the tests use to read the file's header), and gnuplot (without X:
 # gnuplot-nox), which `swgl validate` runs to draw its comparisons (docs/validation.md), and
-# Open MPI (libopenmpi-dev, openmpi-bin: runs over MPI ranks, docs/mpi.md, and their tests).
+# Open MPI (libopenmpi-dev, openmpi-bin: runs over MPI ranks, docs/mpi.md, and their tests),
+# and Python 3 with numpy (python3 python3-numpy): the Python module swgl (python/, docs/api.md)
+# needs nothing else, and its test runs it on the installed library.
 pkgs="build-essential cmake pkg-config libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
-      libpng-dev libinih-dev libnetcdf-dev netcdf-bin gnuplot-nox libopenmpi-dev openmpi-bin"
+      libpng-dev libinih-dev libnetcdf-dev netcdf-bin gnuplot-nox libopenmpi-dev openmpi-bin
+      python3 python3-numpy"
 # Fuzzing: Debian's default clang (14 on Debian 12), its libFuzzer and sanitizer runtimes
 # (libclang_rt.fuzzer-x86_64.a is in libclang-rt-14-dev, pulled by libclang-rt-dev), the
 # OpenMP runtime clang needs for find_package(OpenMP), llvm-symbolizer (llvm) for stacks.

@@ -1,0 +1,660 @@
+"""swgl: shallow-water and sediment-transport simulation on GPUs through OpenGL, and on CPUs.
+
+The Python face of swgl's C API (include/swgl.h), through ctypes and numpy: nothing to compile.
+
+    import swgl
+    with swgl.Sim(case="dambreak", backend="cpu-scalar") as sim:
+        sim.run_to(sim.t_end)                  # lands on t_end exactly
+        h = sim.field("h")                     # (ny, nx) float64; h[0] is the southern row
+        print(sim.steps, sim.volume())
+
+A failing call raises swgl.Error (a RuntimeError) with the library's one-line message and its
+status (swgl.Status).  The library is libswgl.so: $SWGL_LIBRARY if set, else the one installed
+with this module, else the system's (ctypes.util.find_library).  docs/api.md is the guide.
+"""
+
+import ctypes
+import ctypes.util
+import enum
+import os
+import sys
+import weakref
+from collections import namedtuple
+
+import numpy as np
+
+__all__ = [
+    "Sim", "Error", "Status", "Event", "DeviceField", "version", "has", "case_names",
+    "case_text", "case_summary", "data_dir", "devices", "copy_bandwidth", "read_raster",
+    "strerror", "library_path",
+]
+
+# ---- the library ------------------------------------------------------------------------------
+
+
+def _library_candidates():
+    env = os.environ.get("SWGL_LIBRARY")
+    if env:
+        return [env], True
+    found = []
+    try:
+        from . import _config  # written at install: where libswgl.so lies from here
+        found.append(os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                   _config.LIBRARY)))
+    except ImportError:
+        pass
+    name = ctypes.util.find_library("swgl")
+    if name:
+        found.append(name)
+    return found, False
+
+
+def _load():
+    candidates, from_env = _library_candidates()
+    errors = []
+    for path in candidates:
+        if not from_env and os.sep in path and not os.path.exists(path):
+            continue
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            errors.append(str(e))
+    where = "; ".join(errors) if errors else "none found"
+    raise ImportError("swgl: cannot load libswgl.so (%s): set SWGL_LIBRARY to its path, or install "
+                      "swgl with this module (cmake --install, docs/api.md)" % where)
+
+
+_lib, library_path = _load()
+
+c_int, c_uint, c_long, c_double, c_char_p, c_void_p = (
+    ctypes.c_int, ctypes.c_uint, ctypes.c_long, ctypes.c_double, ctypes.c_char_p, ctypes.c_void_p)
+P = ctypes.POINTER
+
+
+class Status(enum.IntEnum):
+    """swgl_status (include/swgl_status.h)."""
+    OK = 0
+    ERR_ARG = 1
+    ERR_NO_MEMORY = 2
+    ERR_NO_DEVICE = 3
+    ERR_NO_CONTEXT = 4
+    ERR_TOO_LARGE = 5
+    ERR_FRAMEBUFFER = 6
+    ERR_COMPILE = 7
+    ERR_MISSING = 8
+    ERR_ALIAS = 9
+    ERR_GL = 10
+    ERR_INPUT = 11
+    ERR_IO = 12
+    ERR_BLOWUP = 13
+    ERR_INTERRUPTED = 14
+
+
+class Event(enum.IntFlag):
+    """swgl_event: when an observer is called."""
+    STEP = 1
+    OUTPUT = 2
+    FINISH = 4
+
+
+_PROGRESS = {None: 0, False: 0, "none": 0, True: 2, "tty": 1, "lines": 2}
+
+
+# The structs of swgl.h, field for field (tests/test_python.py checks every offset against
+# the C compiler's).
+class _SimDesc(ctypes.Structure):
+    _fields_ = [
+        ("scenario", c_char_p),
+        ("case_name", c_char_p),
+        ("set", P(c_char_p)),
+        ("backend", c_char_p),
+        ("precision", c_char_p),
+        ("out", c_char_p),
+        ("use_device", c_int),
+        ("device", c_int),
+        ("use_current_context", c_int),
+        ("restart", c_char_p),
+        ("restart_at_time", c_int),
+        ("restart_time", c_double),
+        ("compare", c_char_p),
+        ("progress", c_int),
+        ("profile", c_int),
+        ("host_clock", c_int),
+        ("mpi_alone", c_int),
+    ]
+
+
+class _SimInfo(ctypes.Structure):
+    _fields_ = [
+        ("scheme", ctypes.c_char * 32),
+        ("backend", ctypes.c_char * 32),
+        ("solver", ctypes.c_char * 320),
+        ("renderer", ctypes.c_char * 256),
+        ("precision", ctypes.c_char * 16),
+        ("source", ctypes.c_char * 512),
+        ("nx", c_int),
+        ("ny", c_int),
+        ("dx", c_double),
+        ("dy", c_double),
+        ("t_start", c_double),
+        ("t_end", c_double),
+        ("cells", c_long),
+    ]
+
+
+class _DeviceField(ctypes.Structure):
+    _fields_ = [
+        ("texture", c_uint),
+        ("component", c_int),
+        ("texture2", c_uint),
+        ("component2", c_int),
+        ("scale2", c_double),
+        ("width", c_int),
+        ("height", c_int),
+        ("x0", c_int),
+        ("y0", c_int),
+        ("nx", c_int),
+        ("ny", c_int),
+    ]
+
+
+class _Raster(ctypes.Structure):
+    _fields_ = [
+        ("nx", c_int),
+        ("ny", c_int),
+        ("x0", c_double),
+        ("y0", c_double),
+        ("dx", c_double),
+        ("dy", c_double),
+        ("v", P(c_double)),
+    ]
+
+
+_OBSERVER = ctypes.CFUNCTYPE(c_int, c_void_p, c_int, c_double, c_void_p)
+
+
+def _proto(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_sim_create = _proto("swgl_sim_create", c_int, P(_SimDesc), P(c_void_p))
+_sim_run_to = _proto("swgl_sim_run_to", c_int, c_void_p, c_double)
+_sim_step = _proto("swgl_sim_step", c_int, c_void_p)
+_sim_time = _proto("swgl_sim_time", c_double, c_void_p)
+_sim_steps = _proto("swgl_sim_steps", c_long, c_void_p)
+_sim_t_end = _proto("swgl_sim_t_end", c_double, c_void_p)
+_sim_size = _proto("swgl_sim_size", None, c_void_p, P(c_int), P(c_int), P(c_double), P(c_double))
+_sim_origin = _proto("swgl_sim_origin", None, c_void_p, P(c_double), P(c_double))
+_sim_field = _proto("swgl_sim_field", c_int, c_void_p, c_char_p, P(c_double))
+_sim_set_field = _proto("swgl_sim_set_field", c_int, c_void_p, c_char_p, P(c_double))
+_sim_volume = _proto("swgl_sim_volume", c_double, c_void_p)
+_sim_observe = _proto("swgl_sim_observe", c_int, c_void_p, c_uint, _OBSERVER, c_void_p)
+_sim_request_stop = _proto("swgl_sim_request_stop", None, c_void_p)
+_sim_finish = _proto("swgl_sim_finish", c_int, c_void_p)
+_sim_print_summary = _proto("swgl_sim_print_summary", None, c_void_p, c_void_p)
+_sim_destroy = _proto("swgl_sim_destroy", None, c_void_p)
+_sim_get_info = _proto("swgl_sim_get_info", c_int, c_void_p, P(_SimInfo))
+_sim_stat = _proto("swgl_sim_stat", c_int, c_void_p, c_char_p, P(c_double))
+_sim_profile = _proto("swgl_sim_profile", c_int, c_void_p, c_int, P(c_char_p), P(c_double), P(c_long))
+_sim_device_field = _proto("swgl_sim_device_field", c_int, c_void_p, c_char_p, P(_DeviceField))
+_sim_trace_step = _proto("swgl_sim_trace_step", c_int, c_void_p, c_char_p, P(c_int))
+_version = _proto("swgl_version", c_char_p)
+_has = _proto("swgl_has", c_int, c_char_p)
+_case_names = _proto("swgl_case_names", P(c_char_p))
+_case_text = _proto("swgl_case_text", c_char_p, c_char_p)
+_case_summary = _proto("swgl_case_summary", c_char_p, c_char_p)
+_data_dir = _proto("swgl_data_dir", c_char_p)
+_print_devices = _proto("swgl_print_devices", c_int, c_void_p, c_int, c_int)
+_copy_bandwidth = _proto("swgl_copy_bandwidth", c_int, c_int, c_int, c_int, P(c_double))
+_raster_read = _proto("swgl_raster_read", c_int, c_char_p, P(_Raster))
+_raster_free = _proto("swgl_raster_free", None, P(_Raster))
+_strerror = _proto("swgl_strerror", c_char_p, c_int)
+_last_error = _proto("swgl_last_error", c_char_p)
+
+# What a FILE * argument is given: a memory stream (POSIX open_memstream), read back as text.
+_libc = ctypes.CDLL(None)
+_open_memstream = _libc.open_memstream
+_open_memstream.restype = c_void_p
+_open_memstream.argtypes = [P(c_void_p), P(ctypes.c_size_t)]
+_fclose = _libc.fclose
+_fclose.argtypes = [c_void_p]
+_free = _libc.free
+_free.argtypes = [c_void_p]
+
+
+def _captured(write):
+    """Calls write(FILE *) on a memory stream; returns (what write returned, the text)."""
+    buf, size = c_void_p(), ctypes.c_size_t()
+    f = _open_memstream(ctypes.byref(buf), ctypes.byref(size))
+    if not f:
+        raise MemoryError("swgl: open_memstream failed")
+    try:
+        r = write(f)
+    finally:
+        _fclose(f)
+        text = ctypes.string_at(buf, size.value).decode("utf-8", "replace") if buf else ""
+        _free(buf)
+    return r, text
+
+
+def _s(b):
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+def _b(s):
+    return None if s is None else os.fsencode(s)
+
+
+# ---- errors -----------------------------------------------------------------------------------
+
+
+class Error(RuntimeError):
+    """A failed swgl call: str(e) is swgl_last_error()'s line, e.status the swgl.Status."""
+
+    def __init__(self, message, status=Status.ERR_ARG):
+        super().__init__(message)
+        self.message = message
+        try:
+            self.status = Status(status)
+        except ValueError:
+            self.status = status
+
+    def __repr__(self):
+        return "swgl.Error(%r, %s)" % (self.message, self.status)
+
+
+def strerror(status):
+    """The status's words ("invalid argument", ...)."""
+    return _s(_strerror(int(status)))
+
+
+def _check(status):
+    if status != 0:
+        raise Error(_s(_last_error()) or strerror(status), status)
+
+
+# ---- the library's calls ----------------------------------------------------------------------
+
+
+def version():
+    """The library's version, "MAJOR.MINOR.PATCH"."""
+    return _s(_version())
+
+
+def has(feature):
+    """Whether this build has a feature: "netcdf" (run.nc, restart), "mpi", "gl"."""
+    return bool(_has(_b(feature)))
+
+
+def case_names():
+    """The built-in cases' names."""
+    names, p, k = [], _case_names(), 0
+    while p and p[k] is not None:
+        names.append(_s(p[k]))
+        k += 1
+    return names
+
+
+def case_text(name):
+    """A built-in case's scenario text (None if unknown)."""
+    return _s(_case_text(_b(name)))
+
+
+def case_summary(name):
+    """A built-in case's first comment line (None if unknown)."""
+    return _s(_case_summary(_b(name)))
+
+
+def data_dir():
+    """The shared data folder (@data/ paths): $SWGL_DATA, else the build's."""
+    return _s(_data_dir())
+
+
+def _device_args(device):
+    return (0, 0) if device is None else (1, int(device))
+
+
+def devices(device=None):
+    """swgl info's text: the EGL devices, and the renderer a sim would get."""
+    use, d = _device_args(device)
+    r, text = _captured(lambda f: _print_devices(f, use, d))
+    if r != 0:
+        raise Error(_s(_last_error()) or text.strip(), Status.ERR_NO_DEVICE)
+    return text
+
+
+def copy_bandwidth(device=None, compute=False):
+    """GB/s of a float4 copy as a fragment pass (or a compute kernel) on the device."""
+    use, d = _device_args(device)
+    gbs = c_double()
+    _check(_copy_bandwidth(use, d, int(bool(compute)), ctypes.byref(gbs)))
+    return gbs.value
+
+
+def read_raster(path):
+    """An ESRI ASCII grid: (values as a (ny, nx) float64 array, row 0 the southern one, NaN
+    where NODATA; a dict of x0, y0 (the south-west corner), dx, dy)."""
+    r = _Raster()
+    _check(_raster_read(_b(path), ctypes.byref(r)))
+    try:
+        v = np.ctypeslib.as_array(r.v, shape=(r.ny, r.nx)).copy()
+    finally:
+        _raster_free(ctypes.byref(r))
+    return v, {"x0": r.x0, "y0": r.y0, "dx": r.dx, "dy": r.dy}
+
+
+# ---- a simulation -----------------------------------------------------------------------------
+
+DeviceField = namedtuple("DeviceField", "texture component texture2 component2 scale2 "
+                                        "width height x0 y0 nx ny")
+DeviceField.__doc__ = ("Where a field lives on the GPU (swgl_device_field): value(i, j) = "
+                       "texel(texture, x0+i, y0+j)[component] + scale2 * texel(texture2, ...)"
+                       "[component2] where texture2 != 0.")
+
+
+def _set_list(set):
+    """--set overrides: a "section.key=value" string, a list of them, or a dict."""
+    if set is None:
+        return []
+    if isinstance(set, (str, bytes)):
+        set = [set]
+    elif isinstance(set, dict):
+        items = []
+        for k, v in set.items():
+            if isinstance(v, bool):
+                v = "true" if v else "false"
+            elif isinstance(v, (list, tuple)):
+                v = ",".join(str(x) for x in v)
+            items.append("%s=%s" % (k, v))
+        set = items
+    return [s if isinstance(s, bytes) else str(s).encode() for s in set]
+
+
+class Sim:
+    """A simulation (swgl_sim): a scenario on a backend, stepped to the times asked for.
+
+    Sim(scenario=None, case=None, set=None, backend=None, precision=None, out=None, *,
+        device=None, use_current_context=False, restart=None, restart_time=None,
+        compare=None, progress=None, profile=False, host_clock=False)
+
+    scenario   a scenario file (docs/scenarios.md); case: a built-in case instead (neither:
+               the default demo, case "dambreak")
+    set        "section.key=value" overrides as --set: a string, a list, or a dict
+    backend    "gpu" (the default), "gpu-compute", "cpu", "cpu-scalar"
+    precision  "single" | "double" (None: the scheme's default)
+    out        an output folder (written by finish()); None: no files
+    device     an EGL device index (swgl info); None: $SWGL_DEVICE, else the first GPU,
+               else llvmpipe
+    use_current_context  use the GL context current on this thread (3.3 core; 4.3 for
+               gpu-compute) instead of a headless one: it must stay current for every call
+    restart    a run.nc to continue from (its latest state; restart_time: the one stored then)
+    compare    a second backend run at finish() over the same stops (summary.json)
+    progress   None | "tty" | "lines": a progress line on stderr while stepping, and the
+               run's messages there (restart, comparison); None: the library prints nothing
+    profile    time every GPU pass (profile())
+    host_clock step on the host's clock (a GPU backend reads the time step back every step)
+    """
+
+    def __init__(self, scenario=None, case=None, set=None, backend=None, precision=None,
+                 out=None, *, device=None, use_current_context=False, restart=None,
+                 restart_time=None, compare=None, progress=None, profile=False,
+                 host_clock=False):
+        self._h = None
+        self._observers = []
+        self._pending = None
+        d = _SimDesc()
+        d.scenario = _b(scenario)
+        d.case_name = _b(case)
+        overrides = _set_list(set)
+        if overrides:
+            arr = (c_char_p * (len(overrides) + 1))(*overrides, None)
+            d.set = ctypes.cast(arr, P(c_char_p))
+            self._set_array = arr  # the strings live as long as the sim
+        d.backend = _b(backend)
+        d.precision = _b(precision)
+        d.out = _b(out)
+        if device is not None:
+            d.use_device, d.device = 1, int(device)
+        d.use_current_context = int(bool(use_current_context))
+        d.restart = _b(restart)
+        if restart_time is not None:
+            d.restart_at_time, d.restart_time = 1, float(restart_time)
+        d.compare = _b(compare)
+        if progress not in _PROGRESS:
+            raise Error("swgl.Sim: progress must be None, 'tty' or 'lines', not %r" % (progress,),
+                        Status.ERR_ARG)
+        d.progress = _PROGRESS[progress]
+        d.profile = int(bool(profile))
+        d.host_clock = int(bool(host_clock))
+        self._desc = d
+        h = c_void_p()
+        _check(_sim_create(ctypes.byref(d), ctypes.byref(h)))
+        self._h = h
+        nx, ny, dx, dy = c_int(), c_int(), c_double(), c_double()
+        _sim_size(h, ctypes.byref(nx), ctypes.byref(ny), ctypes.byref(dx), ctypes.byref(dy))
+        self._size = (nx.value, ny.value, dx.value, dy.value)
+
+    # -- lifetime --
+
+    def _handle(self):
+        if self._h is None:
+            raise Error("swgl.Sim: the sim is closed", Status.ERR_ARG)
+        return self._h
+
+    def close(self, _destroy=_sim_destroy):
+        """Releases the sim (swgl_sim_destroy); without finish() the output folder is left as
+        it was.  Closing twice is fine."""
+        h, self._h = self._h, None
+        if h is not None:
+            _destroy(h)
+        self._observers = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    @property
+    def closed(self):
+        return self._h is None
+
+    def __repr__(self):
+        if self._h is None:
+            return "<swgl.Sim closed>"
+        return "<swgl.Sim %dx%d t=%.9g of %.9g, %d steps>" % (
+            self.nx, self.ny, self.time, self.t_end, self.steps)
+
+    # -- stepping --
+
+    def _run(self, status):
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            raise pending
+        _check(status)
+
+    def run_to(self, t):
+        """Steps to time t (s), landing on it exactly; output times on the way are written.
+        An earlier t raises swgl.Error; t beyond t_end is allowed."""
+        h = self._handle()
+        self._run(_sim_run_to(h, float(t)))
+
+    def run(self):
+        """run_to(t_end)."""
+        self.run_to(self.t_end)
+
+    def step(self):
+        """One step of the largest stable size, never past t_end (none at t_end)."""
+        self._run(_sim_step(self._handle()))
+
+    def request_stop(self):
+        """Asks a running run_to (in another thread) to stop after its step: it raises
+        swgl.Error with Status.ERR_INTERRUPTED, the state reached still whole."""
+        if self._h is not None:
+            _sim_request_stop(self._h)
+
+    def finish(self):
+        """With out: writes the final state, maps, gauges, run.nc, summary.json, pictures, runs
+        the comparison, commits the folder.  Once; no stepping after it."""
+        self._run(_sim_finish(self._handle()))
+
+    @property
+    def time(self):
+        """The current time (s)."""
+        return _sim_time(self._handle())
+
+    @property
+    def steps(self):
+        """The steps taken so far."""
+        return _sim_steps(self._handle())
+
+    @property
+    def t_end(self):
+        """The scenario's [run] t_end (s)."""
+        return _sim_t_end(self._handle())
+
+    # -- the grid and the fields --
+
+    @property
+    def size(self):
+        """(nx, ny, dx, dy), as swgl_sim_size: cells (or the sediment scheme's points)."""
+        return self._size
+
+    @property
+    def nx(self):
+        return self._size[0]
+
+    @property
+    def ny(self):
+        return self._size[1]
+
+    @property
+    def dx(self):
+        return self._size[2]
+
+    @property
+    def dy(self):
+        return self._size[3]
+
+    @property
+    def shape(self):
+        """(ny, nx): the shape of every field array."""
+        return (self._size[1], self._size[0])
+
+    @property
+    def origin(self):
+        """(x0, y0): the map coordinates of the grid's south-west corner."""
+        x0, y0 = c_double(), c_double()
+        _sim_origin(self._handle(), ctypes.byref(x0), ctypes.byref(y0))
+        return (x0.value, y0.value)
+
+    def field(self, name, out=None):
+        """A field of the current state as a (ny, nx) float64 array: a[j, i] is cell (i, j),
+        i eastward, row j = 0 the southern one; NaN outside the domain.  "h" "eta" "qx" "qy"
+        "bed" (shallow water), "h" "s" (sediment).  out: an array to fill instead."""
+        if out is None:
+            out = np.empty(self.shape, dtype=np.float64)
+        elif (out.shape != self.shape or out.dtype != np.float64 or not out.flags.c_contiguous
+              or not out.flags.writeable):
+            raise ValueError("swgl.Sim.field: out must be a writeable C-contiguous float64 "
+                             "array of shape %s" % (self.shape,))
+        _check(_sim_field(self._handle(), _b(name), out.ctypes.data_as(P(c_double))))
+        return out
+
+    def set_field(self, name, values):
+        """Sets a state field ("h" "qx" "qy", or "eta" as bed + h; sediment "h" "s") from a
+        (ny, nx) array (cells outside the domain ignored; negative depths refused)."""
+        a = np.ascontiguousarray(values, dtype=np.float64)
+        if a.shape != self.shape:
+            raise ValueError("swgl.Sim.set_field(%r): shape %s, the grid's is %s (ny, nx)"
+                             % (name, a.shape, self.shape))
+        _check(_sim_set_field(self._handle(), _b(name), a.ctypes.data_as(P(c_double))))
+
+    def volume(self):
+        """The water volume sum h dx dy over the domain (m^3), as summary.json's mass_final
+        (the sediment scheme: the basin's volume)."""
+        return _sim_volume(self._handle())
+
+    # -- observers --
+
+    def observe(self, fn, events=Event.STEP | Event.OUTPUT | Event.FINISH):
+        """Calls fn(sim, event, t) at the events asked for (swgl.Event flags), on this thread,
+        with the state readable through field().  fn may return a swgl.Status other than OK
+        to end the run_to (step, finish) with it; an exception it raises ends it too and comes
+        out of that call.  The step it saw is whole: a later run_to goes on.  At most 32
+        observers."""
+        ref = weakref.ref(self)
+
+        def call(handle, event, t, user):
+            sim = ref()
+            if sim is None:
+                return int(Status.ERR_ARG)
+            try:
+                r = fn(sim, Event(event), t)
+                return 0 if r is None else int(r)
+            except BaseException as e:  # carried to the caller of run_to
+                sim._pending = e
+                return int(Status.ERR_INTERRUPTED)
+
+        cb = _OBSERVER(call)
+        _check(_sim_observe(self._handle(), int(events), cb, None))
+        self._observers.append(cb)  # alive as long as the sim
+
+    # -- what ran --
+
+    def info(self):
+        """What runs: scheme, backend, solver, renderer, precision, source, nx, ny, dx, dy,
+        t_start, t_end, cells (swgl_sim_info) as a dict."""
+        i = _SimInfo()
+        _check(_sim_get_info(self._handle(), ctypes.byref(i)))
+        return {name: (_s(getattr(i, name)) if isinstance(getattr(i, name), bytes) else getattr(i, name))
+                for name, _ in _SimInfo._fields_}
+
+    def stat(self, name):
+        """A number about the run so far: "wall_s", "steps", "dt_min", "dt_max",
+        "cells_per_s", "mass_initial", "mass_final", "tiles_fraction", "exchange_s",
+        "interrupted"."""
+        v = c_double()
+        _check(_sim_stat(self._handle(), _b(name), ctypes.byref(v)))
+        return v.value
+
+    def profile(self):
+        """With profile=True on a GPU backend: [(pass name, GPU seconds, count), ...]."""
+        h, rows, k = self._handle(), [], 0
+        name, sec, count = c_char_p(), c_double(), c_long()
+        while _sim_profile(h, k, ctypes.byref(name), ctypes.byref(sec), ctypes.byref(count)) == 0:
+            rows.append((_s(name.value), sec.value, count.value))
+            k += 1
+        return rows
+
+    def summary(self):
+        """The summary of a finished sim as swgl run prints it."""
+        h = self._handle()
+        return _captured(lambda f: _sim_print_summary(h, f))[1]
+
+    def print_summary(self, file=None):
+        (file or sys.stdout).write(self.summary())
+
+    def device_field(self, name):
+        """Where a field lives on the GPU (swgl.DeviceField), valid in the sim's GL context
+        until the next step; a CPU backend or a double state raises swgl.Error."""
+        f = _DeviceField()
+        _check(_sim_device_field(self._handle(), _b(name), ctypes.byref(f)))
+        return DeviceField(*(getattr(f, n) for n, _ in _DeviceField._fields_))
+
+    def trace_step(self, directory):
+        """GPU backends: the next step with every pass's arrays written as pictures into
+        directory (index.html); returns the number of passes."""
+        n = c_int()
+        self._run(_sim_trace_step(self._handle(), _b(directory), ctypes.byref(n)))
+        return n.value
