@@ -6,7 +6,12 @@ if(TARGET swgl AND MPI_C_FOUND)
   if(NOT SWGL_MPIRUN)
     set(SWGL_MPIRUN mpirun)
   endif()
-  add_test(NAME test_mpi COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_mpi.sh $<TARGET_FILE:swgl> ${SWGL_MPIRUN})
+  # the public API over ranks (test_api_mpi.c), run by test_mpi.sh under mpirun
+  add_executable(test_api_mpi ${CMAKE_CURRENT_LIST_DIR}/test_api_mpi.c)
+  target_include_directories(test_api_mpi PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(test_api_mpi PRIVATE swgl_engine ${MATH_LIBRARY})
+  add_test(NAME test_mpi COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_mpi.sh $<TARGET_FILE:swgl> ${SWGL_MPIRUN} cpu
+           $<TARGET_FILE:test_api_mpi>)
   set_tests_properties(test_mpi PROPERTIES LABELS cpu SKIP_RETURN_CODE 77 TIMEOUT 600)
   # the GPU backends (fragment and compute) over ranks sharing llvmpipe
   add_test(NAME test_mpi_gl COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_mpi.sh $<TARGET_FILE:swgl> ${SWGL_MPIRUN} gl)

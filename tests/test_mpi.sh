@@ -19,6 +19,7 @@
 swgl=$1
 mpirun=${2:-mpirun}
 mode=${3:-cpu}
+api=$4   # test_api_mpi: the public API over ranks
 tmp=$(mktemp -d)
 trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
 if ! command -v "$mpirun" > /dev/null 2>&1; then
@@ -214,6 +215,20 @@ else
     ok $? "$name: refused over 2 ranks (exit $r: $(grep swgl: "$tmp/$name.log" | head -c 240))"
   }
   refused blocks "SWGL_MPI_BLOCKS=3x3: expected AxB" 3x3 --case dambreak --backend cpu
+  # the public API (swgl.h) over ranks: every call collective, swgl_sim_field the whole grid on
+  # every rank, to the bit one rank's (run_to, step, set_field, observers)
+  if [ -n "$api" ]; then
+    for b in cpu-scalar cpu; do
+      "$api" "$tmp/api-$b.ref" write $b > "$tmp/api1-$b.log" 2>&1
+      ok $? "the API's one-rank reference on $b ($(tail -1 "$tmp/api1-$b.log"))"
+      for n in 2 3; do
+        SWGL_MPI_VERBOSE=1 timeout 120 "$mpirun" -n $n --oversubscribe "$api" "$tmp/api-$b.ref" check $b > "$tmp/api$n-$b.log" 2>&1
+        r=$?
+        [ $r = 0 ] && ! grep -q FAIL "$tmp/api$n-$b.log"
+        ok $? "the API over $n ranks on $b: every rank's whole-grid fields are one rank's (exit $r: $(grep -m1 FAIL "$tmp/api$n-$b.log" | head -c 200))"
+      done
+    done
+  fi
   # commands that do not split over ranks are refused rather than run whole on each
   mpi 2 bench kp --sizes 64 > "$tmp/bench.log" 2>&1
   r=$?
