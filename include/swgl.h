@@ -202,9 +202,13 @@ SWGL_API const char *swgl_data_dir(void);
 /* The GL devices and the renderer a sim would get (swgl info), written on f; 0, or 1 with
  * swgl_last_error() when no context can be had. */
 SWGL_API int swgl_print_devices(FILE *f, int use_device, int device);
-/* GB/s of a float4 copy (a 2048^2 array read and written once, ping-pong, best of 3) as a
- * fragment pass or (compute) a GL 4.3 compute kernel on a headless context of the device:
- * the ceiling the benches quote a pass's speed against. */
+/* The copy ceiling the benches quote a pass's speed against, in GB/s: a float4 array of
+ * SWGL_COPY_CEILING_N^2 (4096^2) copied into a second and back (ping-pong, 32 B a texel: one
+ * read, one write), on a headless context of the device (a GL 4.3 one where it has one), as the
+ * fragment copy pass, or with compute nonzero as the copy_cs compute kernel (16 x 16 work
+ * groups; SWGL_ERR_NO_CONTEXT without GL 4.3); one copy as a warm-up, then the median of 5
+ * batches of at least 0.2 s.  The same call gives swgl bench gpgpu's copy and copy-cs rows of
+ * that size, so the two agree by construction. */
 SWGL_API swgl_status swgl_copy_bandwidth(int use_device, int device, int compute, double *gbs);
 
 /* Over MPI ranks (a build with Open MPI, started by mpirun): MPI_Init where the process was
@@ -227,13 +231,18 @@ SWGL_API void swgl_raster_free(swgl_raster *r);
 
 /* ---- benches ---------------------------------------------------------------------------------- */
 
+/* The size of the copy ceiling (swgl_copy_bandwidth): N x N float4 texels. */
+#define SWGL_COPY_CEILING_N 4096
+
 /* swgl bench gpgpu: the ceilings of the texture layer itself on a headless context of the device
  * (a GL 4.3 one where it has one), written on out as a table: for N = nmin, 2 nmin, ... up to
  * nmax (and the largest texture), the time of a float4 copy pass, a 5-point stencil pass, a
  * 3-output MRT pass, a full sum reduction and, with GL 4.3, the copy as a compute kernel, in
  * ms, GB/s (the fewest bytes each must move), Mcells/s and as a share of the copy; then with
  * GL 4.3 what one dispatch costs however little it does.  Each time is the median of 5 batches
- * of at least batch seconds, each pass reading the last one's output.  SWGL_ERR_GL where a pass
+ * of at least batch seconds, each pass reading the last one's output; the copy rows of
+ * SWGL_COPY_CEILING_N are swgl_copy_bandwidth's measurement itself (batches of 0.2 s), and a
+ * line after the table gives that ceiling whatever the sizes.  SWGL_ERR_GL where a pass
  * failed (its row says why; the rest of the table is printed), another error where no context
  * or program could be had (nothing printed). */
 SWGL_API swgl_status swgl_bench_layer(FILE *out, int use_device, int device, int nmin, int nmax, double batch);

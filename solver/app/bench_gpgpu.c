@@ -1,11 +1,13 @@
 /* bench_gpgpu.c — `swgl bench gpgpu`: the ceilings of the texture layer on this renderer
  * (swgl_bench_layer in the library: copy, stencil, MRT and reduction passes, the compute
- * copy and the dispatch latency).  Also the lines every bench's header gives of the
- * machine (the GPU, the CPU), through the public API alone. */
+ * copy and the dispatch latency, and the copy ceiling every bench quotes).  Also what the
+ * other benches share, through the public API alone: the lines their headers give of the
+ * machine (the GPU, the CPU), and the rule of their timed figures (bench_measure.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_measure.h"
 #include "cli.h"
 #include "swgl.h"
 
@@ -92,6 +94,87 @@ int bench_cpu_threads(void)
     return n;
 }
 
+/* ---- the rule of the timed figures (bench_measure.h) ------------------------------------ */
+
+static void sort3(double *v)
+{
+    for (int i = 1; i < BENCH_REPEATS; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
+int bench_measure(bench_run_fn run, void *user, double min_s, bench_figure *f)
+{
+    memset(f, 0, sizeof *f);
+    f->n = 1;
+    bench_sample s;
+    memset(&s, 0, sizeof s);
+    if (run(user, &s) != 0) return 1;   /* the warm-up */
+    for (int m = 0; m < BENCH_REPEATS; m++) {
+        double wall = 0, steps = 0, units[BENCH_EXTRA] = {0}, sec[BENCH_EXTRA] = {0};
+        do {
+            memset(&s, 0, sizeof s);
+            if (run(user, &s) != 0) return 1;
+            if (!(s.wall > 0) || s.steps <= 0) {
+                fprintf(stderr, "swgl bench: a run took %ld steps in %g s of stepping: nothing to time\n", s.steps,
+                        s.wall);
+                return 1;
+            }
+            wall += s.wall;
+            steps += (double)s.steps;
+            f->steps = s.steps;
+            f->runs++;
+            f->n = 1 + (s.n < 0 ? 0 : s.n > BENCH_EXTRA ? BENCH_EXTRA : s.n);
+            for (int k = 0; k < f->n - 1; k++) units[k] += s.units[k], sec[k] += s.sec[k];
+        } while (wall < min_s);
+        f->m[0][m] = steps / wall;
+        for (int k = 0; k < f->n - 1; k++) f->m[1 + k][m] = sec[k] > 0 ? units[k] / sec[k] : 0;
+    }
+    for (int k = 0; k < f->n; k++) sort3(f->m[k]);
+    f->ok = 1;
+    return 0;
+}
+
+double bench_median(const bench_figure *f, int k)
+{
+    return f->ok && k >= 0 && k < f->n ? f->m[k][BENCH_REPEATS / 2] : 0;
+}
+
+double bench_spread(const bench_figure *f, int k)
+{
+    double med = bench_median(f, k);
+    return med > 0 ? (f->m[k][BENCH_REPEATS - 1] - f->m[k][0]) / med : 0;
+}
+
+double bench_run_s(const bench_figure *f)
+{
+    double sps = bench_median(f, 0);
+    return sps > 0 ? (double)f->steps / sps : -1;
+}
+
+void bench_fmt_spread(char *buf, size_t len, double spread)
+{
+    if (spread < 0) snprintf(buf, len, "-");
+    else snprintf(buf, len, spread < 0.1 ? "%.1f%%" : "%.0f%%", 100 * spread);
+}
+
+const char *bench_rule(double min_s)
+{
+    static char rule[64];
+    snprintf(rule, sizeof rule, "median of %d x >= %g s", BENCH_REPEATS, min_s);
+    return rule;
+}
+
+double bench_parse_min_time(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    return end != s && *end == '\0' && v > 0 && v < 1e6 ? v : -1;
+}
+
 /* ---- swgl bench gpgpu -------------------------------------------------------------------- */
 
 int bench_gpgpu(int argc, char **argv)
@@ -105,7 +188,10 @@ int bench_gpgpu(int argc, char **argv)
         else if (strcmp(argv[i], "--batch") == 0 && i + 1 < argc) batch = atof(argv[++i]);
         else {
             printf("usage: swgl bench gpgpu [--min N] [--max N] [--device N] [--batch SECONDS]\n"
-                   "  sizes N^2 for N = min, 2 min, ... up to max (default 512 .. 8192, as memory allows)\n");
+                   "  sizes N^2 for N = min, 2 min, ... up to max (default 512 .. 8192, as memory allows);\n"
+                   "  each time the median of 5 batches of at least --batch s (default 0.2).  The copy rows\n"
+                   "  of %d^2 and the 'ceiling' line after the table are the copy ceiling every bench\n"
+                   "  quotes (swgl_copy_bandwidth: batches of 0.2 s whatever --batch).\n", SWGL_COPY_CEILING_N);
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }

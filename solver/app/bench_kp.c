@@ -2,17 +2,19 @@
  * speed of the kp scheme in megacells per second (cells x steps / wall time, a step
  * being a whole Euler or RK2 step) against the domain size, for the circular dam break
  * (case circular-dambreak, their case 1) run to 4 s, with Euler and RK2, early exit on
- * and off, on the GPU, the fast CPU solver and the scalar one.  For the GPU it also
- * gives, from GL timer queries in a separate profiled run of the largest size, each
- * pass's share of the step, and the step's effective bandwidth (the fewest bytes its
- * passes must move per cell, over time) as a fraction of this renderer's copy pass,
- * measured in the same run.  A client of swgl.h: each run is a sim of the case with
+ * and off, on the GPU, the fast CPU solver and the scalar one; every figure the median of
+ * 3 measurements of at least --min-time seconds of stepping (bench_measure.h).  For the
+ * GPU it also gives, from GL timer queries in a separate profiled run of the largest size,
+ * each pass's share of the step, and the step's effective bandwidth (the fewest bytes its
+ * passes must move per cell, over time) as a fraction of the copy ceiling
+ * (swgl_copy_bandwidth, as bench gpgpu's), measured in the same run.  A client of swgl.h: each run is a sim of the case with
  * overrides (swgl_sim_profile for the passes' shares). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_measure.h"
 #include "cli.h"
 #include "swgl.h"
 
@@ -49,12 +51,6 @@ static int parse_sizes(const char *s, int *sizes, int max)
 
 static enum flux_variant g_flux = FLUX_CELL;   /* the GPU runs' flux variant */
 
-typedef struct result {
-    double wall;
-    long steps;
-    double tiles;    /* fraction of tiles computed at the end (early exit), -1 unknown */
-} result;
-
 /* the pass profile of a run: each pass's name and GPU seconds */
 #define MAX_PASSES 32
 typedef struct profile {
@@ -66,46 +62,55 @@ typedef struct profile {
 static double g_outside = 0.5;   /* m of still water around the column (--outside) */
 static int g_device = -1;        /* --device */
 
-/* One run of the case at size n with the overrides on a backend ("gpu", "cpu",
- * "cpu-scalar") in a precision; fills r (wall < 0: failed) and, with prof, the passes'
- * profile (GL timer queries). */
-static int run_one(int n, double t_end, const char *integrator, const char *early, const char *b,
-                   const char *precision, result *r, profile *prof)
+/* a run of the case at size n with the overrides on a backend ("gpu", "cpu", "cpu-scalar") in
+ * a precision; prof (when given) gets the passes' profile (GL timer queries) */
+typedef struct kp_job {
+    int n;
+    double t_end;
+    const char *integrator, *early, *b, *precision;
+    double tiles;    /* the run's share of tiles computed in its last step (early exit), -1 unknown */
+    profile *prof;
+} kp_job;
+
+/* One run (bench_run_fn): 0, or 1 after printing what failed. */
+static int run_one(void *user, bench_sample *out)
 {
+    kp_job *j = user;
+    int n = j->n;
     char s1[64], s2[64], s3[64], s4[64], s5[64], s6[64], s7[64], s8[96];
     snprintf(s1, sizeof s1, "domain.nx=%d", n);
     snprintf(s2, sizeof s2, "domain.ny=%d", n);
     snprintf(s3, sizeof s3, "domain.dx=%.17g", 40.0 / n);
     snprintf(s4, sizeof s4, "domain.dy=%.17g", 40.0 / n);
-    snprintf(s5, sizeof s5, "run.t_end=%.17g", t_end);
-    snprintf(s6, sizeof s6, "kp.integrator=%s", integrator);
-    snprintf(s7, sizeof s7, "kp.early_exit=%s", early);
+    snprintf(s5, sizeof s5, "run.t_end=%.17g", j->t_end);
+    snprintf(s6, sizeof s6, "kp.integrator=%s", j->integrator);
+    snprintf(s7, sizeof s7, "kp.early_exit=%s", j->early);
     snprintf(s8, sizeof s8, "initial.depth=(x - 20)^2 + (y - 20)^2 < 6.25 ? 2.5 : %.17g", g_outside);
     const char *sets[9] = {s1, s2, s3, s4, s5, s6, s7, s8, NULL};
-    swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = b, .precision = precision,
-                       .profile = prof != NULL, .use_device = g_device >= 0, .device = g_device};
+    swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = j->b, .precision = j->precision,
+                       .profile = j->prof != NULL, .use_device = g_device >= 0, .device = g_device};
     swgl_sim *sim = NULL;
     swgl_sim_info info;
     double wall = 0, steps = 0, tiles = -1;
-    r->wall = -1;
-    r->tiles = -1;
+    j->tiles = -1;
     swgl_status st = swgl_sim_create(&d, &sim);
     if (st == SWGL_OK) st = swgl_sim_get_info(sim, &info);
     if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
     if (st == SWGL_OK) st = swgl_sim_stat(sim, "wall_s", &wall);
     if (st == SWGL_OK) st = swgl_sim_stat(sim, "steps", &steps);
     if (st != SWGL_OK) {
-        fprintf(stderr, "swgl: %d^2 on %s: %s\n", n, b, swgl_last_error());
+        fprintf(stderr, "swgl: %d^2 on %s: %s\n", n, j->b, swgl_last_error());
         swgl_sim_destroy(sim);
         return 1;
     }
-    r->wall = wall;
-    r->steps = (long)steps;
-    if (swgl_sim_stat(sim, "tiles_fraction", &tiles) == SWGL_OK) r->tiles = tiles;
+    out->wall = wall;
+    out->steps = (long)steps;
+    if (swgl_sim_stat(sim, "tiles_fraction", &tiles) == SWGL_OK) j->tiles = tiles;
     /* the GPU's flux kernel, as its description names it ("flux faces"; the fused kernel's
      * is the cell one) */
     if (strncmp(info.backend, "gpu", 3) == 0) g_flux = strstr(info.solver, "flux faces") ? FLUX_FACES : FLUX_CELL;
-    if (prof) {
+    if (j->prof) {
+        profile *prof = j->prof;
         const char *name;
         double sec;
         long count;
@@ -119,12 +124,27 @@ static int run_one(int n, double t_end, const char *integrator, const char *earl
     return 0;
 }
 
+/* a figure of a configuration: the median of 3 (bench_measure.h), the last run's tiles */
+typedef struct result {
+    bench_figure f;
+    double tiles;
+} result;
+
+static int measure(int n, double t_end, const char *integrator, const char *early, const char *b,
+                   const char *precision, double min_s, result *r)
+{
+    kp_job j = {n, t_end, integrator, early, b, precision, -1, NULL};
+    int rc = bench_measure(run_one, &j, min_s, &r->f);
+    r->tiles = rc ? -1 : j.tiles;
+    return rc;
+}
+
 int bench_kp(int argc, char **argv)
 {
     int sizes[32] = {128, 256, 512, 1024}, nsizes = 4, scalar_max = 256, cpu_max = 1024, device = -1;
     int gpu = 1;
     int dbl = 0;   /* --precision double */
-    double t_end = 4.0;
+    double t_end = 4.0, min_s = 1.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -135,19 +155,24 @@ int bench_kp(int argc, char **argv)
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
         else if (strcmp(a, "--no-gpu") == 0) gpu = 0;
         else if (strcmp(a, "--outside") == 0 && more && atof(argv[i + 1]) >= 0) g_outside = atof(argv[++i]);
+        else if (strcmp(a, "--min-time") == 0 && more && bench_parse_min_time(argv[i + 1]) > 0)
+            min_s = bench_parse_min_time(argv[++i]);
         else if (strcmp(a, "--precision") == 0 && more && (!strcmp(argv[i + 1], "single") || !strcmp(argv[i + 1], "double")))
             dbl = strcmp(argv[++i], "double") == 0;
         else {
             printf("usage: swgl bench kp [--sizes N,N,...] [--t-end T] [--scalar-max N] [--cpu-max N]\n"
-                   "                     [--outside H] [--precision single|double] [--device N] [--no-gpu]\n"
+                   "                     [--outside H] [--precision single|double] [--min-time S] [--device N]\n"
+                   "                     [--no-gpu]\n"
                    "  the circular dam break (40 m x 40 m) on N x N cells (default 128,256,512,1024), to\n"
                    "  T s (default 4, Brodtkorb et al.'s Figure 10); Euler and RK2, early exit off and on;\n"
                    "  the fast CPU solver up to N = --cpu-max (1024), the scalar one up to --scalar-max\n"
-                   "  (256).  Mcells/s = cells x steps / wall.  SWGL_KP_FLUX=cell|faces picks the GPU's\n"
-                   "  flux variant.  --outside H: the still water around the column (default 0.5 m, the\n"
-                   "  paper's case 1, where every cell is wet; 0: a dry bed, where early exit skips the\n"
-                   "  tiles the wave has not reached).  --precision double runs the GPU (fp64) and the fast CPU\n"
-                   "  solver in double (default single; the scalar solver is always double).\n");
+                   "  (256).  Mcells/s = cells x steps / wall, the median of 3 measurements of at least\n"
+                   "  S s of stepping each (--min-time, default 1): the run repeated, a new sim each time,\n"
+                   "  after a warm-up run; 'spread' = (max - min) / median.  SWGL_KP_FLUX=cell|faces picks\n"
+                   "  the GPU's flux variant.  --outside H: the still water around the column (default\n"
+                   "  0.5 m, the paper's case 1, where every cell is wet; 0: a dry bed, where early exit\n"
+                   "  skips the tiles the wave has not reached).  --precision double runs the GPU (fp64) and\n"
+                   "  the fast CPU solver in double (default single; the scalar solver is always double).\n");
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
@@ -160,7 +185,7 @@ int bench_kp(int argc, char **argv)
     /* the GPU runs' passes: compute passes under SWGL_PASSES=compute (the copy ceiling too) */
     const char *passes = getenv("SWGL_PASSES");
     int compute = passes && strcmp(passes, "compute") == 0;
-    char renderer[256], vendor[256], version[256];
+    char renderer[256] = "no GPU", vendor[256], version[256];
     int has_fp64 = 0;
     double ceiling = 0;
     if (gpu && bench_gpu_about(device >= 0, device, renderer, vendor, version, sizeof renderer, &has_fp64)) {
@@ -168,60 +193,81 @@ int bench_kp(int argc, char **argv)
         return 1;
     }
     if (gpu && swgl_copy_bandwidth(device >= 0, device, compute, &ceiling) != SWGL_OK) ceiling = 0;
+    const int threads = bench_cpu_threads();
     printf("swgl bench kp — Brodtkorb et al. (2011) Figure 10 on this machine: circular dam break to %g s, "
            "%g m of water outside the column\n", t_end, g_outside);
-    if (gpu)
-        printf("GPU: %s | %s | GL %s; copy pass (2048^2 float4) %.1f GB/s\n", renderer, vendor, version, ceiling);
-    printf("CPU: %s, fast solver with %d OpenMP threads\n", bench_cpu_model(), bench_cpu_threads());
+    if (gpu) {
+        printf("GPU: %s | %s | GL %s; passes: %s\n", renderer, vendor, version,
+               compute ? "compute (SWGL_PASSES=compute)" : "fragment");
+        printf("copy ceiling: %s %dx%d float4, %.1f GB/s (swgl_copy_bandwidth: bench gpgpu's row of that size)\n",
+               compute ? "compute copy-cs" : "fragment copy", SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N, ceiling);
+    }
+    printf("CPU: %s, fast solver with %d OpenMP threads\n", bench_cpu_model(), threads);
     printf("precision: %s on the GPU and the fast CPU solver (scalar: double)\n", precision);
-    printf("Mcells/s (cells x steps / wall); 'tiles' = share of the tiles the flux computed in the last step\n");
+    printf("Mcells/s (cells x steps / wall), each the %s of stepping (the run to t_end repeated, a new sim each "
+           "time, after a warm-up run; steps: one run's); spread = (max - min) / median of the three, the largest of "
+           "the row; 'tiles' = share of the tiles the flux computed in the last step\n", bench_rule(min_s));
     if (gpu && compute)
         printf("GPU passes: compute (SWGL_PASSES=compute): early exit is off there, so 'gpu ee' runs every tile\n");
     int rc = 0;
     static const char *integ[2] = {"euler", "rk2"}, *ee[2] = {"off", "on"};
     for (int r2 = 0; r2 < 2; r2++) {
-        printf("\n%s\n%6s %9s %6s | %9s %9s %6s %7s %6s | %9s %9s %6s | %9s | %7s\n", r2 ? "RK2" : "Euler", "N", "cells",
-               "steps", "gpu", "gpu ee", "tiles", "GB/s", "copy", "cpu", "cpu ee", "tiles", "scalar", "gpu/cpu");
+        printf("\n%s: N = %d..%d; gpu (%s) on %s, the fast CPU solver up to N = %d (%d threads), the scalar one up to "
+               "%d; Mcells/s, %s\n", r2 ? "RK2" : "Euler", sizes[0], sizes[nsizes - 1], precision, gpu ? renderer : "-",
+               cpu_max, threads, scalar_max, bench_rule(min_s));
+        printf("%6s %9s %6s | %9s %9s %6s %7s %6s | %9s %9s %6s | %9s | %7s | %6s\n", "N", "cells", "steps", "gpu",
+               "gpu ee", "tiles", "GB/s", "copy", "cpu", "cpu ee", "tiles", "scalar", "gpu/cpu", "spread");
         for (int z = 0; z < nsizes; z++) {
             int n = sizes[z];
-            result g[2] = {{-1, 0, -1}, {-1, 0, -1}}, c[2] = {{-1, 0, -1}, {-1, 0, -1}}, sc = {-1, 0, -1};
+            result g[2], c[2], sc;
+            memset(g, 0, sizeof g);
+            memset(c, 0, sizeof c);
+            memset(&sc, 0, sizeof sc);
             for (int e = 0; e < 2; e++) {
-                if (gpu) rc |= run_one(n, t_end, integ[r2], ee[e], "gpu", precision, &g[e], NULL);
-                if (n <= cpu_max) rc |= run_one(n, t_end, integ[r2], ee[e], "cpu", precision, &c[e], NULL);
+                if (gpu) rc |= measure(n, t_end, integ[r2], ee[e], "gpu", precision, min_s, &g[e]);
+                if (n <= cpu_max) rc |= measure(n, t_end, integ[r2], ee[e], "cpu", precision, min_s, &c[e]);
             }
-            if (n <= scalar_max) rc |= run_one(n, t_end, integ[r2], "off", "cpu-scalar", precision, &sc, NULL);
+            if (n <= scalar_max) rc |= measure(n, t_end, integ[r2], "off", "cpu-scalar", precision, min_s, &sc);
             double cells = (double)n * n;
-            long steps = g[0].wall > 0 ? g[0].steps : c[0].wall > 0 ? c[0].steps : sc.steps;
-#define MC(r) ((r).wall > 0 ? cells * (r).steps / (r).wall / 1e6 : 0)
-            char b[8][24];
-            snprintf(b[0], 24, g[0].wall > 0 ? "%.1f" : "-", MC(g[0]));
-            snprintf(b[1], 24, g[1].wall > 0 ? "%.1f" : "-", MC(g[1]));
-            snprintf(b[2], 24, g[1].tiles >= 0 ? "%.2f" : "-", g[1].tiles);
-            snprintf(b[3], 24, c[0].wall > 0 ? "%.1f" : "-", MC(c[0]));
-            snprintf(b[4], 24, c[1].wall > 0 ? "%.1f" : "-", MC(c[1]));
-            snprintf(b[5], 24, c[1].tiles >= 0 ? "%.2f" : "-", c[1].tiles);
-            snprintf(b[6], 24, sc.wall > 0 ? "%.2f" : "-", MC(sc));
+            long steps = g[0].f.ok ? g[0].f.steps : c[0].f.ok ? c[0].f.steps : sc.f.steps;
+            const result *all[5] = {&g[0], &g[1], &c[0], &c[1], &sc};
+            double spread = -1;
+            for (int k = 0; k < 5; k++)
+                if (all[k]->f.ok) spread = fmax(spread, bench_spread(&all[k]->f, 0));
+#define MC(r) (cells * bench_median(&(r).f, 0) / 1e6)
+            char b[9][24];
+            snprintf(b[0], 24, g[0].f.ok ? "%.1f" : "-", MC(g[0]));
+            snprintf(b[1], 24, g[1].f.ok ? "%.1f" : "-", MC(g[1]));
+            snprintf(b[2], 24, g[1].f.ok && g[1].tiles >= 0 ? "%.2f" : "-", g[1].tiles);
+            snprintf(b[3], 24, c[0].f.ok ? "%.1f" : "-", MC(c[0]));
+            snprintf(b[4], 24, c[1].f.ok ? "%.1f" : "-", MC(c[1]));
+            snprintf(b[5], 24, c[1].f.ok && c[1].tiles >= 0 ? "%.2f" : "-", c[1].tiles);
+            snprintf(b[6], 24, sc.f.ok ? "%.2f" : "-", MC(sc));
             double best_g = fmax(MC(g[0]), MC(g[1])), best_c = fmax(MC(c[0]), MC(c[1]));
             snprintf(b[7], 24, best_g > 0 && best_c > 0 ? "%.1f" : "-", best_g / best_c);
+            bench_fmt_spread(b[8], 24, spread);
             double gbs = MC(g[0]) * 1e6 * bytes_per_cell_step(g_flux, r2, 0) * (dbl ? 2 : 1) / 1e9;
-            printf("%6d %9.0f %6ld | %9s %9s %6s %7.1f %6.3f | %9s %9s %6s | %9s | %7s\n", n, cells, steps, b[0], b[1],
-                   b[2], gbs, ceiling > 0 ? gbs / ceiling : 0, b[3], b[4], b[5], b[6], b[7]);
+            printf("%6d %9.0f %6ld | %9s %9s %6s %7.1f %6.3f | %9s %9s %6s | %9s | %7s | %6s\n", n, cells, steps, b[0],
+                   b[1], b[2], gbs, ceiling > 0 ? gbs / ceiling : 0, b[3], b[4], b[5], b[6], b[7], b[8]);
             fflush(stdout);
 #undef MC
         }
     }
     if (gpu) {
         /* the passes' shares: a profiled RK2 run of the largest size without early exit,
-         * and one with it (the wet map pass is then part of the step) */
+         * and one with it (the wet map pass is then part of the step); the shares of one
+         * run (the configuration was just timed: the driver is warm), not a timed figure */
         int n = sizes[nsizes - 1];
         for (int e = 0; e < 2; e++) {
             profile prof = {0};
-            result r = {-1, 0, -1};
-            rc |= run_one(n, t_end, "rk2", ee[e], "gpu", precision, &r, &prof);
+            bench_sample r;
+            kp_job j = {n, t_end, "rk2", ee[e], "gpu", precision, -1, &prof};
+            memset(&r, 0, sizeof r);
+            rc |= run_one(&j, &r);
             double total = 0;
             for (int p = 0; p < prof.n; p++) total += prof.sec[p];
-            printf("\nGPU passes, RK2, %d^2, early exit %s (GL timer queries; %ld steps; GPU time %.3f s of %.3f s "
-                   "wall):\n", n, ee[e], r.steps, total, r.wall);
+            printf("\nGPU passes, RK2, %d^2, early exit %s (GL timer queries of one run: shares, not a timed figure; %ld "
+                   "steps; GPU time %.3f s of %.3f s wall):\n", n, ee[e], r.steps, total, r.wall);
             for (int p = 0; p < prof.n; p++)
                 if (prof.sec[p] > 0)
                     printf("  %-12s %8.3f s  %5.1f%%\n", prof.name[p], prof.sec[p], total > 0 ? 100 * prof.sec[p] / total : 0);

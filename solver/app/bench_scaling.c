@@ -10,7 +10,9 @@
  * decomposition alone;
  * the default one-rank run (the step kept on the GPU) is printed beside it.  Each run
  * takes --steps steps (default 20; the simulated time chosen from the first step's
- * bound), after one warm-up run.  Printed: cell updates per second, the share of the
+ * bound); every figure is the median of 3 measurements of at least --min-time seconds
+ * of stepping (bench_measure.h: the run repeated after a warm-up run, every rank alike).
+ * Printed: cell updates per second, the share of the
  * run's wall time in the halo exchange (the slowest rank's), the speed-up and the
  * efficiency (strong: speed-up / P; weak: one rank's time over the P ranks' for the same
  * cells a rank). */
@@ -19,59 +21,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_measure.h"
 #include "cli.h"
 #include "swgl.h"
 
 
-typedef struct srun {
-    double wall, exch;   /* s; exch: the slowest rank's exchange */
-    long steps;
-    double cells;        /* computed cells x steps / wall */
-} srun;
-
-/* One run of the case (scheme "roe" or "kp") on an nx x ny grid of cells dx wide to t_end;
+/* a run of the case (scheme "roe" or "kp") on an nx x ny grid of cells dx wide to t_end;
  * alone: rank 0 by itself (desc.mpi_alone; the other ranks' calls return at once); sync:
- * the step read back each step (desc.host_clock).  Every rank makes the same calls. */
-static int run_case(const char *scheme, const char *backend, int device, int nx, int ny, double dx, double t_end,
-                    int alone, int sync, srun *r)
+ * the step read back each step (desc.host_clock) */
+typedef struct scase {
+    const char *scheme, *backend;
+    int device, nx, ny;
+    double dx, t_end;
+    int alone, sync;
+} scase;
+
+/* One run (bench_run_fn; every rank makes the same calls and gets the same numbers): its wall
+ * (the slowest rank's) and steps, and as extra figures the cell updates (0) and the slowest
+ * rank's halo exchange (1), each over the wall. */
+static int run_case(void *user, bench_sample *r)
 {
+    const scase *c = user;
     char s[8][96];
-    snprintf(s[0], sizeof s[0], "domain.nx=%d", nx);
-    snprintf(s[1], sizeof s[1], "domain.ny=%d", ny);
-    snprintf(s[2], sizeof s[2], "domain.dx=%.17g", dx);
-    snprintf(s[3], sizeof s[3], "domain.dy=%.17g", dx);
-    snprintf(s[4], sizeof s[4], "run.t_end=%.17g", t_end);
-    snprintf(s[5], sizeof s[5], "run.scheme=%s", scheme);
+    snprintf(s[0], sizeof s[0], "domain.nx=%d", c->nx);
+    snprintf(s[1], sizeof s[1], "domain.ny=%d", c->ny);
+    snprintf(s[2], sizeof s[2], "domain.dx=%.17g", c->dx);
+    snprintf(s[3], sizeof s[3], "domain.dy=%.17g", c->dx);
+    snprintf(s[4], sizeof s[4], "run.t_end=%.17g", c->t_end);
+    snprintf(s[5], sizeof s[5], "run.scheme=%s", c->scheme);
     snprintf(s[6], sizeof s[6], "output.maps=false");
     /* a column of 2.5 m and radius 2.5 m at (20, 20) m in still water of 0.5 m */
     snprintf(s[7], sizeof s[7], "initial.depth=(x - 20)^2 + (y - 20)^2 < 6.25 ? 2.5 : 0.5");
     const char *sets[9] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], NULL};
-    swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = backend, .precision = "single",
-                       .use_device = device >= 0, .device = device, .host_clock = sync, .mpi_alone = alone};
+    swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = c->backend, .precision = "single",
+                       .use_device = c->device >= 0, .device = c->device, .host_clock = c->sync, .mpi_alone = c->alone};
     swgl_sim *sim = NULL;
     double wall = 0, steps = 0, cells = 0, exch = 0;
-    memset(r, 0, sizeof *r);
-    r->wall = -1;
     swgl_status st = swgl_sim_create(&d, &sim);
     if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
-    /* (the numbers are rank 0's, where a run alone is) */
-    const int me = !alone || swgl_mpi_rank() == 0;
+    /* (the numbers are rank 0's, where a run alone is; 0 on the other ranks) */
+    const int me = !c->alone || swgl_mpi_rank() == 0;
     if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &wall)) == SWGL_OK &&
         (st = swgl_sim_stat(sim, "steps", &steps)) == SWGL_OK && (st = swgl_sim_stat(sim, "cells_per_s", &cells)) == SWGL_OK)
         st = swgl_sim_stat(sim, "exchange_s", &exch);
     if (st != SWGL_OK && swgl_mpi_rank() == 0)
-        fprintf(stderr, "swgl bench scaling: %dx%d on %s: %s\n", nx, ny, backend, swgl_last_error());
+        fprintf(stderr, "swgl bench scaling: %dx%d on %s: %s\n", c->nx, c->ny, c->backend, swgl_last_error());
     swgl_sim_destroy(sim);
-    if (st == SWGL_OK && me) {
-        r->wall = wall;
-        r->steps = (long)steps;
-        r->exch = exch;
-        r->cells = cells;
-    }
-    if (!alone) {   /* every rank alike (a failure is agreed on by the sim's calls) */
-        r->exch = swgl_mpi_reduce_max(r->exch);
-        r->wall = swgl_mpi_reduce_max(r->wall);
-    }
+    if (st != SWGL_OK || !me) wall = steps = cells = exch = 0;
+    /* every rank alike (a failure is agreed on by the sim's calls): the slowest rank's time */
+    double updates = swgl_mpi_reduce_max(cells * wall);
+    r->wall = swgl_mpi_reduce_max(wall);
+    r->steps = (long)swgl_mpi_reduce_max(steps);
+    r->n = 2;
+    r->units[0] = updates;
+    r->sec[0] = r->wall;
+    r->units[1] = swgl_mpi_reduce_max(exch);
+    r->sec[1] = r->wall;
     return st != SWGL_OK;
 }
 
@@ -100,25 +105,30 @@ static int square_blocks(int P, int *px, int *py)
  * column, sqrt(g 2.5) + 0 m/s, at a quarter cell a step (kp's cfl; roe's takes fewer) */
 static double t_for(int steps, double dx) { return steps * 0.25 * dx / sqrt(9.81 * 2.5); }
 
-static void line(const char *what, int nx, int ny, const srun *one, const srun *dev, const srun *all, int P,
-                 int weak)
+static void line(const char *what, int nx, int ny, const bench_figure *one, const bench_figure *dev,
+                 const bench_figure *all, int P, int weak)
 {
-    double eff = 0, sp = 0;
-    if (one->wall > 0 && all->wall > 0 && one->steps > 0 && all->steps > 0) {
-        double t1 = one->wall / one->steps, tp = all->wall / all->steps;   /* s a step */
-        if (weak) eff = t1 / tp;
-        else sp = t1 / tp, eff = sp / P;
+    double eff = 0, sp = 0, spread = -1;
+    if (one->ok && all->ok) {
+        double r = bench_median(all, 0) / bench_median(one, 0);   /* steps a second, P ranks over one */
+        if (weak) eff = r;
+        else sp = r, eff = sp / P;
     }
-    char spd[16] = "";
+    const bench_figure *f[3] = {one, dev, all};
+    for (int k = 0; k < 3; k++)
+        if (f[k]->ok) spread = fmax(spread, bench_spread(f[k], 1));
+    char spd[16] = "", sps[16];
     if (!weak && sp > 0) snprintf(spd, sizeof spd, "%.2f", sp);
-    printf("%-24s %6s %6dx%-6d | %6ld %8.3f %10.4g %10.4g | %6ld %8.3f %10.4g %7.1f%% | %7s %6.1f%%\n", what,
-           weak ? "weak" : "strong", nx, ny, one->steps, one->wall, one->cells, dev->cells, all->steps, all->wall,
-           all->cells, all->wall > 0 ? 100 * all->exch / all->wall : 0, spd, 100 * eff);
+    bench_fmt_spread(sps, sizeof sps, spread);
+    printf("%-24s %6s %6dx%-6d | %6ld %8.3f %10.4g %10.4g | %6ld %8.3f %10.4g %7.1f%% | %7s %6.1f%% | %6s\n", what,
+           weak ? "weak" : "strong", nx, ny, one->steps, bench_run_s(one), bench_median(one, 1), bench_median(dev, 1),
+           all->steps, bench_run_s(all), bench_median(all, 1), 100 * bench_median(all, 2), spd, 100 * eff, sps);
 }
 
 int bench_scaling(int argc, char **argv)
 {
     int strong = 8192, weak = 4096, steps = 20, device = -1;
+    double min_s = 1.0;
     char schemes[64] = "roe,kp", backends[96] = "gpu-compute,gpu";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -127,14 +137,18 @@ int bench_scaling(int argc, char **argv)
         else if (strcmp(a, "--weak") == 0 && more) weak = atoi(argv[++i]);
         else if (strcmp(a, "--steps") == 0 && more) steps = atoi(argv[++i]);
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
+        else if (strcmp(a, "--min-time") == 0 && more && bench_parse_min_time(argv[i + 1]) > 0)
+            min_s = bench_parse_min_time(argv[++i]);
         else if (strcmp(a, "--schemes") == 0 && more) snprintf(schemes, sizeof schemes, "%s", argv[++i]);
         else if (strcmp(a, "--backends") == 0 && more) snprintf(backends, sizeof backends, "%s", argv[++i]);
         else {
             if (swgl_mpi_rank() == 0)
                 printf("usage: mpirun -n P swgl bench scaling [--strong N] [--weak N] [--steps S] [--schemes roe,kp]\n"
-                       "                 [--backends gpu-compute,gpu,cpu,cpu-scalar] [--device N]\n"
+                       "                 [--backends gpu-compute,gpu,cpu,cpu-scalar] [--min-time T] [--device N]\n"
                        "  strong: an N x N grid (default 8192) on one rank, then over the P ranks; weak: N x N cells a\n"
-                       "  rank (default 4096); 0 skips either.  Each run about S steps (default 20).\n");
+                       "  rank (default 4096); 0 skips either.  Each run about S steps (default 20).  Every figure is\n"
+                       "  the median of 3 measurements of at least T s of stepping each (--min-time, default 1): the\n"
+                       "  run repeated, a new sim each time, after a warm-up run; 'spread' = (max - min) / median.\n");
             return 2;
         }
     }
@@ -155,19 +169,43 @@ int bench_scaling(int argc, char **argv)
     int has_fp64 = 0, gpu_line = 0;
     if (rank0 && strstr(backends, "gpu"))
         gpu_line = !bench_gpu_about(device >= 0, device, renderer, vendor, version, sizeof renderer, &has_fp64);
+    /* the copy ceilings of the GPU backends asked (rank 0's GPU), as every bench quotes them */
+    double ceil_frag = 0, ceil_cs = 0;
+    int want_frag = 0, want_cs = 0;
+    {
+        char bl[96];
+        snprintf(bl, sizeof bl, "%s", backends);
+        for (char *bp = NULL, *bn = strtok_r(bl, ",", &bp); bn; bn = strtok_r(NULL, ",", &bp))
+            want_frag |= strcmp(bn, "gpu") == 0, want_cs |= strcmp(bn, "gpu-compute") == 0;
+    }
+    if (rank0 && gpu_line && want_frag && swgl_copy_bandwidth(device >= 0, device, 0, &ceil_frag) != SWGL_OK)
+        ceil_frag = 0;
+    if (rank0 && gpu_line && want_cs && swgl_copy_bandwidth(device >= 0, device, 1, &ceil_cs) != SWGL_OK) ceil_cs = 0;
     const int threads = bench_cpu_threads();   /* (every rank) */
     if (rank0) {
         printf("swgl bench scaling — the radial dam break (every cell wet) over %d MPI rank%s (weak: %d x %d blocks)\n",
                P, P == 1 ? "" : "s", px, py);
-        if (gpu_line)
+        if (gpu_line) {
             printf("GPU (rank 0): %s | %s | GL %s (each rank of a node its own GPU, in turn)\n", renderer, vendor,
                    version);
+            printf("copy ceiling (rank 0's GPU, %dx%d float4; swgl_copy_bandwidth: bench gpgpu's rows of that size):",
+                   SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N);
+            if (want_frag) printf(" fragment copy %.1f GB/s%s", ceil_frag, want_cs ? "," : "");
+            if (want_cs) printf(" compute copy-cs %.1f GB/s", ceil_cs);
+            printf("\n");
+        }
         printf("CPU: %s, %d OpenMP threads a rank\n", bench_cpu_model(), threads);
         printf("1 rank: rank 0 alone, the step read back each step as over ranks ('gpu clock': the default one-rank "
                "run, the step kept on the GPU); cells/s = cells x steps / wall; exch = the slowest rank's halo "
-               "exchange, share of the wall time\n\n");
-        printf("%-24s %6s %13s | %6s %8s %10s %10s | %6s %8s %10s %8s | %7s %7s\n", "scheme, backend", "", "grid",
-               "steps", "wall s", "cells/s", "gpu clock", "steps", "wall s", "cells/s", "exch", "speedup", "effic.");
+               "exchange, share of the wall time\n");
+        printf("timing: every figure the %s of stepping (the run repeated, a new sim each time, after a warm-up run; "
+               "steps, wall s: one run's); spread = (max - min) / median of the three cells/s, the largest of the "
+               "row\n\n", bench_rule(min_s));
+        printf("%s on %s (rank 0: %s); strong %d^2, weak %d^2 a rank; about %d steps a run; %s\n", schemes, backends,
+               gpu_line ? renderer : "no GPU", strong, weak, steps, bench_rule(min_s));
+        printf("%-24s %6s %13s | %6s %8s %10s %10s | %6s %8s %10s %8s | %7s %7s | %6s\n", "scheme, backend", "",
+               "grid", "steps", "wall s", "cells/s", "gpu clock", "steps", "wall s", "cells/s", "exch", "speedup",
+               "effic.", "spread");
         printf("%-24s %6s %13s | %37s | %37s |\n", "", "", "", "1 rank", "P ranks");
         fflush(stdout);
     }
@@ -216,11 +254,12 @@ int bench_scaling(int argc, char **argv)
                 if (n <= 0) continue;
                 int nx = w ? n * px : n, ny = w ? n * py : n;
                 double dx = 40.0 / n, t = t_for(steps, dx);
-                srun one, dev, all, warm;
-                rc |= run_case(sn, bn, device, n, n, dx, t_for(2, dx), 1, 1, &warm);   /* warm-up */
-                rc |= run_case(sn, bn, device, n, n, dx, t, 1, 1, &one);
-                rc |= run_case(sn, bn, device, n, n, dx, t, 1, 0, &dev);
-                rc |= run_case(sn, bn, device, nx, ny, dx, t, 0, 1, &all);
+                bench_figure one, dev, all;
+                scase c1 = {sn, bn, device, n, n, dx, t, 1, 1}, cd = {sn, bn, device, n, n, dx, t, 1, 0},
+                      cp = {sn, bn, device, nx, ny, dx, t, 0, 1};
+                rc |= bench_measure(run_case, &c1, min_s, &one);
+                rc |= bench_measure(run_case, &cd, min_s, &dev);
+                rc |= bench_measure(run_case, &cp, min_s, &all);
                 if (rank0) {
                     line(what, nx, ny, &one, &dev, &all, P, w);
                     fflush(stdout);

@@ -3,8 +3,10 @@
  * copy pass, a 5-point stencil pass, a 3-output MRT pass and a full sum reduction (with its
  * 1x1 read-back), in GB/s and Mcells/s.  Bytes are the fewest a pass must move: every input
  * element read once and every output element written once (16 bytes per float4).  The
- * scheme benches state their speed as a fraction of the copy pass measured here
- * (swgl_copy_bandwidth).  Where GL 4.3 is there, also the compute copy, and what a dispatch
+ * copy rows at SWGL_COPY_CEILING_N^2 are the ceiling the scheme benches state their speed
+ * against: they come from swgl_copy_gbs_current (sim_lib.c), the very call behind
+ * swgl_copy_bandwidth, so the two agree by construction; a line after the table gives that
+ * ceiling whatever the sizes.  Where GL 4.3 is there, also the compute copy, and what a dispatch
  * costs however little it does: one work group copying 16 x 16 texels after the last
  * dispatch's barrier, with its group count given or read from a buffer
  * (glDispatchComputeIndirect), the floor of a time step made of dependent dispatches. */
@@ -21,6 +23,7 @@
 #include "gpu_pass.h"
 #include "gpu_program.h"
 #include "gpu_reductor.h"
+#include "sim_internal.h"
 
 /* Each timed pass reads what the previous one wrote (ping-pong), so a renderer cannot
  * drop a draw whose output the next draw overwrites unread (llvmpipe does exactly that
@@ -157,6 +160,18 @@ static swgl_status run_compute(void *v)
     return gpu_compute_dispatch(j->cs, gpu_array2d_width(ar->a), gpu_array2d_height(ar->a));
 }
 
+/* The copy ceiling (fragment copy, or with compute the copy_cs kernel) on this context:
+ * swgl_copy_gbs_current, the function behind swgl_copy_bandwidth; seconds a copy of cells
+ * texels (-1 where it failed), its GB/s in *gbs. */
+static double ceiling_seconds(int compute, size_t cells, double *gbs)
+{
+    int was = gpu_compute_passes();
+    gpu_set_compute_passes(compute);
+    *gbs = swgl_copy_gbs_current();
+    gpu_set_compute_passes(was);
+    return *gbs > 0 ? 32.0 * (double)cells / (*gbs * 1e9) : -1;
+}
+
 static swgl_status run_reduce(void *v)
 {
     job *j = v;
@@ -174,7 +189,7 @@ static void arrays_free(bench_arrays *ar)
 
 /* The table for every size; 0, or 1 where a pass failed (said in the table). */
 static int layer_table(FILE *out, const gpu_info *info, gpu_compute *copy_cs, gpu_program *copy, gpu_program *sten,
-                       gpu_program *mrt3, gpu_reductor *red, int nmin, int nmax, double batch)
+                       gpu_program *mrt3, gpu_reductor *red, int nmin, int nmax, double batch, double ceil_gbs[2])
 {
     int rc = 0;
     for (int n = nmin; n <= nmax && n <= info->max_texture_size; n *= 2) {
@@ -205,7 +220,11 @@ static int layer_table(FILE *out, const gpu_info *info, gpu_compute *copy_cs, gp
         for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
             if (strcmp(rows[r].name, "copy-cs") == 0 && !copy_cs) continue;
             job j = {rows[r].prog, &ar, red, rows[r].mrt, rows[r].cs, NULL};
-            double t = time_it(rows[r].cs ? run_compute : rows[r].reduce ? run_reduce : run_pass, &j, batch);
+            /* the copies at the ceiling's size: the ceiling itself, the call every bench's
+             * swgl_copy_bandwidth makes (the same kernel, size and timing as the rows) */
+            int ceiling = n == SWGL_COPY_CEILING_N && (r == 0 || rows[r].cs);
+            double t = ceiling ? ceiling_seconds(rows[r].cs != NULL, cells, &ceil_gbs[rows[r].cs != NULL])
+                               : time_it(rows[r].cs ? run_compute : rows[r].reduce ? run_reduce : run_pass, &j, batch);
             if (t < 0) {
                 fprintf(out, "%7d  %-12s failed: %s\n", n, rows[r].name, swgl_last_error());
                 rc = 1;
@@ -213,8 +232,8 @@ static int layer_table(FILE *out, const gpu_info *info, gpu_compute *copy_cs, gp
             }
             double gbs = rows[r].bytes * (double)cells / t / 1e9;
             if (r == 0) copy_gbs = gbs;
-            fprintf(out, "%7d  %-12s %10.3f %10.1f %11.1f %8.2f\n", n, rows[r].name, t * 1e3, gbs,
-                    (double)cells / t / 1e6, gbs / copy_gbs);
+            fprintf(out, "%7d  %-12s %10.3f %10.1f %11.1f %8.2f%s\n", n, rows[r].name, t * 1e3, gbs,
+                    (double)cells / t / 1e6, gbs / copy_gbs, ceiling ? "  (the ceiling)" : "");
         }
         fflush(out);
         arrays_free(&ar);
@@ -253,7 +272,19 @@ SWGL_API swgl_status swgl_bench_layer(FILE *out, int use_device, int device, int
         fprintf(out, "bytes: each input element read once + each output element written once, 16 B per float4;\n"
                      "each pass reads the previous pass's output (ping-pong), the median of 5 batches\n\n");
         fprintf(out, "%7s  %-12s %10s %10s %11s %9s\n", "N", "pass", "ms", "GB/s", "Mcells/s", "of copy");
-        int failed = layer_table(out, info, copy_cs, copy, sten, mrt3, red, nmin, nmax, batch);
+        /* the ceiling every bench quotes, from the rows of its size or measured here */
+        double ceil_gbs[2] = {0, 0};
+        int failed = layer_table(out, info, copy_cs, copy, sten, mrt3, red, nmin, nmax, batch, ceil_gbs);
+        for (int c = 0; c < 1 + (copy_cs != NULL); c++)
+            if (ceil_gbs[c] <= 0) ceiling_seconds(c, 1, &ceil_gbs[c]);
+        fprintf(out, "\nceiling (swgl_copy_bandwidth, what every bench quotes): the copy at %d^2, the median of 5 "
+                     "batches of >= 0.2 s: fragment copy %.1f GB/s", SWGL_COPY_CEILING_N, ceil_gbs[0]);
+        if (copy_cs) fprintf(out, ", compute copy-cs %.1f GB/s", ceil_gbs[1]);
+        fprintf(out, "\n");
+        if (ceil_gbs[0] <= 0 || (copy_cs && ceil_gbs[1] <= 0)) {
+            fprintf(out, "  (the ceiling failed: %s)\n", swgl_last_error());
+            failed = 1;
+        }
         if (copy_cs && dispatch_latency(out, batch) != 0) failed = 1;
         fflush(out);
         if (failed) st = swgl_fail(SWGL_ERR_GL, "swgl_bench_layer: a pass failed (its row says why)");

@@ -1,0 +1,102 @@
+#!/bin/sh
+# test_bench.sh — the benches (swgl bench gpgpu|roe|kp|sediment|scaling) on tiny sizes with a
+# tiny --min-time: each runs, states its rule in its header ("median of 3 x >= S s"), prints a
+# spread of the three measurements on every row of its tables, quotes the copy ceiling of
+# bench gpgpu (4096^2), and prints one run's steps, not the sum over the repetitions.  Exit
+# 77 without an EGL device.
+swgl=$1
+tmp=$(mktemp -d)
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
+if ! "$swgl" info > "$tmp/info" 2>&1 || ! grep -qi renderer "$tmp/info"; then
+  echo "skip: no EGL device ($(head -1 "$tmp/info"))"
+  exit 77
+fi
+compute=0
+grep -q '^compute: *yes' "$tmp/info" && compute=1
+pass=0 fail=0
+ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok    $2"; else fail=$((fail + 1)); echo "FAIL  $2"; fi; }
+T=0.01
+rule="median of 3 x >= $T s"
+# rows LOG: the data rows of a bench's tables (the last field a spread, "12.3%")
+rows() { awk '$NF ~ /^[0-9]+(\.[0-9])?%$/ && $(NF-1) == "|"' "$1" | wc -l; }
+# every table's header line (the one before a line of column names) states the rule
+headers() {   # LOG: 0 when every column-name line follows a line stating the rule
+  awk -v r="$rule" '/spread$/ && $0 !~ /[0-9]%$/ { n++; if (index(prev, r) == 0) bad++ } { prev = $0 }
+                    END { exit !(n > 0 && bad == 0) }' "$1"
+}
+check() {   # name, expected data rows, log
+  name=$1 want=$2 log=$3
+  grep -q "$rule of stepping" "$log"
+  ok $? "$name: its header states the rule ('$rule of stepping')"
+  headers "$log"
+  ok $? "$name: every table's header line states what ran and '$rule'"
+  got=$(rows "$log")
+  [ "$got" = "$want" ]
+  ok $? "$name: $got rows with the spread of their 3 measurements (expected $want)"
+}
+ceiling() {   # name, log, kind (fragment copy | compute copy-cs): the ceiling quoted, > 0
+  grep "$3 4096x4096 float4, [0-9.]* GB/s" "$2" | grep -qv " 0\.0 GB/s"
+  ok $? "$1: quotes the $3 ceiling of bench gpgpu at 4096^2 ($(grep -m1 'ceiling' "$2" | head -c 160))"
+}
+
+# bench gpgpu: the ceiling line, from the same call as swgl_copy_bandwidth
+"$swgl" bench gpgpu --min 128 --max 128 --batch 0.01 > "$tmp/gpgpu.log" 2>&1
+r=$?
+want="fragment copy [0-9.]* GB/s"
+[ $compute = 1 ] && want="$want, compute copy-cs [0-9.]* GB/s"
+[ $r = 0 ] && grep -q "^ceiling (swgl_copy_bandwidth, what every bench quotes): the copy at 4096^2.*$want" "$tmp/gpgpu.log"
+ok $? "bench gpgpu: exit $r, and the ceiling line every bench quotes ($(grep -m1 '^ceiling' "$tmp/gpgpu.log" | head -c 200))"
+
+# bench roe: one level of each test; its steps are those of one run (swgl run's)
+"$swgl" bench roe --test1 0 --test2 0 --scalar-max 0 --cpu-max 0 --min-time $T > "$tmp/roe.log" 2>&1
+r=$?
+ok $r "bench roe runs (exit $r: $(grep -m1 swgl: "$tmp/roe.log" | head -c 200))"
+check "bench roe" 2 "$tmp/roe.log"
+ceiling "bench roe" "$tmp/roe.log" "fragment copy"
+"$swgl" run --case lastra-test1 --set domain.level=0 --backend cpu-scalar --quiet --out "$tmp/roe-run" > /dev/null 2>&1
+steps=$(sed -n 's/.*"steps": *\([0-9]*\).*/\1/p' "$tmp/roe-run/summary.json" | head -1)
+bench_steps=$(awk '$1 == "0" && $NF ~ /%$/ { print $4; exit }' "$tmp/roe.log")
+[ -n "$steps" ] && [ "$steps" = "$bench_steps" ]
+ok $? "bench roe: Test 1 level 0 prints one run's steps ($bench_steps), as swgl run takes ($steps)"
+
+# bench kp, with compute passes where GL 4.3 is there (the compute ceiling)
+if [ $compute = 1 ]; then
+  SWGL_PASSES=compute "$swgl" bench kp --sizes 32 --t-end 0.2 --cpu-max 32 --scalar-max 32 --min-time $T > "$tmp/kp.log" 2>&1
+  r=$?
+  ceiling "bench kp (SWGL_PASSES=compute)" "$tmp/kp.log" "compute copy-cs"
+else
+  "$swgl" bench kp --sizes 32 --t-end 0.2 --cpu-max 32 --scalar-max 32 --min-time $T > "$tmp/kp.log" 2>&1
+  r=$?
+  ceiling "bench kp" "$tmp/kp.log" "fragment copy"
+fi
+ok $r "bench kp runs (exit $r: $(grep -m1 swgl: "$tmp/kp.log" | head -c 200))"
+check "bench kp" 2 "$tmp/kp.log"
+
+# bench sediment: gpu single (and double with fp64), the fast CPU solver, the scalar one
+"$swgl" bench sediment --sizes 32 --scalar-max 32 --min-time $T > "$tmp/sed.log" 2>&1
+r=$?
+ok $r "bench sediment runs (exit $r: $(grep -m1 swgl: "$tmp/sed.log" | head -c 200))"
+want=3
+grep -q '^fp64: *yes' "$tmp/info" && want=4
+check "bench sediment" $want "$tmp/sed.log"
+ceiling "bench sediment" "$tmp/sed.log" "fragment copy"
+
+# bench scaling on one rank (no mpirun): strong and weak for one scheme on two backends
+"$swgl" bench scaling --strong 32 --weak 16 --steps 4 --schemes roe --backends cpu,gpu --min-time $T \
+  > "$tmp/scaling.log" 2>&1
+r=$?
+ok $r "bench scaling runs (exit $r: $(grep -m1 "swgl bench scaling:" "$tmp/scaling.log" | head -c 200))"
+check "bench scaling" 4 "$tmp/scaling.log"
+grep -q "fragment copy [0-9.]* GB/s" "$tmp/scaling.log"
+ok $? "bench scaling: quotes the fragment copy ceiling for the gpu backend"
+
+# --min-time: a number > 0, else the usage and exit 2
+for b in roe kp sediment scaling; do
+  "$swgl" bench $b --min-time 0 > "$tmp/bad.log" 2>&1
+  r=$?
+  [ $r = 2 ] && grep -q -- "--min-time" "$tmp/bad.log"
+  ok $? "bench $b --min-time 0: refused with the usage (exit $r)"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
