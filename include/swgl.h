@@ -17,8 +17,11 @@
  * Conventions.  Every call that can fail returns a swgl_status (SWGL_OK == 0) and leaves
  * one line in swgl_last_error() (thread-local).  Fields are nx * ny doubles, out[j*nx + i],
  * i eastward, j = 0 the southernmost row, NaN outside the domain.  Times are seconds, lengths
- * metres.  A sim is used from one thread at a time; over MPI ranks (mpirun -n P, after
- * swgl_mpi_init) every call on a sim is collective: every rank makes it alike.
+ * metres.  A sim is used from one thread at a time, and a GPU sim from the thread that created
+ * it (its GL context is current there); one GPU sim at a time in a process (a second is
+ * refused: the GL layer's programs are the process's), any number on the CPU backends.  Over
+ * MPI ranks (mpirun -n P, after swgl_mpi_init) every call on a sim is collective: every rank
+ * makes it alike.
  */
 #ifndef SWGL_H
 #define SWGL_H
@@ -83,8 +86,9 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **sim);
  * up (the time is then the last good one), SWGL_ERR_INTERRUPTED after swgl_sim_request_stop
  * (the state is the one reached, still whole: finish writes it). */
 SWGL_API swgl_status swgl_sim_run_to(swgl_sim *sim, double t);
-/* One step of the largest size the stability condition allows, never past t_end (none at
- * t_end); the after-step observers are called. */
+/* One step of the largest size the stability condition allows, cut to land on the next of the
+ * scenario's output (and gauge) times and never past t_end (none at t_end); the after-step
+ * observers are called. */
 SWGL_API swgl_status swgl_sim_step(swgl_sim *sim);
 
 SWGL_API double swgl_sim_time(const swgl_sim *sim);
@@ -111,13 +115,17 @@ SWGL_API double swgl_sim_volume(swgl_sim *sim);
  * steps on the host's clock: slower), SWGL_EVENT_OUTPUT at each of the scenario's output
  * times, SWGL_EVENT_FINISH from swgl_sim_finish with the final state; swgl_sim_time and
  * swgl_sim_steps are the step's.  A status other than SWGL_OK ends the run_to (or finish) with
- * it; the step it saw is whole, and a later run_to goes on from there.  At most 32 observers. */
+ * it; the step it saw is whole, and a later run_to goes on from there.  Inside fn the sim may be
+ * read (fields, time, stats) and asked to stop, not stepped, set or finished (SWGL_ERR_ARG).
+ * At most 32 observers. */
 typedef enum swgl_event { SWGL_EVENT_STEP = 1, SWGL_EVENT_OUTPUT = 2, SWGL_EVENT_FINISH = 4 } swgl_event;
 typedef swgl_status (*swgl_observer_fn)(swgl_sim *sim, swgl_event event, double t, void *user);
 SWGL_API swgl_status swgl_sim_observe(swgl_sim *sim, unsigned events, swgl_observer_fn fn, void *user);
 
 /* Asks a running run_to to stop after its step (with SWGL_ERR_INTERRUPTED); safe in a signal
- * handler and from another thread.  Later run_to calls return SWGL_ERR_INTERRUPTED at once. */
+ * handler and from another thread.  Later run_to calls return SWGL_ERR_INTERRUPTED at once.
+ * Over MPI ranks, call it on every rank alike (from an observer, say): a rank that stops alone
+ * leaves the others waiting in the halo exchange. */
 SWGL_API void swgl_sim_request_stop(swgl_sim *sim);
 
 /* With out set: writes the final state, the flood maps, gauges, run.nc, summary.json and the
@@ -148,7 +156,8 @@ typedef struct swgl_sim_info {
 SWGL_API swgl_status swgl_sim_get_info(const swgl_sim *sim, swgl_sim_info *info);
 
 /* A number about the run so far, by name: "wall_s" (seconds of stepping), "steps", "dt_min",
- * "dt_max", "cells_per_s", "mass_initial", "mass_final", "tiles_fraction" (kp: the share of
+ * "dt_max", "cells_per_s", "mass_initial", "mass_final" (after finish: swgl_sim_volume is the
+ * current one), "tiles_fraction" (kp: the share of
  * tiles its last step computed; SWGL_ERR_ARG where unknown), "exchange_s" (over MPI ranks: this
  * rank's halo exchange), "interrupted" (1 after a stop request).  SWGL_ERR_ARG for another. */
 SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double *value);

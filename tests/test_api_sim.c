@@ -267,6 +267,100 @@ static void folder(const char *dir)
     CHECK(swgl_sim_create(NULL, NULL) == SWGL_ERR_ARG, "no place for the sim: refused");
 }
 
+static int g_inner;   /* what the calls from inside an observer returned, or'ed */
+static swgl_status reentrant(swgl_sim *sim, swgl_event ev, double t, void *user)
+{
+    (void)ev, (void)user;
+    double *h = calloc(400 * 400, sizeof(double));
+    g_inner |= swgl_sim_run_to(sim, t + 1) == SWGL_ERR_ARG ? 0 : 1;
+    g_inner |= swgl_sim_step(sim) == SWGL_ERR_ARG ? 0 : 2;
+    g_inner |= swgl_sim_finish(sim) == SWGL_ERR_ARG ? 0 : 4;
+    g_inner |= swgl_sim_field(sim, "h", h) == SWGL_OK ? 0 : 8;   /* reading is allowed */
+    g_inner |= swgl_sim_set_field(sim, "h", h) == SWGL_ERR_ARG ? 0 : 16;
+    free(h);
+    return SWGL_OK;
+}
+
+/* the edges: a finish with no step, a stop asked before any run_to, run_to past t_end over
+ * the output time at t_end, the comparison after step(), observers that call back, the gauge
+ * times with and without a folder */
+static void edges(const char *dir)
+{
+    char out[1024], path[1100];
+    const char *small[] = {"domain.nx=20", "domain.ny=20", "domain.dx=10", "domain.dy=10", "run.t_end=2",
+                           "run.output_times=1 2", NULL};
+    /* finish at once: the start written as the run's end */
+    snprintf(out, sizeof out, "%s/nostep", dir);
+    swgl_sim *sim = make("dambreak", "cpu-scalar", small, out);
+    CHECK(sim && swgl_sim_finish(sim) == SWGL_OK, "finish with no step: %s", swgl_last_error());
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    char *js = slurp(path);
+    CHECK(js && json_number(js, "steps") == 0 && strstr(js, "\"precision\": \"double\""),
+          "its summary.json: 0 steps, precision double");
+    free(js);
+    swgl_sim_destroy(sim);
+    /* a stop asked before run_to: interrupted at the start */
+    snprintf(out, sizeof out, "%s/stopfirst", dir);
+    sim = make("dambreak", "cpu-scalar", small, out);
+    if (sim) swgl_sim_request_stop(sim);
+    CHECK(sim && swgl_sim_run_to(sim, 1) == SWGL_ERR_INTERRUPTED && swgl_sim_finish(sim) == SWGL_OK,
+          "a stop asked before run_to: INTERRUPTED, then finish");
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    js = slurp(path);
+    CHECK(js && strstr(js, "\"interrupted\": true") && json_number(js, "t_planned") == 2,
+          "summary.json: interrupted, t_planned 2");
+    free(js);
+    swgl_sim_destroy(sim);
+    /* run_to(3) in one call over the output time at t_end = 2: its grids and run.nc step */
+    snprintf(out, sizeof out, "%s/past", dir);
+    sim = make("dambreak", "cpu-scalar", small, out);
+    CHECK(sim && swgl_sim_run_to(sim, 3) == SWGL_OK && swgl_sim_finish(sim) == SWGL_OK, "run_to(3) past t_end = 2");
+    snprintf(path, sizeof path, "%s/h_t2.asc", out);
+    CHECK(access(path, F_OK) == 0, "the output time at t_end was written on the way (h_t2.asc)");
+    swgl_sim_destroy(sim);
+    /* the comparison runs to where the run is, after steps */
+    const char *cmp[] = {"domain.nx=20", "domain.ny=20", "domain.dx=10", "domain.dy=10", NULL};
+    snprintf(out, sizeof out, "%s/cmp", dir);
+    swgl_sim_desc d = {.case_name = "dambreak", .backend = "cpu", .set = cmp, .out = out, .compare = "cpu-scalar"};
+    sim = NULL;
+    if (CHECK(swgl_sim_create(&d, &sim) == SWGL_OK, "a sim compared with cpu-scalar")) {
+        for (int k = 0; k < 5; k++) swgl_sim_step(sim);
+        CHECK(swgl_sim_finish(sim) == SWGL_OK, "5 steps and finish");
+        snprintf(path, sizeof path, "%s/summary.json", out);
+        js = slurp(path);
+        const char *c = js ? strstr(js, "\"compare\"") : NULL;
+        /* it lands where each step landed: 5 steps, or a few more where its double bound is
+         * below the float one's step (then a sliver reaches the landing); before, it made none */
+        double n = c ? json_number(c, "steps") : 0;
+        CHECK(c && n >= 5 && n <= 10 && json_number(c, "l1_rel_h") < 1e-5,
+              "the comparison ran to where the 5 steps ended (%g steps, l1_rel_h %g: float against double)", n,
+              c ? json_number(c, "l1_rel_h") : NAN);
+        free(js);
+    }
+    swgl_sim_destroy(sim);
+    /* observers may read, not step, set or finish */
+    sim = make("dambreak", "cpu-scalar", small, NULL);
+    if (sim) {
+        swgl_sim_observe(sim, SWGL_EVENT_OUTPUT, reentrant, NULL);
+        CHECK(swgl_sim_run_to(sim, 1.5) == SWGL_OK && g_inner == 0,
+              "inside an observer run_to, step, finish, set_field are refused, field is allowed (0x%x)", g_inner);
+        swgl_sim_destroy(sim);
+    }
+    /* the gauge times are stops with or without a folder: the same steps */
+    const char *gs[] = {"domain.nx=20", "domain.ny=20", "domain.dx=10", "domain.dy=10", "run.t_end=2",
+                        "gauges.a=55 55", "output.gauge_interval=0.05", NULL};
+    snprintf(out, sizeof out, "%s/gauges", dir);
+    swgl_sim *a = make("dambreak", "cpu-scalar", gs, NULL), *b = make("dambreak", "cpu-scalar", gs, out);
+    if (a && b) {
+        swgl_sim_run_to(a, 2);
+        swgl_sim_run_to(b, 2);
+        CHECK(swgl_sim_steps(a) == swgl_sim_steps(b), "a gauge interval: the same steps without a folder (%ld, %ld)",
+              swgl_sim_steps(a), swgl_sim_steps(b));
+    }
+    swgl_sim_destroy(a);
+    swgl_sim_destroy(b);
+}
+
 /* the sediment scheme: its fields h and s */
 static void sediment(void)
 {
@@ -281,6 +375,11 @@ static void sediment(void)
     for (int k = 0; ok && k < nx * ny; k++) ok = s[k] >= -1e-12 && s[k] <= 1 + 1e-12;
     CHECK(ok, "the sand fraction in [0, 1] (rounding)");
     CHECK(swgl_sim_field(sim, "qx", s) == SWGL_ERR_ARG, "no qx in the sediment scheme");
+    ok = swgl_sim_field(sim, "h", s) == SWGL_OK;
+    int negative = 0;
+    for (int k = 0; ok && k < nx * ny; k++) negative |= s[k] < 0;
+    CHECK(ok && negative && swgl_sim_set_field(sim, "h", s) == SWGL_OK,
+          "the basin's heights below 0 are set back (a height, not a depth): %s", swgl_last_error());
     free(s);
     swgl_sim_destroy(sim);
 }
@@ -295,6 +394,7 @@ int main(void)
     observers();
     stop_request(dir);
     folder(dir);
+    edges(dir);
     sediment();
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

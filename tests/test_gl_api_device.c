@@ -131,6 +131,11 @@ static void scheme(GLuint prog, const char *backend, const char *casename, const
     swgl_sim_get_info(sim, &info);
     printf("%s on %s\n", casename, info.solver);
     CHECK(swgl_sim_run_to(sim, t) == SWGL_OK, "run_to(%g)", t);
+    /* a second GPU sim in the process is refused, and the first goes on unharmed (the device
+     * fields below are read after it) */
+    swgl_sim *other = NULL;
+    CHECK(swgl_sim_create(&d, &other) == SWGL_ERR_ARG && other == NULL && strstr(swgl_last_error(), "one at a time"),
+          "a second GPU sim: refused (%s)", swgl_last_error());
     int nx, ny;
     swgl_sim_size(sim, &nx, &ny, NULL, NULL);
     double *ref = malloc((size_t)nx * ny * sizeof(double)), *eta = malloc((size_t)nx * ny * sizeof(double));

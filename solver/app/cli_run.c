@@ -42,7 +42,10 @@ int cmd_run(int argc, char **argv)
         if (strcmp(a, "--case") == 0 && more) d.case_name = argv[++i];
         else if (strcmp(a, "--out") == 0 && more) d.out = argv[++i];
         else if (strcmp(a, "--set") == 0 && more) sets[nsets++] = argv[++i];
-        else if (strcmp(a, "--device") == 0 && more) d.use_device = 1, d.device = atoi(argv[++i]);
+        else if (strcmp(a, "--device") == 0 && more) {   /* (a negative index: automatic) */
+            d.device = atoi(argv[++i]);
+            d.use_device = d.device >= 0;
+        }
         else if (strcmp(a, "--quiet") == 0) quiet = 1;
         else if (strcmp(a, "--restart") == 0 && more) d.restart = argv[++i];
         else if (strcmp(a, "--restart-time") == 0 && more) {
@@ -108,12 +111,14 @@ int cmd_run(int argc, char **argv)
     }
     swgl_sim *sim = NULL;
     rc = 1;
+    int interrupted = 0;   /* the run to t_end was stopped by a signal */
     swgl_status st = swgl_sim_create(&d, &sim);
     if (st == SWGL_OK) {
         g_sim = sim;
         if (g_signal) swgl_sim_request_stop(sim);   /* (a signal before the sim existed) */
         st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
-        if (st == SWGL_ERR_INTERRUPTED && rank0) {
+        interrupted = st == SWGL_ERR_INTERRUPTED;
+        if (interrupted && rank0) {
             swgl_sim_info info;
             swgl_sim_get_info(sim, &info);
             fprintf(stderr, "%sswgl: %s: stopped by signal %d at t = %.9g s after %ld steps; writing the state reached\n",
@@ -122,8 +127,6 @@ int cmd_run(int argc, char **argv)
         if (st == SWGL_OK || st == SWGL_ERR_INTERRUPTED) st = swgl_sim_finish(sim);
         g_sim = NULL;
     }
-    double interrupted = 0;
-    if (sim) swgl_sim_stat(sim, "interrupted", &interrupted);
     if (st == SWGL_OK) {
         rc = interrupted ? 128 + (g_signal ? g_signal : SIGINT) : 0;
         if (!quiet && rank0) swgl_sim_print_summary(sim, stdout);

@@ -108,7 +108,8 @@ static swgl_status make_stops(swgl_sim *sim)
 {
     const scenario *sc = &sim->sc;
     const double t0 = sim->t0, t_end = sim->s.t_end;
-    double gi = sc->n_gauges && sim->out_dir ? sc->gauge_interval : 0;
+    /* (the gauge times are stops with or without an output folder: the same steps either way) */
+    double gi = sc->n_gauges ? sc->gauge_interval : 0;
     if (gi > 0 && !(t_end / gi <= 1e7))   /* tested in double: the count may not fit a long */
         return swgl_fail(SWGL_ERR_INPUT, "%s: [output] gauge_interval = %g s: more than 10^7 samples to t_end = %g s",
                          sc->source, gi, t_end);
@@ -153,6 +154,9 @@ static swgl_status parse_backend(const char *s, const char *what, enum backend d
 }
 
 static int is_gpu(enum backend b) { return b == BACKEND_GPU || b == BACKEND_GPU_COMPUTE; }
+
+static int g_gpu_sims;
+int sim_gpu_sims(void) { return g_gpu_sims; }
 
 SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
 {
@@ -221,6 +225,11 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
     if ((st = sim->d->setup(&sim->sc, &sim->s)) != SWGL_OK) goto agree;
     sim->cfg = (scheme_config){.backend = sim->backend, .precision = prec};
     if (is_gpu(sim->backend) || is_gpu(sim->compare)) {
+        if (g_gpu_sims > 0) {
+            st = swgl_fail(SWGL_ERR_ARG, "a GPU sim is alive in this process already: one at a time (the GL layer's "
+                           "programs are the process's); destroy it first, or use a CPU backend");
+            goto agree;
+        }
         int want_cs = sim->backend == BACKEND_GPU_COMPUTE || sim->compare == BACKEND_GPU_COMPUTE;
         if (desc->use_current_context) st = gpu_context_adopt(&sim->ctx);
         else {
@@ -230,6 +239,8 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
             st = gpu_context_create(&gd, &sim->ctx);
         }
         if (st != SWGL_OK) goto agree;
+        g_gpu_sims++;
+        sim->counted_gpu = 1;
         const gpu_info *gi = gpu_context_info(sim->ctx);
         if (want_cs && !gi->compute_context) {
             st = swgl_fail(SWGL_ERR_NO_CONTEXT, "--backend gpu-compute needs a GL 4.3 core context (compute shaders): "
@@ -266,11 +277,17 @@ agree:
     sim->precision = sim->in.be->precision(sim->in.self);
     sim->in.t_start = sim->t0;
     sim->in.stop_flag = &sim->stop_req;
-    if (sim->native0 && sim->in.be->set_native && (st = sim->in.be->set_native(sim->in.self, sim->native0)) != SWGL_OK)
-        goto fail;
+    if (sim->native0 && sim->in.be->set_native) st = sim->in.be->set_native(sim->in.self, sim->native0);
     if (sim->profile && sim->in.be->profile) sim->in.be->profile(sim->in.self, 1);
-    if ((st = sim_outputs_maps(sim)) != SWGL_OK) goto fail;
+    if (st == SWGL_OK) st = sim_outputs_maps(sim);
+    if ((st = sim_agree(sim, st)) != SWGL_OK) goto fail;
     sim->m0 = grid_volume(sim->s.init[0], sim->s.code, sim->s.nx, sim->s.ny, sim->s.dx * sim->s.dy);
+    /* the run so far: none (a finish before any step writes the start) */
+    sim->r.n_samples = 1;
+    sim->r.samples[0] = (timeloop_sample){sim->t0, 0, 0};
+    sim->r.t = sim->t0;
+    sim->r.dt_min = INFINITY;
+    sim->r.precision = sim->precision;
     if (sim->progress) {
         char line[256] = "";
         if (sim->d->describe_run) sim->d->describe_run(&sim->s, line, sizeof line);
@@ -303,6 +320,7 @@ SWGL_API void swgl_sim_destroy(swgl_sim *sim)
     free(sim->landed);
     if (sim->d && sim->s.problem) sim->d->setup_free(&sim->s);
     gpu_context_destroy(sim->ctx);
+    if (sim->counted_gpu) g_gpu_sims--;
     scenario_free(&sim->sc);
     if (sim->scratch[0]) remove_tree(sim->scratch);
     free(sim->out_dir);
@@ -350,7 +368,7 @@ static swgl_status after_step(void *user, double t, scheme_inst *in)
 
 /* at the scenario's stops before a span's last: its kind's outputs; over MPI ranks every
  * rank stops here alike and agrees on the outcome */
-static swgl_status at_stop(swgl_sim *sim, double t)
+static swgl_status at_stop(swgl_sim *sim, double t, int last)
 {
     int kind = sim->next_stop < sim->n_stops ? sim->kinds[sim->next_stop] : 0;
     sim->next_stop++;
@@ -358,9 +376,10 @@ static swgl_status at_stop(swgl_sim *sim, double t)
     sim->t = t;
     sim->steps = sim->span_base + sim->in.steps_run;
     swgl_status st = SWGL_OK;
-    /* an output time at t_end: its grids are written by the finish from the final state, in
-     * the order the files always had, unless the run goes on past t_end first */
-    int end = sim->next_stop == sim->n_stops && (kind & STOP_OUTPUT);
+    /* an output time at t_end where a span ends: its grids are written by the finish from the
+     * final state, in the order the files always had, unless the run goes on past t_end
+     * first; within a span (a run_to past t_end) they are written as any stop's */
+    int end = last && sim->next_stop == sim->n_stops && (kind & STOP_OUTPUT);
     if (end) sim->end_pending = 1;
     st = sim_notify(sim, (unsigned)kind, t, end ? NOTIFY_PUBLIC : NOTIFY_ALL);
     return sim_agree(sim, st);
@@ -369,8 +388,25 @@ static swgl_status at_stop(swgl_sim *sim, double t)
 static swgl_status on_stop(void *user, double t, scheme_inst *in)
 {
     (void)in;
-    return at_stop(user, t);
+    return at_stop(user, t, 0);
 }
+
+/* The scenario's stops at the current time not yet taken (a step that landed on one and
+ * whose observer ended the run before the stop's outputs): taken now; for_finish, as the
+ * last stop of a span (an output time at t_end is the finish's). */
+static swgl_status catch_up(swgl_sim *sim, int for_finish)
+{
+    swgl_status st = SWGL_OK;
+    while (st == SWGL_OK && sim->next_stop < sim->n_stops && sim->stops[sim->next_stop] <= sim->t &&
+           sim->t > sim->t0)
+        st = at_stop(sim, sim->t, for_finish);
+    return st;
+}
+
+swgl_status sim_catch_up_finish(swgl_sim *sim) { return catch_up(sim, 1); }
+
+/* a flag every rank agrees on (its largest value) */
+static int agreed_flag(const swgl_sim *sim, int v) { return sim->alone ? v : swgl_mpi_max((double)v) > 0; }
 
 static swgl_status add_landed(swgl_sim *sim, double t)
 {
@@ -390,7 +426,7 @@ static void add_span(swgl_sim *sim, const timeloop_result *rr)
 {
     timeloop_result *r = &sim->r;
     if (sim->n_spans++ == 0) {
-        *r = *rr;
+        *r = *rr;   /* (its first sample is the start) */
     } else {
         double w0 = r->wall;
         long s0 = r->steps;
@@ -414,14 +450,20 @@ static swgl_status advance_to(swgl_sim *sim, double t, long max_steps)
 {
     swgl_status st = sim_fail_if_finished(sim, "swgl_sim_run_to");
     if (st != SWGL_OK || sim->idle) return st;
+    swgl_clear_error();
+    if (sim->busy) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_run_to: called from an observer of the same sim");
     if (sim->failed) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_run_to: the sim stopped on an error at t = %.9g s", sim->t);
-    if (sim->interrupted || sim->stop_req)
+    /* (over MPI ranks a request seen by one rank is every rank's) */
+    if (sim->interrupted || agreed_flag(sim, sim->stop_req)) {
+        if (!sim->interrupted) sim->interrupted = timeloop_stop_requested() ? timeloop_stop_requested() : -1;
         return swgl_fail(SWGL_ERR_INTERRUPTED, "%s: stopped on request at t = %.9g s", sim->solver, sim->t);
+    }
     if (!isfinite(t)) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_run_to(%g): expected a finite time (s)", t);
     if (t < sim->t)
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_run_to(%.9g): the sim is at t = %.9g s already (no stepping back)", t,
                          sim->t);
     if (t == sim->t) return SWGL_OK;
+    if ((st = catch_up(sim, 0)) != SWGL_OK) return st;
     if (sim->end_pending) {   /* going past t_end: the output time there written now */
         sim->end_pending = 0;
         if ((st = sim_agree(sim, sim_notify(sim, STOP_OUTPUT, sim->t, NOTIFY_BUILTIN))) != SWGL_OK) return st;
@@ -440,19 +482,29 @@ static swgl_status advance_to(swgl_sim *sim, double t, long max_steps)
     sim->in.after_step_user = sim;
     timeloop_result rr;
     memset(&rr, 0, sizeof rr);
-    timeloop_opts o = {fmax(sim->s.t_end, t), sim->n_landed, max_steps};
+    /* (the stops are numbered within the span: the device's clock starts afresh each span) */
+    timeloop_opts o = {fmax(sim->s.t_end, t), 0, max_steps};
     sim->state_ok = 0;
     sim->span_base = sim->steps;
     sim->observer_stopped = 0;
+    sim->busy = 1;
     st = timeloop_run_opts(&sim->in, list, nl, sim->progress, on_stop, sim, &rr, &o);
+    sim->busy = 0;
     add_span(sim, &rr);
     sim->t = rr.t;
-    /* the stops landed on (at_stop took those before the last) */
+    /* the times landed on (at_stop took the stops before the last), and where the span ended
+     * (a step, an observer's stop): the comparison lands on them all */
     for (int k = 0; k < nl && list[k] <= rr.t; k++)
         if (add_landed(sim, list[k]) != SWGL_OK) break;
+    if (rr.t > (sim->n_landed ? sim->landed[sim->n_landed - 1] : sim->t0)) add_landed(sim, rr.t);
     /* the last stop of the span, when it is one of the scenario's and was reached */
-    if (st == SWGL_OK && !extra && rr.t == list[nl - 1]) st = at_stop(sim, rr.t);
+    if (st == SWGL_OK && !extra && rr.t == list[nl - 1]) {
+        sim->busy = 1;
+        st = at_stop(sim, rr.t, 1);
+        sim->busy = 0;
+    }
     free(list);
+    sim->observer_stopped = agreed_flag(sim, sim->observer_stopped);
     /* a stop request ends the stepping for good; an observer's status ends this run_to (the
      * state is whole: its step was done); anything else (a blow-up, a GL error) ends it all */
     if (st == SWGL_ERR_INTERRUPTED && !sim->observer_stopped)
@@ -467,6 +519,7 @@ SWGL_API swgl_status swgl_sim_step(swgl_sim *sim)
 {
     swgl_status st = sim_fail_if_finished(sim, "swgl_sim_step");
     if (st != SWGL_OK || sim->idle) return st;
+    if (!sim->busy && (st = catch_up(sim, 0)) != SWGL_OK) return st;
     if (!(sim->t < sim->s.t_end))
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_step: the sim is at t_end = %.9g s (run_to goes further)", sim->s.t_end);
     double target = sim->next_stop < sim->n_stops ? sim->stops[sim->next_stop] : sim->s.t_end;

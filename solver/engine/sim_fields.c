@@ -62,6 +62,7 @@ SWGL_API swgl_status swgl_sim_set_field(swgl_sim *sim, const char *name, const d
 {
     swgl_status st = sim_fail_if_finished(sim, "swgl_sim_set_field");
     if (st != SWGL_OK || sim->idle) return st;
+    if (sim->busy) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_set_field: called from an observer of the same sim");
     if (!in) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_set_field: NULL");
     const int nx = sim->s.nx, ny = sim->s.ny;
     int q = name ? state_index(sim, name) : -1;
@@ -80,7 +81,7 @@ SWGL_API swgl_status swgl_sim_set_field(swgl_sim *sim, const char *name, const d
             if (!isfinite(in[o]))
                 return swgl_fail(SWGL_ERR_ARG, "swgl_sim_set_field(%s): cell (%d, %d) holds %g: expected a finite number",
                                  name, i, j, in[o]);
-            if (q == 0 && !eta && in[o] < 0)
+            if (shallow_water(sim) && q == 0 && !eta && in[o] < 0)
                 return swgl_fail(SWGL_ERR_ARG, "swgl_sim_set_field(h): cell (%d, %d) holds a depth of %g m: expected >= 0",
                                  i, j, in[o]);
             if (!shallow_water(sim) && q == 1 && !(in[o] >= 0 && in[o] <= 1))

@@ -94,6 +94,9 @@ struct swgl_sim {
     int n_landed, cap_landed, n_spans;
     int interrupted;                 /* a stop request (or signal) ended a run_to */
     int failed;                      /* a blow-up or error: no more stepping */
+    int busy;                        /* stepping or finishing: an observer may not step, set
+                                      * fields or finish the sim it observes */
+    int counted_gpu;                 /* this sim holds the process's GPU (sim_gpu_sims) */
     int finished;
     /* the stops of the scenario: output times and gauge times in (t0, t_end], kinds */
     double *stops;
@@ -139,6 +142,8 @@ swgl_status sim_state(swgl_sim *sim);
 /* The observers of the events in mask, in order (the run's own outputs registered first),
  * each called with the lowest of its events in mask; which: NOTIFY_*. */
 swgl_status sim_notify(swgl_sim *sim, unsigned mask, double t, int which);
+/* The stops at the current time not yet taken, before the finish. */
+swgl_status sim_catch_up_finish(swgl_sim *sim);
 /* Registers one of the run's own outputs as an observer. */
 swgl_status sim_observe_builtin(swgl_sim *sim, unsigned events, swgl_observer_fn fn);
 long sim_active_cells(const scheme_setup *s);
@@ -148,6 +153,10 @@ swgl_status sim_outputs_open(swgl_sim *sim);
 void sim_outputs_close(swgl_sim *sim);
 /* once the backend is open: the flood maps kept by it, or on the host by an observer */
 swgl_status sim_outputs_maps(swgl_sim *sim);
+
+/* The GPU sims alive in this process (gpgpu's programs and vertex array are the process's:
+ * one GPU sim at a time). */
+int sim_gpu_sims(void);
 
 /* sim_lib.c: the copy pass on the current context, GB/s */
 double swgl_copy_gbs_current(void);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "swgl.h"
+#include "sim_internal.h"
 
 #include "cpu_info.h"
 #include "gpu_array2d.h"
@@ -36,6 +37,10 @@ SWGL_API const char *swgl_data_dir(void) { return sc_data_dir(); }
 
 SWGL_API int swgl_print_devices(FILE *f, int use_device, int device)
 {
+    if (sim_gpu_sims() > 0) {
+        swgl_fail(SWGL_ERR_ARG, "swgl_print_devices: a GPU sim is alive in this process (one GL context at a time)");
+        return 1;
+    }
     gpu_context_desc desc = {.device = device, .use_device = use_device};
     fprintf(f, "EGL devices:\n");
     gpu_list_devices(f);
@@ -127,6 +132,8 @@ double swgl_copy_gbs_current(void)
  * swgl bench gpgpu's), as the compute kernel or the fragment pass (swgl.h). */
 SWGL_API swgl_status swgl_copy_bandwidth(int use_device, int device, int compute, double *gbs)
 {
+    if (sim_gpu_sims() > 0)
+        return swgl_fail(SWGL_ERR_ARG, "swgl_copy_bandwidth: a GPU sim is alive in this process (one GL context at a time)");
     gpu_context_desc gd = {.device = device, .use_device = use_device, .want_compute = 1};
     gpu_context *ctx = NULL;
     *gbs = 0;

@@ -293,14 +293,15 @@ static swgl_status grids_observer(swgl_sim *sim, swgl_event ev, double t, void *
     swgl_status st;
     char suffix[64];
     time_suffix(t, suffix, sizeof suffix);
-    st = sim_state(sim);   /* (every rank: it gathers) */
-    if (st == SWGL_OK && sim->writer) st = sim->d->write_grids(&sim->s, sim->f.f, sim->od, suffix);
-    if (st == SWGL_OK && sim->writer && sim->sc.frames && sim->d->write_frame)
-        st = sim->d->write_frame(&sim->s, sim->f.f, sim->od, suffix, t);
+    /* what gathers over MPI ranks first, on every rank alike; then what rank 0 writes */
+    st = sim_state(sim);
     const double *nat = NULL;
     if (st == SWGL_OK && sim->nc.native && sim->in.be->get_native &&
         (st = sim->in.be->get_native(sim->in.self, sim->nc.nat)) == SWGL_OK)
         nat = sim->nc.nat;
+    if (st == SWGL_OK && sim->writer) st = sim->d->write_grids(&sim->s, sim->f.f, sim->od, suffix);
+    if (st == SWGL_OK && sim->writer && sim->sc.frames && sim->d->write_frame)
+        st = sim->d->write_frame(&sim->s, sim->f.f, sim->od, suffix, t);
     return st == SWGL_OK ? nc_step(&sim->nc, t, sim->f.f, nat) : st;
 }
 
@@ -517,9 +518,14 @@ SWGL_API swgl_status swgl_sim_finish(swgl_sim *sim)
 {
     swgl_status st = sim_fail_if_finished(sim, "swgl_sim_finish");
     if (st != SWGL_OK) return st;
+    if (sim->busy) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_finish: called from an observer of the same sim");
+    swgl_clear_error();
+    if (!sim->idle && (st = sim_catch_up_finish(sim)) != SWGL_OK) return st;
     sim->finished = 1;
     if (sim->idle) return SWGL_OK;
+    sim->busy = 1;
     st = sim_agree(sim, finish(sim));
+    sim->busy = 0;
     if (st != SWGL_OK) {
         outdir_abort(sim->od);
         sim->od = NULL;

@@ -105,6 +105,7 @@ SWGL_API swgl_status swgl_sim_trace_step(swgl_sim *sim, const char *dir, int *pa
 {
     swgl_status st = sim_fail_if_finished(sim, "swgl_sim_trace_step");
     if (st != SWGL_OK) return st;
+    if (sim->idle) return SWGL_OK;
     if (passes) *passes = 0;
     if (!dir) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_trace_step: no folder (NULL)");
     if (sim->backend != BACKEND_GPU && sim->backend != BACKEND_GPU_COMPUTE)
