@@ -208,6 +208,8 @@ SWGL_API const char *swgl_case_summary(const char *name);
  * library was configured from (set SWGL_DATA for an installed library). */
 SWGL_API const char *swgl_data_dir(void);
 
+/* The CPU's model name ("Intel(R) Xeon(R) ...", from /proc/cpuinfo; "unknown CPU"), for reports. */
+SWGL_API const char *swgl_cpu_model(void);
 /* The GL devices and the renderer a sim would get (swgl info), written on f; 0, or 1 with
  * swgl_last_error() when no context can be had. */
 SWGL_API int swgl_print_devices(FILE *f, int use_device, int device);

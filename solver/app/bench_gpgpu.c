@@ -52,27 +52,27 @@ int bench_gpu_about(int use_device, int device, char *renderer, char *vendor, ch
     return rc;
 }
 
-/* The CPU's model name (/proc/cpuinfo) */
-const char *bench_cpu_model(void)
+int bench_gpu_setup(int device, bench_gpu *g)
 {
-    static char name[160];
-    if (name[0]) return name;
-    snprintf(name, sizeof name, "unknown CPU");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return name;
-    char line[512];
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "model name", 10) == 0) {
-            const char *v = strchr(line, ':');
-            if (v) {
-                v++;
-                while (*v == ' ') v++;
-                snprintf(name, sizeof name, "%.*s", (int)strcspn(v, "\n"), v);
-            }
-            break;
-        }
-    fclose(f);
-    return name;
+    memset(g, 0, sizeof *g);
+    snprintf(g->renderer, sizeof g->renderer, "no GPU");
+    const char *passes = getenv("SWGL_PASSES");
+    g->compute = passes && strcmp(passes, "compute") == 0;
+    if (bench_gpu_about(device >= 0, device, g->renderer, g->vendor, g->version, sizeof g->renderer, &g->fp64)) {
+        fprintf(stderr, "swgl: %s\n", swgl_last_error());
+        return 1;
+    }
+    if (swgl_copy_bandwidth(device >= 0, device, g->compute, &g->ceiling) != SWGL_OK) g->ceiling = 0;
+    return 0;
+}
+
+void bench_gpu_print(const bench_gpu *g, int with_fp64)
+{
+    printf("GPU: %s | %s | GL %s", g->renderer, g->vendor, g->version);
+    if (with_fp64) printf("; fp64: %s", g->fp64 ? "yes" : "no");
+    printf("; passes: %s\n", g->compute ? "compute (SWGL_PASSES=compute)" : "fragment");
+    printf("copy ceiling: %s %dx%d float4, %.1f GB/s (swgl_copy_bandwidth: bench gpgpu's row of that size)\n",
+           g->compute ? "compute copy-cs" : "fragment copy", SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N, g->ceiling);
 }
 
 /* The OpenMP threads of the fast CPU solver, as its description states them ("cpu (float,

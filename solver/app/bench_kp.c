@@ -182,27 +182,19 @@ int bench_kp(int argc, char **argv)
     }
     g_device = device;
     const char *precision = dbl ? "double" : "single";
-    /* the GPU runs' passes: compute passes under SWGL_PASSES=compute (the copy ceiling too) */
-    const char *passes = getenv("SWGL_PASSES");
-    int compute = passes && strcmp(passes, "compute") == 0;
-    char renderer[256] = "no GPU", vendor[256], version[256];
-    int has_fp64 = 0;
-    double ceiling = 0;
-    if (gpu && bench_gpu_about(device >= 0, device, renderer, vendor, version, sizeof renderer, &has_fp64)) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
-    if (gpu && swgl_copy_bandwidth(device >= 0, device, compute, &ceiling) != SWGL_OK) ceiling = 0;
+    bench_gpu dev;   /* the device, its passes (compute under SWGL_PASSES=compute) and their ceiling */
+    memset(&dev, 0, sizeof dev);
+    snprintf(dev.renderer, sizeof dev.renderer, "no GPU");
+    dev.compute = getenv("SWGL_PASSES") && strcmp(getenv("SWGL_PASSES"), "compute") == 0;
+    if (gpu && bench_gpu_setup(device, &dev)) return 1;
+    const char *renderer = dev.renderer;
+    const int compute = dev.compute;
+    const double ceiling = dev.ceiling;
     const int threads = bench_cpu_threads();
     printf("swgl bench kp — Brodtkorb et al. (2011) Figure 10 on this machine: circular dam break to %g s, "
            "%g m of water outside the column\n", t_end, g_outside);
-    if (gpu) {
-        printf("GPU: %s | %s | GL %s; passes: %s\n", renderer, vendor, version,
-               compute ? "compute (SWGL_PASSES=compute)" : "fragment");
-        printf("copy ceiling: %s %dx%d float4, %.1f GB/s (swgl_copy_bandwidth: bench gpgpu's row of that size)\n",
-               compute ? "compute copy-cs" : "fragment copy", SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N, ceiling);
-    }
-    printf("CPU: %s, fast solver with %d OpenMP threads\n", bench_cpu_model(), threads);
+    if (gpu) bench_gpu_print(&dev, 0);
+    printf("CPU: %s, fast solver with %d OpenMP threads\n", swgl_cpu_model(), threads);
     printf("precision: %s on the GPU and the fast CPU solver (scalar: double)\n", precision);
     printf("Mcells/s (cells x steps / wall), each the %s of stepping (the run to t_end repeated, a new sim each "
            "time, after a warm-up run; steps: one run's); spread = (max - min) / median of the three, the largest of "

@@ -152,24 +152,15 @@ int bench_roe(int argc, char **argv)
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
-    char renderer[256], vendor[256], version[256];
-    int has_fp64 = 0;
-    if (bench_gpu_about(device >= 0, device, renderer, vendor, version, sizeof renderer, &has_fp64)) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
-    /* the ceiling of the passes the runs make: compute passes under SWGL_PASSES=compute */
-    const char *passes = getenv("SWGL_PASSES");
-    int compute = passes && strcmp(passes, "compute") == 0;
-    double ceiling = 0;
-    if (swgl_copy_bandwidth(device >= 0, device, compute, &ceiling) != SWGL_OK) ceiling = 0;
+    bench_gpu dev;   /* the device, its passes and their copy ceiling */
+    if (bench_gpu_setup(device, &dev)) return 1;
+    const char *renderer = dev.renderer;
+    const int has_fp64 = dev.fp64;
+    const double ceiling = dev.ceiling;
     const int threads = bench_cpu_threads();
     printf("swgl bench roe — Lastra et al. (2009) Tables 1 and 2 on this machine\n");
-    printf("GPU: %s | %s | GL %s; fp64: %s; passes: %s\n", renderer, vendor, version, has_fp64 ? "yes" : "no",
-           compute ? "compute (SWGL_PASSES=compute)" : "fragment");
-    printf("copy ceiling: %s %dx%d float4, %.1f GB/s (swgl_copy_bandwidth: bench gpgpu's row of that size)\n",
-           compute ? "compute copy-cs" : "fragment copy", SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N, ceiling);
-    printf("CPU: %s, fast solver with %d OpenMP threads\n", bench_cpu_model(), threads);
+    bench_gpu_print(&dev, 1);
+    printf("CPU: %s, fast solver with %d OpenMP threads\n", swgl_cpu_model(), threads);
     const char *mode = getenv("SWGL_DT_READBACK"), *mass = getenv("SWGL_ROE_MASS");
     int edges = !(mass && strcmp(mass, "cell") == 0);
     printf("GPU bytes per cell and step (fewest, all passes): %.0f B (float), %.0f B (double); time step %s; mass "

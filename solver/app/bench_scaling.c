@@ -194,7 +194,7 @@ int bench_scaling(int argc, char **argv)
             if (want_cs) printf(" compute copy-cs %.1f GB/s", ceil_cs);
             printf("\n");
         }
-        printf("CPU: %s, %d OpenMP threads a rank\n", bench_cpu_model(), threads);
+        printf("CPU: %s, %d OpenMP threads a rank\n", swgl_cpu_model(), threads);
         printf("1 rank: rank 0 alone, the step read back each step as over ranks ('gpu clock': the default one-rank "
                "run, the step kept on the GPU); cells/s = cells x steps / wall; exch = the slowest rank's halo "
                "exchange, share of the wall time\n");

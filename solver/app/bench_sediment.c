@@ -204,24 +204,15 @@ int bench_sediment(int argc, char **argv)
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
-    char renderer[256], vendor[256], version[256];
-    int has_fp64 = 0;
-    if (bench_gpu_about(device >= 0, device, renderer, vendor, version, sizeof renderer, &has_fp64)) {
-        fprintf(stderr, "swgl: %s\n", swgl_last_error());
-        return 1;
-    }
-    /* the ceiling of the passes the runs make: compute passes under SWGL_PASSES=compute */
-    const char *passes = getenv("SWGL_PASSES");
-    int compute = passes && strcmp(passes, "compute") == 0;
-    double ceiling = 0;
-    if (swgl_copy_bandwidth(device >= 0, device, compute, &ceiling) != SWGL_OK) ceiling = 0;
+    bench_gpu dev;   /* the device, its passes and their copy ceiling */
+    if (bench_gpu_setup(device, &dev)) return 1;
+    const char *renderer = dev.renderer;
+    const int has_fp64 = dev.fp64;
+    const double ceiling = dev.ceiling;
     const int threads = bench_cpu_threads();
     printf("swgl bench sediment — Su et al. (2013) on this machine, %s form\n", paper ? "paper" : "conservative");
-    printf("GPU: %s | %s | GL %s | fp64 %s; passes: %s\n", renderer, vendor, version, has_fp64 ? "yes" : "no",
-           compute ? "compute (SWGL_PASSES=compute)" : "fragment");
-    printf("copy ceiling: %s %dx%d float4, %.1f GB/s (swgl_copy_bandwidth: bench gpgpu's row of that size)\n",
-           compute ? "compute copy-cs" : "fragment copy", SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N, ceiling);
-    printf("CPU: %s, fast solver with %d OpenMP threads\n", bench_cpu_model(), threads);
+    bench_gpu_print(&dev, 1);
+    printf("CPU: %s, fast solver with %d OpenMP threads\n", swgl_cpu_model(), threads);
     printf("GFLOP/s with the paper's 55 (h) + 34 (s) flops per point; GB/s with the fewest bytes per pass\n");
     printf("(h 5, s 5 values of 4 B single / 8 B double: 10 a step); copy = GB/s over the copy ceiling\n");
     printf("timing: every time the %s of stepping (a run of the basin repeated, a new sim each time, after a "

@@ -15,10 +15,19 @@ int bench_kp(int argc, char **argv);
 int bench_scaling(int argc, char **argv);
 int bench_sediment(int argc, char **argv);
 /* bench_gpgpu.c: the machine for the benches' headers: the renderer, vendor and GL version
- * of the device a sim would get (0, or -1 where none), the CPU's model, OpenMP threads */
+ * of the device a sim would get (0, or -1 where none), the fast CPU solver's OpenMP threads */
 int bench_gpu_about(int use_device, int device, char *renderer, char *vendor, char *version, size_t len, int *fp64);
-const char *bench_cpu_model(void);
 int bench_cpu_threads(void);
+/* The device the GPU runs of a bench get: its renderer, vendor, GL version and fp64, the
+ * passes (compute under SWGL_PASSES=compute) and the copy ceiling of those passes; 0, or 1
+ * after saying why on stderr.  bench_gpu_print: its "GPU:" and "copy ceiling:" lines. */
+typedef struct bench_gpu {
+    char renderer[256], vendor[256], version[256];
+    int fp64, compute;
+    double ceiling;
+} bench_gpu;
+int bench_gpu_setup(int device, bench_gpu *g);
+void bench_gpu_print(const bench_gpu *g, int with_fp64);
 
 /* cli_util.c: an ESRI ASCII grid read through swgl_raster_read (rows from the south), its
  * NODATA cells flagged in *nd (malloc'ed); mkdir -p (0, or -1 with errno). */

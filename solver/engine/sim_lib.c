@@ -34,6 +34,7 @@ SWGL_API const char *const *swgl_case_names(void) { return scenario_case_names()
 SWGL_API const char *swgl_case_text(const char *name) { return name ? scenario_case_text(name) : NULL; }
 SWGL_API const char *swgl_case_summary(const char *name) { return name ? scenario_case_summary(name) : NULL; }
 SWGL_API const char *swgl_data_dir(void) { return sc_data_dir(); }
+SWGL_API const char *swgl_cpu_model(void) { return cpu_model_name(); }
 
 SWGL_API int swgl_print_devices(FILE *f, int use_device, int device)
 {
