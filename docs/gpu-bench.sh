@@ -31,7 +31,7 @@ for w in $what; do
       R="--set domain.nx=4096 --set domain.ny=4096 --set domain.dx=0.009765625 --set domain.dy=0.009765625 --set output.maps=false --quiet"
       sum() { python3 -c "import json;d=json.load(open('$1/summary.json'));print('$2', d['steps'], 'steps', round(d['wall_s'],3), 's', '%.4g cell updates/s' % d['cells_per_s'], d['solver'])"; }
       {
-        for t in build/tests/test_gl_roe build/tests/test_gl_kp build/tests/test_gl_reduce build/tests/test_gl_sediment build/tests/test_gl_compute; do
+        for t in build/tests/test_gl_roe_* build/tests/test_gl_kp_* build/tests/test_gl_reduce build/tests/test_gl_sediment build/tests/test_gl_compute; do
           echo "$(basename "$t") on compute passes: $(SWGL_PASSES=compute "$t" 2>&1 | tail -n 1)"
         done
         ./build/swgl bench gpgpu --min 4096 --max 4096

@@ -257,7 +257,7 @@ int main(void)
         bad.cfl = 1.5;
         roe_cpu *s = roe_cpu_create(&bad, (enum roe_cpu_kind)kind);
         CHECK(s == NULL && swgl_last_error()[0], "%s: cfl = 1.5 refused (%s)", kname[kind], swgl_last_error());
-        bad.cfl = 0.0;   /* the one validation: refused by every backend (the GPU's in test_gl_roe) */
+        bad.cfl = 0.0;   /* the one validation: refused by every backend (the GPU's in test_gl_roe_backend) */
         swgl_clear_error();
         s = roe_cpu_create(&bad, (enum roe_cpu_kind)kind);
         CHECK(s == NULL && strstr(swgl_last_error(), "cfl"), "%s: cfl = 0 refused (%s)", kname[kind],
