@@ -283,7 +283,7 @@ static void test_numbers(void)
     EXPECT_ERROR(GOOD "[roe]\nkappa = -1\n", "case.ini:12: [roe] kappa = -1: expected a number >= 0");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\nt_end = 0\n", "case.ini:10: [run] t_end = 0: expected a number > 0");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\ncfl = 0.5\n", "case.ini: [run] t_end is missing: expected a number > 0");
-    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL GOOD_RUN "scheme = euler\n", "case.ini:11: [run] scheme = euler: expected roe, kp or sediment");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL GOOD_RUN "scheme = euler\n", "case.ini:11: [run] scheme = euler: expected roe, kp, hllc or sediment");
     const char *dom[] = {
         "[domain]\nnx = 0\nny = 5\ndx = 0.5\ndy = 0.5\nbed = 0\n",
         "[domain]\nnx = 10\nny = -5\ndx = 0.5\ndy = 0.5\nbed = 0\n",
@@ -445,7 +445,7 @@ static void test_kp(void)
                  "case.ini:13: [roe] kappa = 0.1: a roe key, not allowed with scheme = kp");
     EXPECT_ERROR(GOOD "[kp]\ntheta = 1.5\n", "case.ini:12: [kp] theta = 1.5: a kp key, not allowed with scheme = roe");
     EXPECT_ERROR(GOOD "[friction]\nmanning = 0.03\n",
-                 "case.ini:12: [friction] manning = 0.03: a kp key, not allowed with scheme = roe");
+                 "case.ini:12: [friction] manning = 0.03: a kp or hllc key, not allowed with scheme = roe");
     /* an expression bed is sampled at the corners too: a value that is not finite there
      * names the corner (x = 0 is a corner, not a cell centre) */
     EXPECT_ERROR("[domain]\nnx = 10\nny = 5\ndx = 0.5\ndy = 0.5\nbed = log(x)\n" GOOD_INITIAL KP_RUN,
@@ -473,7 +473,7 @@ static void test_control_bytes(void)
     text[n] = '\0';
     EXPECT_ERROR(text, "case.ini:11: [run] output_times = \\x019999");
     EXPECT_ERROR(text, "'\\x0199999999");
-    EXPECT_ERROR(GOOD "scheme = \x1b[31mred\n", "case.ini:11: [run] scheme = \\x1b[31mred: expected roe, kp or sediment");
+    EXPECT_ERROR(GOOD "scheme = \x1b[31mred\n", "case.ini:11: [run] scheme = \\x1b[31mred: expected roe, kp, hllc or sediment");
     EXPECT_ERROR(GOOD "c\xff\xfel = 1\n", "case.ini:11: [run] c\\xff\\xfel: unknown key");
     EXPECT_ERROR(GOOD "scheme = r\xc3\xa9" "e\n", "[run] scheme = r\xc3\xa9" "e: expected");   /* valid UTF-8 stays */
     const char *ov[] = {"run.cfl=0.5\n[run]\ng=1"};

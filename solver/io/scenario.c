@@ -46,6 +46,7 @@ const char *scheme_name(enum scheme_kind k)
     case SCHEME_ROE: return "roe";
     case SCHEME_KP: return "kp";
     case SCHEME_SEDIMENT: return "sediment";
+    case SCHEME_HLLC: return "hllc";
     }
     return "?";
 }
@@ -215,17 +216,17 @@ static swgl_status get_word(build *b, const char *section, const char *key,
 
 static swgl_status read_scheme(build *b)
 {
-    static const char *const names[] = {"roe", "kp", "sediment", NULL};
+    static const char *const names[] = {"roe", "kp", "sediment", "hllc", NULL};   /* enum scheme_kind's order */
     int k = SCHEME_ROE;
-    swgl_status st = get_word(b, "run", "scheme", names, "roe, kp or sediment", &k);
+    swgl_status st = get_word(b, "run", "scheme", names, "roe, kp, hllc or sediment", &k);
     if (st != SWGL_OK) return st;
     b->sc->scheme = (enum scheme_kind)k;
     return SWGL_OK;
 }
 
 /* Shallow-water keys are errors with scheme = sediment, sediment keys with the others,
- * and a key of one shallow-water scheme ([roe] kappa; [kp] and [friction], which only kp
- * takes so far: docs/scenarios.md) with the other. */
+ * and a key of one shallow-water scheme ([roe] kappa; [kp]; [hllc] kappa; [friction],
+ * which kp and hllc take: docs/scenarios.md) with the others. */
 static swgl_status check_families(build *b)
 {
     enum scheme_kind k = b->sc->scheme;
@@ -235,10 +236,12 @@ static swgl_status check_families(build *b)
         sc_key_known(e->section, e->key, &f);
         if (!e->value[0] || strcmp(e->section, "domain") == 0) continue;  /* bed: ignored */
         int ok = f == FAM_ALL || (f == FAM_SW && k != SCHEME_SEDIMENT) || (f == FAM_SED && k == SCHEME_SEDIMENT) ||
-                 (f == FAM_ROE && k == SCHEME_ROE) || (f == FAM_KP && k == SCHEME_KP);
+                 (f == FAM_ROE && k == SCHEME_ROE) || (f == FAM_KP && k == SCHEME_KP) ||
+                 (f == FAM_HLLC && k == SCHEME_HLLC) || (f == FAM_FRICTION && (k == SCHEME_KP || k == SCHEME_HLLC));
         if (!ok)
             return sc_entry_error(e, SWGL_ERR_INPUT, "a %s key, not allowed with scheme = %s",
-                                  f == FAM_SED ? "sediment" : f == FAM_ROE ? "roe" : f == FAM_KP ? "kp" : "shallow-water",
+                                  f == FAM_SED ? "sediment" : f == FAM_ROE ? "roe" : f == FAM_KP ? "kp"
+                                  : f == FAM_HLLC ? "hllc" : f == FAM_FRICTION ? "kp or hllc" : "shallow-water",
                                   scheme_name(k));
     }
     return SWGL_OK;
@@ -1152,6 +1155,7 @@ static swgl_status read_run(build *b)
     sc->h_dry = 1e-5;
     sc->roe_kappa = -1;   /* not given: the scheme's default */
     sc->kp_kappa = -1;
+    sc->hllc_kappa = -1;
     sc->kp_theta = 1.3;
     sc->kp_rk2 = 1;
     sc->kp_early_exit = 0;
@@ -1167,6 +1171,7 @@ static swgl_status read_run(build *b)
         (st = get_num(b, "run", "h_dry", 0, R_POS, &sc->h_dry)) ||
         (st = get_num(b, "roe", "kappa", 0, R_NONNEG, &sc->roe_kappa)) ||
         (st = get_num(b, "kp", "kappa", 0, R_NONNEG, &sc->kp_kappa)) ||
+        (st = get_num(b, "hllc", "kappa", 0, R_NONNEG, &sc->hllc_kappa)) ||
         (st = get_num(b, "kp", "theta", 0, R_THETA, &sc->kp_theta)))
         return st;
     static const char *const integrators[] = {"euler", "rk2", NULL};
@@ -1231,7 +1236,7 @@ static swgl_status build_scenario(build *b)
     if (st == SWGL_OK && !is_sediment(b)) st = read_gauges(b);
     if (st == SWGL_OK) st = read_run(b);
     if (st == SWGL_OK && is_sediment(b)) st = read_sediment(b);
-    if (st == SWGL_OK && b->sc->scheme == SCHEME_KP) st = read_friction(b);
+    if (st == SWGL_OK && (b->sc->scheme == SCHEME_KP || b->sc->scheme == SCHEME_HLLC)) st = read_friction(b);
     if (st == SWGL_OK) {
         static const char *const yes_no[] = {"false", "true", "0", "1", "no", "yes", NULL};
         int v = -1;

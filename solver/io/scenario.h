@@ -26,7 +26,7 @@
  * grid's ncols * nrows (2^28: 2 GiB per double field). */
 #define SCENARIO_MAX_CELLS (1L << 28)
 
-enum scheme_kind { SCHEME_ROE = 0, SCHEME_KP = 1, SCHEME_SEDIMENT = 2 };
+enum scheme_kind { SCHEME_ROE = 0, SCHEME_KP = 1, SCHEME_SEDIMENT = 2, SCHEME_HLLC = 3 };
 enum side { SIDE_WEST = 0, SIDE_EAST = 1, SIDE_SOUTH = 2, SIDE_NORTH = 3 };
 /* the grid's cell codes (swgl_grid.h) */
 enum bc_kind { BC_WALL = CELL_WALL, BC_FREE = CELL_FREE, BC_LEVEL = CELL_LEVEL, BC_DEPTH = CELL_DEPTH,
@@ -109,10 +109,11 @@ typedef struct scenario {
     double h_dry;            /* m, run.h_dry, default 1e-5 */
     double roe_kappa;        /* m, roe.kappa (velocity desingularization depth); -1: not given */
     double kp_kappa;         /* m, kp.kappa; -1: not given (K0 max(dx, dy), K0 = 1e-2) */
+    double hllc_kappa;       /* m, hllc.kappa (as roe.kappa); -1: not given */
     double kp_theta;         /* kp.theta, [1, 2], default 1.3 */
     int kp_rk2;              /* kp.integrator: 1 rk2 (default), 0 euler */
     int kp_early_exit;       /* kp.early_exit: 0 auto (default), 1 on, 2 off */
-    double *manning;         /* kp: nx*ny Manning's n ([friction] manning), NULL: none */
+    double *manning;         /* kp, hllc: nx*ny Manning's n ([friction] manning), NULL: none */
     int n_output_times;
     double *output_times;    /* s, increasing, each in (0, t_end] */
 

@@ -38,9 +38,9 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {"boundary", "south", FAM_ALL}, {"boundary", "north", FAM_ALL},
     {"run", "scheme", FAM_ALL}, {"run", "t_end", FAM_ALL}, {"run", "cfl", FAM_ALL},
     {"run", "g", FAM_ALL}, {"run", "h_dry", FAM_ALL}, {"run", "output_times", FAM_ALL},
-    {"roe", "kappa", FAM_ROE},
+    {"roe", "kappa", FAM_ROE}, {"hllc", "kappa", FAM_HLLC},
     {"kp", "theta", FAM_KP}, {"kp", "kappa", FAM_KP}, {"kp", "integrator", FAM_KP},
-    {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_KP}, {"sources", "rain", FAM_SW},
+    {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_FRICTION}, {"sources", "rain", FAM_SW},
     {"output", "netcdf", FAM_ALL}, {"output", "frames", FAM_ALL}, {"output", "gauge_interval", FAM_SW},
     {"output", "maps", FAM_SW}, {"output", "arrival_depth", FAM_SW},
     {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
@@ -52,7 +52,7 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {NULL, NULL, FAM_ALL}
 };
 
-static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "kp", "friction", "sources",
+static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "kp", "hllc", "friction", "sources",
                                              "sediment", "output", "gauges", NULL};
 
 int sc_section_known(const char *section)

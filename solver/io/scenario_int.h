@@ -19,7 +19,8 @@
 #include "swgl_error.h"
 
 /* Which schemes a key belongs to. */
-enum key_family { FAM_ALL = 0, FAM_SW = 1, FAM_SED = 2, FAM_ROE = 3, FAM_KP = 4 };
+/* FAM_FRICTION: the schemes with Manning friction (kp, hllc) */
+enum key_family { FAM_ALL = 0, FAM_SW = 1, FAM_SED = 2, FAM_ROE = 3, FAM_KP = 4, FAM_HLLC = 5, FAM_FRICTION = 6 };
 
 typedef struct sc_entry {
     char section[16];

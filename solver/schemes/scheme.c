@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const scheme_desc scheme_roe, scheme_kp, scheme_sediment;
+extern const scheme_desc scheme_roe, scheme_kp, scheme_sediment, scheme_hllc;
 
 const char *backend_name(enum backend b)
 {
@@ -37,6 +37,7 @@ const scheme_desc *scheme_find(enum scheme_kind k)
     case SCHEME_ROE: return &scheme_roe;
     case SCHEME_KP: return &scheme_kp;
     case SCHEME_SEDIMENT: return &scheme_sediment;
+    case SCHEME_HLLC: return &scheme_hllc;
     default:
         swgl_fail(SWGL_ERR_INPUT, "scheme '%s' is not implemented yet", scheme_name(k));
         return NULL;
@@ -58,8 +59,17 @@ swgl_status scheme_open_block(scheme_inst *in, const scheme_desc *d, enum backen
 {
     memset(in, 0, sizeof *in);
     enum backend impl = b == BACKEND_GPU_COMPUTE ? BACKEND_GPU : b;   /* the same backend, compute passes */
-    if (b < 0 || b >= BACKEND_COUNT || !d->backends[impl])
-        return swgl_fail(SWGL_ERR_ARG, "scheme %s has no %s backend", d->name, backend_name(b));
+    if (b < 0 || b >= BACKEND_COUNT || !d->backends[impl]) {
+        char have[96] = "";   /* the backends it has, for the message */
+        for (int k = 0; k < BACKEND_COUNT; k++) {
+            enum backend kb = k == BACKEND_GPU_COMPUTE ? BACKEND_GPU : (enum backend)k;
+            if (!d->backends[kb]) continue;
+            size_t l = strlen(have);
+            snprintf(have + l, sizeof have - l, "%s%s", l ? ", " : "", backend_name((enum backend)k));
+        }
+        return swgl_fail(SWGL_ERR_ARG, "scheme %s has no %s backend (it runs on: %s)", d->name, backend_name(b),
+                         have[0] ? have : "none");
+    }
     in->desc = d;
     in->be = d->backends[impl];
     if (b == BACKEND_GPU_COMPUTE && !gpu_compute_available())

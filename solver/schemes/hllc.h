@@ -1,0 +1,22 @@
+/* hllc.h — the first-order HLLC scheme with hydrostatic reconstruction (Audusse et al.
+ * 2004) and Manning friction behind scheme.h (docs/hllc.md): its problem built from a
+ * scenario, and its backends (hllc_cpu.c: cpu_ref/hllc_cpu.h; the GPU backends come
+ * with the engine's refactor, issue 25). */
+#ifndef SWGL_HLLC_H
+#define SWGL_HLLC_H
+
+#include "hllc_cpu.h"
+#include "scheme.h"
+#include "swe_forcing.h"
+
+/* What scheme_setup.problem points to for scheme = hllc. */
+typedef struct hllc_setup_problem {
+    hllc_problem p;          /* p.sw: H and code on the ghost-ring grid */
+    double *H;               /* grid_size: H = -z_b */
+    double *manning;         /* grid_size Manning's n, NULL: none */
+    swe_forcing_store forcing;   /* boundary data, rain, sources (p.sw.forcing) */
+} hllc_setup_problem;
+
+extern const scheme_backend hllc_backend_cpu, hllc_backend_cpu_scalar;
+
+#endif
