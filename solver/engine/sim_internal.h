@@ -1,5 +1,7 @@
 /* sim_internal.h — the simulation behind include/swgl.h, shared by the engine's files:
- *   sim.c          create, run_to, step, destroy, observers, stop requests, numbers
+ *   sim.c          create (the stops, the restart, the context), destroy
+ *   sim_step.c     run_to, step, observers, stop requests
+ *   sim_info.c     time, grid, description, the run's numbers, the pass profile
  *   sim_outputs.c  the outputs as observers (grids, frames, run.nc, gauges, flood maps),
  *                  finish (summary.json, the comparison, the commit), the printed summary
  *   sim_fields.c   fields in and out, the volume, device fields
@@ -132,6 +134,8 @@ struct swgl_sim {
     char written[256];
     double t_planned;
 };
+
+static inline int is_gpu(enum backend b) { return b == BACKEND_GPU || b == BACKEND_GPU_COMPUTE; }
 
 /* sim.c */
 /* The outcome every rank agrees on (swgl_mpi_agree), or st itself for a sim alone. */
