@@ -137,7 +137,7 @@ static void profile(void)
     }
     /* RK2: two flux evaluations per step (each with its wet map and gather), one reduction
      * and one clock (steps queued after the landing count too); a sample llvmpipe gets
-     * wrong is dropped (kp_gpu.c), so only "every pass has samples" is asserted */
+     * wrong is dropped (kp_gpu_flux.c), so only "every pass has samples" is asserted */
     long issued = kp_gpu_fused(g) ? n[KP_PASS_INTEGRATE] : n[KP_PASS_CLOCK];   /* one per step issued */
     CHECK(all && steps > 0 && n[KP_PASS_FLUX] > 0 && n[KP_PASS_FLUX] <= 2 * issued + 2,
           "profile: every pass timed (%ld steps, %ld flux passes, %.3g ms in all)", steps, n[KP_PASS_FLUX],

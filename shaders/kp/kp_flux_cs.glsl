@@ -42,7 +42,7 @@
 // and 3.3 (points and faces) times slower on an H200 than one cell per invocation, which
 // computes them once per cell; the sweep shares them through registers instead (its
 // speed against one cell per invocation: docs/performance.md).
-// The work group and the cells an invocation sweeps: defines of kp_gpu.c, chosen by the
+// The work group and the cells an invocation sweeps: defines of kp_gpu_kernels.c, chosen by the
 // grid's size (SWGL_KP_GROUP, SWGL_KP_CELLS, SWGL_KP_XSHARE, SWGL_KP_STAGE override; the
 // dispatch covers KP_GX KP_CX x KP_GY KP_CY cells a group, (KP_GX - 2) x KP_GY KP_CY
 // under KP_XSHARE)

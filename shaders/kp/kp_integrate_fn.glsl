@@ -15,7 +15,7 @@ uniform real u_rain_dt;   // the stage's weight x dt x the rain series' factor
 #endif
 #ifdef KP_SOURCES
 uniform real u_src_add;   // a point source's Q dt / |V| (with the stage's weight): 0 but
-                          // in the one-texel draw at its cell (kp_gpu.c)
+                          // in the one-texel draw at its cell (kp_gpu_forcing.c)
 #endif
 #include "kp_desing.glsl"
 

@@ -1,4 +1,4 @@
-// kp_tiles.glsl — the step on kernels that skip dry tiles outright (KP_TILES; kp_gpu.c
+// kp_tiles.glsl — the step on kernels that skip dry tiles outright (KP_TILES; kp_gpu_kernels.c
 // step_kernels).  A tile is the flux kernel's (KP_TX x KP_TY cells; KP_TILES_X x
 // KP_TILES_Y of them over the arrays from (0, 0)).  Each dispatch of a step runs a list of
 // the tiles to compute, a tile a work group (or, past KP_MAX_GROUPS groups, several in
@@ -28,7 +28,7 @@
 // moves at most one cell a stage, and the wet cells nearest a tile left off are a tile's
 // width (KP_TX, KP_TY >= 2) from its ring.  With u_all (kp.early_exit off, or auto's
 // choice) a dispatch runs every tile (group g: tile g - 1) and still makes the next list.
-// (kp_gpu.c's KT_HEAD, KT_CMD and KT_COUNT give the same layout: change both together)
+// (kp_gpu_kernels.c's KT_HEAD, KT_CMD and KT_COUNT give the same layout: change both together)
 layout(std430, binding = 0) buffer kp_tiles_buf {
     uint kp_bound[2];
     float kp_left, kp_unk;

@@ -19,7 +19,7 @@
 #include "swgl.h"
 
 
-/* Fewest bytes a step moves per cell (float4 = 16 B; kp_gpu.c's head comment): a flux
+/* Fewest bytes a step moves per cell (float4 = 16 B; kp_gpu_step.c's head comment): a flux
  * evaluation "cell" 48 B (reads the cell's state and bed, writes R), "faces" 144 B (a
  * face pass writing three targets, a gather reading them); the reduction 16 (stage 0);
  * the integration 64 (stage 1: 80); the wet map 16 per stage with early exit.

@@ -92,7 +92,7 @@ struct roe_gpu {
     gpu_array2d *bvals, *rainf, *ring;
     gpu_program *p_ring;
     float *ringbuf;
-    /* flood maps (swe_maps.h; shaders/roe/roe_maps.glsl), as kp_gpu.c keeps them */
+    /* flood maps (swe_maps.h; shaders/roe/roe_maps.glsl), as kp_gpu_forcing.c keeps them */
     gpu_maps maps;
     double t_now, stop_now;
     char maps_defs[1200];

@@ -1,0 +1,167 @@
+/* kp_gpu_backend.c — kp's GPU backend behind scheme.h (kp_backend_gpu, kp.h): adapters
+ * from the scheme_backend calls to kp_gpu.h's, and what only the backend asks: its
+ * description, the gauges' samples, the device fields, the profile's passes. */
+#include "kp_gpu_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu_context.h"
+#include "kp.h"
+
+static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    const kp_setup_problem *sp = s->problem;
+    int dbl = cfg && cfg->precision == PRECISION_DOUBLE;   /* kp's default is single */
+    if (dbl && !cfg->has_fp64)
+        return swgl_fail(SWGL_ERR_ARG,
+                         "--precision double: the renderer '%s' lacks GL_ARB_gpu_shader_fp64 (no doubles in "
+                         "shaders); use --precision single",
+                         cfg->renderer ? cfg->renderer : "?");
+    kp_gpu *g;
+    swgl_status st = kp_gpu_create_prec(&sp->p, dbl, &g);
+    if (st != SWGL_OK) return st;
+    snprintf(g->renderer, sizeof g->renderer, "%s", cfg && cfg->renderer ? cfg->renderer : "?");
+    *self = g;
+    return SWGL_OK;
+}
+
+static void be_destroy(void *self) { kp_gpu_destroy(self); }
+static swgl_status be_set(void *self, double *const *f) { return kp_gpu_set_state(self, f[0], f[1], f[2]); }
+/* the halo of a run over MPI ranks (kp_gpu_mpi.c) */
+static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)
+{
+    return kpg_halo_get(self, x, y, w, h, buf);
+}
+static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
+{
+    return kpg_halo_set(self, x, y, w, h, buf);
+}
+static swgl_status be_get(void *self, double *const *f) { return kp_gpu_get_state(self, f[0], f[1], f[2]); }
+static int be_overlap(void *self, long max_cells)
+{
+    int reach = kp_gpu_overlap(self);
+    return reach && kp_gpu_halo_room(self, max_cells) == SWGL_OK ? reach : 0;
+}
+static swgl_status be_halo_request(void *self, int x, int y, int w, int h) { return kp_gpu_halo_request(self, x, y, w, h); }
+static swgl_status be_halo_fetch(void *self, double *buf) { return kp_gpu_halo_fetch(self, buf); }
+static swgl_status be_stage_rects(void *self, int k, const int (*r)[4], int n, double *bound)
+{
+    return kp_gpu_rates_rects(self, k, r, n, bound);
+}
+static swgl_status be_stage(void *self, int k, double *dt) { return kp_gpu_rates(self, k, dt); }
+static swgl_status be_advance(void *self, int k, double dt) { return kp_gpu_apply(self, k, dt); }
+static int be_stages(const void *self) { return kp_gpu_stages(self); }
+
+static void be_describe(const void *self, char *name, size_t len)
+{
+    const kp_gpu *g = self;
+    static const char *ee[3] = {"auto", "on", "off"};
+    if (g->fused)
+        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel (groups %dx%d, %dx%d cells an invocation%s)%s, "
+                 "early exit %s (in the kernel%s))", g->renderer, g->gx, g->gy, g->cx, g->cy,
+                 g->xshare ? ", rows shared" : "",
+                 !g->kstep ? "" : g->rk2 ? ", clock in the integration, stage 1 flux and integration fused"
+                                          : ", clock in the integration",
+                 ee[g->ee_mode], g->kstep ? ": tile lists" : "");
+    else
+        snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
+                 g->dbl ? "double" : "float", g->renderer,
+                 kp_gpu_flux_name(g->flux), ee[g->ee_mode], kp_gpu_ee_name(g->ee_method));
+}
+
+static const char *be_precision(const void *self) { return ((const kp_gpu *)self)->dbl ? "double" : "single"; }
+
+static void be_finish(void *self)
+{
+    (void)self;
+    gpu_finish();
+}
+
+static swgl_status be_run_to(void *self, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
+{
+    return kp_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
+}
+
+/* The state at n cells (gauges): one texel each, read back */
+static swgl_status be_sample(void *self, const size_t *cells, int n, double *const *out)
+{
+    kp_gpu *g = self;
+    swgl_status st = SWGL_OK;
+    for (int m = 0; m < n && st == SWGL_OK; m++) {
+        int x = (int)(cells[m] % (size_t)g->tw), y = (int)(cells[m] / (size_t)g->tw);
+        double v[4];
+        if (g->dbl) {
+            st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 0), x, y, 1, 1, v);
+            if (st == SWGL_OK) st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 1), x, y, 1, 1, v + 2);
+        } else {
+            float f[4];
+            st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 0), x, y, 1, 1, f);
+            for (int c = 0; c < 4; c++) v[c] = f[c];
+        }
+        double bij = g->dbl ? g->bij[cells[m]] : (double)(float)g->bij[cells[m]];   /* as get_state */
+        out[0][m] = v[0] - bij;
+        out[1][m] = v[1];
+        out[2][m] = v[2];
+    }
+    return st;
+}
+
+static void be_set_time(void *self, double t, double stop) { kp_gpu_set_time(self, t, stop); }
+static swgl_status be_maps_start(void *self, const swe_maps *m) { return kp_gpu_maps_start(self, m); }
+static swgl_status be_maps_read(void *self, swe_maps *m) { return kp_gpu_maps_read(self, m); }
+static int be_host_clock(const void *self) { return kp_gpu_host_clock(self); }
+static swgl_status be_account(void *self, swe_account *a)
+{
+    kp_gpu_account(self, a);
+    return SWGL_OK;
+}
+
+/* state (w, hu, hv, code), bed (B_E, B_N, B_ij, code): h = w - B_ij, eta = w */
+static swgl_status be_device_field(void *self, const char *name, scheme_device_field *f)
+{
+    kp_gpu *g = self;
+    if (g->dbl) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no device field in double precision (packed texels)");
+    memset(f, 0, sizeof *f);
+    const gpu_array2d *st = gpu_mrt_member(g->state[g->cur], 0), *bed = gpu_mrt_member(g->bed, 0);
+    f->width = gpu_array2d_width(st);
+    f->height = gpu_array2d_height(st);
+    f->texture = gpu_array2d_texture(st);
+    if (strcmp(name, "h") == 0) *f = (scheme_device_field){f->texture, gpu_array2d_texture(bed), 0, 2, -1.0, f->width, f->height};
+    else if (strcmp(name, "eta") == 0) f->component = 0;
+    else if (strcmp(name, "qx") == 0) f->component = 1;
+    else if (strcmp(name, "qy") == 0) f->component = 2;
+    else if (strcmp(name, "bed") == 0) f->texture = gpu_array2d_texture(bed), f->component = 2;
+    else return swgl_fail(SWGL_ERR_ARG, "kp gpu: no field '%s' (h, eta, qx, qy, bed)", name);
+    return SWGL_OK;
+}
+static void be_profile(void *self, int on) { kp_gpu_profile(self, on); }
+static swgl_status be_profile_pass(void *self, int k, const char **name, double *seconds, long *count)
+{
+    kp_gpu *g = self;
+    if (k < 0 || k >= KP_PASS_COUNT || !g->profile) return SWGL_ERR_ARG;
+    double sec[KP_PASS_COUNT];
+    long n[KP_PASS_COUNT];
+    swgl_status st = kp_gpu_profile_read(g, sec, n);
+    if (st != SWGL_OK) return st;
+    *name = kp_gpu_pass_name(k);
+    *seconds = sec[k];
+    *count = n[k];
+    return SWGL_OK;
+}
+static void be_tiles(void *self, long *computed, long *total)
+{
+    if (kp_gpu_tiles(self, computed, total) != SWGL_OK || *computed < 0) *computed = *total = 0;
+}
+
+const scheme_backend kp_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
+                                       .set_state = be_set, .get_state = be_get, .stage = be_stage,
+                                       .advance = be_advance, .stages = be_stages, .describe = be_describe,
+                                       .precision = be_precision, .finish = be_finish, .run_to = be_run_to,
+                                       .set_time = be_set_time, .account = be_account, .host_clock = be_host_clock,
+                                       .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read,
+                                       .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set,
+                                       .overlap = be_overlap, .halo_request = be_halo_request,
+                                       .halo_fetch = be_halo_fetch, .stage_rects = be_stage_rects,
+                                       .device_field = be_device_field, .profile = be_profile,
+                                       .profile_pass = be_profile_pass, .tiles = be_tiles};

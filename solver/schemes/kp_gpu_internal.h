@@ -1,0 +1,185 @@
+/* kp_gpu_internal.h — what the kp_gpu*.c files share, not part of the API (kp_gpu.h):
+ * struct kp_gpu, the arrays in either precision with the uniforms most passes set, and
+ * each file's entry points for the others (prefixed kpg_).  The files, a concept each
+ * (kp_gpu_step.c's head comment draws a stage through them):
+ *   kp_gpu.c          the arrays, create and destroy, the state up and down
+ *   kp_gpu_flux.c     the flux passes (cell; faces and gather), the five early-exit
+ *                     methods, auto's timing and the profile's sections
+ *   kp_gpu_kernels.c  gpu-compute: the fused flux kernel (kp_flux_cs) and run_to's step
+ *                     on tile-list kernels (kp_tiles.glsl), their shape and buffer
+ *   kp_gpu_step.c     a stage and a step on passes: the flux and the bound (rates), the
+ *                     integration pass (apply), the step with dt on the GPU (run_to)
+ *   kp_gpu_forcing.c  boundary data, the ring's rates, rain, point sources, accounts, maps
+ *   kp_gpu_mpi.c      over MPI ranks: stage 0 in parts, the halo read back and written
+ *   kp_gpu_backend.c  the adapters: kp_backend_gpu (scheme.h) */
+#ifndef SWGL_KP_GPU_INTERNAL_H
+#define SWGL_KP_GPU_INTERNAL_H
+
+#include "kp_gpu.h"
+
+#include "gpu_maps.h"
+#include "gpu_pass.h"
+#include "gpu_readback.h"
+#include "gpu_reductor.h"
+#include "gpu_steps.h"
+#include "gpu_timer.h"
+
+enum { MAN_NONE = 0, MAN_UNIFORM = 1, MAN_TEXTURE = 2 };
+
+struct kp_gpu {
+    int nx, ny, tw, th, ntx, nty;
+    double dx, dy, g, cfl, eps, kappa, theta;
+    int rk2, manning, dbl;       /* dbl: double precision (GL_ARB_gpu_shader_fp64) */
+    int compute;                 /* compute passes (gpu-compute): no early exit yet (its
+                                  * methods draw instanced quads or use the depth test) */
+    /* gpu-compute, float, no boundary data: the flux evaluation as one kernel
+     * (kp_flux_cs.glsl), which skips dry tiles itself when the step's early exit is on
+     * (kp.early_exit on, or auto's current choice, timed as for the passes) */
+    int fused;
+    int ee_forbidden;                             /* water may appear in a dry tile: no early exit */
+    int gx, gy;                                   /* kp_flux_cs's work group */
+    int xshare;                                   /* kp_flux_cs shares a row's points (KP_XSHARE) */
+    int cx, cy;                                   /* the cells each of its invocations sweeps */
+    int tx, ty, tnx, tny;                         /* its tile, in cells, and the tiles over the arrays */
+    int staged;                                   /* its texels in shared memory (SWGL_KP_STAGE) */
+    gpu_program *p_fused;        /* the flux kernel (the host clock's stage; SWGL_KP_FUSED=flux) */
+    gpu_array2d *part;           /* its per-work-group minima of cfl r: the reduction's input */
+    /* run_to's step as kernels that skip dry tiles outright (kp_tiles.glsl; kpg_step_kernels):
+     * stage 0's flux, the clock with stage 0's integration, RK2's stage 1 flux and
+     * integration, each over a list of tiles and at most max_groups work groups; the
+     * tiles' buffer (bound words, lists), the list this step runs, the step's stamp, and
+     * whether the buffer must be set afresh (after anything but these kernels changed the
+     * state) */
+    int kstep, max_groups;
+    gpu_program *p_kflux, *p_kint, *p_kfused1;
+    gpu_buffer *tiles;
+    int tpar, tiles_stale;
+    unsigned tstamp;
+    double gn2;
+    unsigned char *code;
+    double *bij;
+    /* the scheme's arrays (kpg_arr_create): one RGBA32F member, or in double two RGBA32UI */
+    gpu_mrt *state[2], *qstar, *bed, *R, *man, *faces;
+    gpu_mrt_depth *dR, *dfaces;  /* depth methods: R and faces with the marks of skipped tiles */
+    gpu_array2d *wet[2];
+    gpu_reductor *red;
+    gpu_program *p_flux[2][2];   /* [variant][tiled]: the cell pass or the faces pass */
+    gpu_program *p_gather[2];    /* [tiled] */
+    gpu_program *p_fill[2];      /* the zero state of skipped tiles: [0] R, [1] the faces MRT */
+    gpu_program *p_mark;         /* depthclear: the skipped tiles, depth only */
+    gpu_program *p_wet, *p_int[2][2];   /* p_int[stage][dt on the GPU] */
+    gpu_clock *clock;
+    int cur;
+    double dt_recent;
+    enum kp_gpu_flux flux;
+    char defs[1024];
+    /* early exit */
+    enum kp_gpu_ee ee_method;
+    int group, ngx, ngy;         /* quads methods: tiles per quad side; quads per row, column */
+    int depth_valid;             /* depth: the depth buffers hold the marks of wet[1 - wi] */
+    int count_frags;             /* count the flux passes' fragments (kp_gpu_count_fragments) */
+    long frags;
+    enum kp_early_exit ee_mode;
+    int ee_cur, step_ee, step_sample, last_ee;
+    int wi, prev_valid;          /* the wet map written next; whether wet[1 - wi] describes R */
+    long step_n, choices;
+    struct { double sec; long evals; } acc[2];
+    double est[2];
+    /* timing */
+    gpu_timer *timer;
+    int profile;
+    double prof_sec[KP_PASS_COUNT];
+    long prof_n[KP_PASS_COUNT];
+    char renderer[128];
+    /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
+     * host clock runs the steps (stage and advance with the time known), the values go
+     * up per stage, the boundary faces' volume rates come back per stage (kp_ring.glsl) */
+    int forcing, M;
+    const swe_forcing *forc;
+    const swe_problem *sw;       /* the caller's (set_state's rain quantum) */
+    swe_clock fclk;
+    gpu_mrt *bvals, *rainf;      /* per segment (value, largest value); the rain field */
+    gpu_array2d *ring;
+    gpu_program *p_ring;
+    float *ringbuf;
+    double *bvbuf;
+    /* flood maps (gpu_maps.h; shaders/kp/kp_maps.glsl) */
+    gpu_maps maps;
+    double t_now, stop_now;      /* the host clock's time; run_to's stop */
+    /* over MPI ranks, stage 0 in parts while the halo is exchanged (kp_gpu_rates_rects):
+     * whether a step's parts have begun; the halo's read-backs, of up to halo_max texels */
+    int parts_open;
+    gpu_readback *halo_rb;
+    float *halo_tmp;
+    long halo_max;
+};
+
+/* ---- kp_gpu.c: arrays in either precision, the uniforms ------------------------------ */
+
+swgl_status kpg_arr_create(const kp_gpu *g, int w, int h, int count, int bound, const char *label, gpu_mrt **out);
+swgl_status kpg_arr_upload_rect(const kp_gpu *g, gpu_mrt *m, int x, int y, int w, int h, const double *v);
+swgl_status kpg_arr_download_rect(const kp_gpu *g, gpu_mrt *m, int x, int y, int w, int h, double *v);
+swgl_status kpg_arr_upload(const kp_gpu *g, gpu_mrt *m, const double *v);
+/* Binds array element k of m (k-th float4 of each texel) to the pass's input NAME, or
+ * in double to NAME_a and NAME_b (those the program uses: a pass that reads only .zw
+ * has no NAME_a). */
+#define BIND(g, p, name, m, k) kpg_bind_arr(g, p, name, name "_a", name "_b", m, k)
+void kpg_bind_arr(const kp_gpu *g, gpu_pass *p, const char *name, const char *na, const char *nb, gpu_mrt *m, int k);
+void kpg_set_real(const kp_gpu *g, gpu_pass *p, const char *name, double v);
+double kpg_kappa4(const kp_gpu *g);
+void kpg_set_dxy(kp_gpu *g, gpu_pass *p);
+void kpg_recon_uniforms(kp_gpu *g, gpu_pass *p);
+
+/* the array the min reduction reads: R (single) or its bound member (double) */
+static inline gpu_array2d *kpg_bound_array(kp_gpu *g)
+{
+    return g->fused ? g->part : gpu_mrt_member(g->R, g->dbl ? 2 : 0);
+}
+/* the early-exit methods that mark skipped tiles in a depth buffer */
+static inline int kpg_ee_depth(const kp_gpu *g)
+{
+    return g->ee_method == KP_GPU_EE_DEPTH || g->ee_method == KP_GPU_EE_DEPTHCLEAR;
+}
+
+/* ---- kp_gpu_flux.c: the flux passes, early exit, timing ------------------------------ */
+
+swgl_status kpg_build_flux(kp_gpu *g, enum kp_gpu_flux f);
+/* A step's early-exit variant (and whether auto samples it), fixed at its stage 0. */
+void kpg_choose_early_exit(kp_gpu *g);
+/* Stage k's flux evaluation -> R (stage 0 fixes the step's early-exit variant). */
+swgl_status kpg_flux_eval(kp_gpu *g, int k);
+/* A timed section for pass (the profile, auto's sample): opened or not; close it with
+ * kpg_section_end. */
+int kpg_section_begin(kp_gpu *g, int pass, int end_of_eval);
+void kpg_section_end(kp_gpu *g, int opened);
+
+/* ---- kp_gpu_kernels.c: the fused flux kernel, the step on tile-list kernels ----------- */
+
+/* kp_flux_cs's shape and the step on kernels' settings (the environment; at create) */
+swgl_status kpg_kernels_shape(kp_gpu *g, int flux_only);
+/* their programs and buffers (g->fused; nothing else) */
+swgl_status kpg_kernels_create(kp_gpu *g);
+swgl_status kpg_flux_kernel(kp_gpu *g, gpu_mrt *src, int ee);
+swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a);
+swgl_status kpg_kstep_tiles(kp_gpu *g, long *computed, long *total);
+
+/* ---- kp_gpu_step.c: the integration pass --------------------------------------------- */
+
+void kpg_integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_array2d *clock, double rain_s,
+                        double src_add);
+
+/* ---- kp_gpu_forcing.c: boundary data, ring, rain, sources, maps ---------------------- */
+
+swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p);
+swgl_status kpg_forcing_values(kp_gpu *g, int k);
+swgl_status kpg_ring_rates(kp_gpu *g, int k);
+/* Stage k's point sources after its integration pass into out (host clock). */
+swgl_status kpg_sources(kp_gpu *g, int k, double dt, double rain_s, gpu_mrt *out);
+swgl_status kpg_maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, double t_known);
+
+/* ---- kp_gpu_mpi.c: the halo as the state's texels ------------------------------------ */
+
+swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, double *buf);
+swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const double *buf);
+
+#endif

@@ -1,0 +1,102 @@
+/* kp_gpu_mpi.c — kp over MPI ranks (scheme_mpi.c drives it): stage k's flux in parts,
+ * rectangles drawn while the halo is exchanged (the fused kernel or the cell pass, without
+ * the early exit's tiles; then the min reduction of the whole R), the halo's read-backs
+ * queued without waiting (gpu_readback), and the halo read and written as the state's
+ * texels. */
+#include "kp_gpu_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int kp_gpu_overlap(const kp_gpu *g)
+{
+    /* float (the read-back ring holds floats), no boundary data (its accounts read every
+     * face of the stage at once), and a flux that draws over a rectangle: the kernel, or
+     * the cell pass without the early exit's tiles */
+    return !g->dbl && !g->forcing && (g->fused || g->flux == KP_GPU_FLUX_CELL) ? 2 : 0;
+}
+
+swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, double *bound)
+{
+    if (k < 0 || k >= kp_gpu_stages(g)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no stage %d", k);
+    if (!kp_gpu_overlap(g)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: this instance evaluates its stages whole");
+    if (!g->parts_open) {   /* the step's early exit: in the kernel, or off for the passes */
+        if (k == 0) kpg_choose_early_exit(g);
+        if (!g->fused) g->step_ee = 0;
+        g->last_ee = g->step_ee;
+        g->prev_valid = 0;   /* (no wet map describes R now) */
+        g->parts_open = 1;
+    }
+    gpu_mrt *src = k == 0 || !g->rk2 ? g->state[g->cur] : g->qstar;
+    swgl_status st = SWGL_OK;
+    for (int i = 0; i < n && st == SWGL_OK; i++) {
+        gpu_rect rect = {r[i][0], r[i][1], r[i][2], r[i][3]};
+        if (rect.w < 1 || rect.h < 1) continue;
+        gpu_pass p;
+        gpu_pass_begin(&p, g->fused ? g->p_fused : g->p_flux[KP_GPU_FLUX_CELL][0]);
+        BIND(g, &p, "u_state", src, 0);
+        BIND(g, &p, "u_bed", g->bed, 0);
+        kpg_recon_uniforms(g, &p);
+        kpg_set_real(g, &p, "u_cfl", g->cfl);
+        if (g->fused) {   /* (its groups' minima are not used: the bound is R's below) */
+            gpu_pass_int(&p, "u_skip_dry", g->step_ee);
+            gpu_pass_image(&p, 1, g->part);
+        }
+        int sec = kpg_section_begin(g, KP_PASS_FLUX, i == n - 1 && bound);
+        st = gpu_pass_draw_mrt(&p, g->R, &rect);
+        kpg_section_end(g, sec);
+    }
+    *(bound ? bound : &(double){0}) = INFINITY;
+    if (st != SWGL_OK || !bound) return st;
+    g->parts_open = 0;
+    if (k > 0) return SWGL_OK;
+    float mn[4];
+    int sec = kpg_section_begin(g, KP_PASS_REDUCE, 0);
+    st = gpu_reductor_run(g->red, gpu_mrt_member(g->R, 0), GPU_REDUCE_MIN, mn);   /* cfl r in R's w */
+    kpg_section_end(g, sec);
+    if (st == SWGL_OK) *bound = isinf(mn[3]) && mn[3] > 0 ? INFINITY : (double)mn[3];
+    return st;
+}
+
+swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells)
+{
+    if (g->halo_rb && max_cells <= g->halo_max) return SWGL_OK;
+    if (g->halo_rb && gpu_readback_pending(g->halo_rb))
+        return swgl_fail(SWGL_ERR_ARG, "kp gpu: the halo's read-backs grow while some are in flight");
+    gpu_readback_destroy(g->halo_rb);
+    g->halo_rb = NULL;
+    free(g->halo_tmp);
+    g->halo_max = max_cells > 0 ? max_cells : 1;
+    g->halo_tmp = g->halo_max <= 1L << 26 ? malloc((size_t)g->halo_max * 4 * sizeof(float)) : NULL;
+    if (!g->halo_tmp) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the halo's read-backs");
+    return gpu_readback_create(GPU_READBACK_MAX, (int)g->halo_max, &g->halo_rb);
+}
+
+swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h)
+{
+    swgl_status st = kp_gpu_halo_room(g, (long)w * h);
+    return st == SWGL_OK ? gpu_readback_request(g->halo_rb, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h) : st;
+}
+
+swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf)
+{
+    int ready = 0, n = g->halo_rb ? gpu_readback_next(g->halo_rb) : 0;
+    if (n == 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no halo read-back queued");
+    swgl_status st = gpu_readback_fetch(g->halo_rb, 1, g->halo_tmp, &ready);
+    if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "kp gpu: a halo read-back did not come back");
+    for (int i = 0; st == SWGL_OK && i < 4 * n; i++) buf[i] = g->halo_tmp[i];   /* as halo_get widens them */
+    return st;
+}
+
+/* the halo of a run over MPI ranks (the backend's halo_get, halo_set): the state texels
+ * (w, hu, hv, h or code) as stored */
+swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, double *buf)
+{
+    return kpg_arr_download_rect(g, g->state[g->cur], x, y, w, h, buf);
+}
+
+swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const double *buf)
+{
+    g->tiles_stale = 1;
+    return kpg_arr_upload_rect(g, g->state[g->cur], x, y, w, h, buf);
+}
