@@ -28,7 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct known_key { const char *section, *key; enum key_family family; } known_keys[] = {
+/* The generic keys (a scheme's own sections and keys are scenario_schemes.c's). */
+static const struct sc_known_key known_keys[] = {
     {"domain", "nx", FAM_ALL}, {"domain", "ny", FAM_ALL}, {"domain", "dx", FAM_ALL},
     {"domain", "dy", FAM_ALL}, {"domain", "level", FAM_ALL}, {"domain", "bed", FAM_SW},
     {"domain", "mask", FAM_ALL}, {"domain", "xll", FAM_ALL}, {"domain", "yll", FAM_ALL},
@@ -38,37 +39,37 @@ static const struct known_key { const char *section, *key; enum key_family famil
     {"boundary", "south", FAM_ALL}, {"boundary", "north", FAM_ALL},
     {"run", "scheme", FAM_ALL}, {"run", "t_end", FAM_ALL}, {"run", "cfl", FAM_ALL},
     {"run", "g", FAM_ALL}, {"run", "h_dry", FAM_ALL}, {"run", "output_times", FAM_ALL},
-    {"roe", "kappa", FAM_ROE}, {"hllc", "kappa", FAM_HLLC},
-    {"kp", "theta", FAM_KP}, {"kp", "kappa", FAM_KP}, {"kp", "integrator", FAM_KP},
-    {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_FRICTION}, {"sources", "rain", FAM_SW},
+    {"sources", "rain", FAM_SW},
     {"output", "netcdf", FAM_ALL}, {"output", "frames", FAM_ALL}, {"output", "gauge_interval", FAM_SW},
     {"output", "maps", FAM_SW}, {"output", "arrival_depth", FAM_SW},
-    {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
-    {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
-    {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},
-    {"sediment", "inflow_side", FAM_SED}, {"sediment", "inflow_from", FAM_SED},
-    {"sediment", "inflow_to", FAM_SED}, {"sediment", "inflow_sand", FAM_SED},
-    {"sediment", "inflow_mud", FAM_SED},
     {NULL, NULL, FAM_ALL}
 };
 
-static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "roe", "kp", "hllc", "friction", "sources",
-                                             "sediment", "output", "gauges", NULL};
+static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "sources", "output", "gauges", NULL};
 
 int sc_section_known(const char *section)
 {
     for (int i = 0; known_sections[i]; i++)
         if (strcmp(known_sections[i], section) == 0) return 1;
+    for (int i = 0; sc_scheme_sections[i]; i++)
+        if (strcmp(sc_scheme_sections[i], section) == 0) return 1;
     return 0;
+}
+
+static const struct sc_known_key *find_key(const struct sc_known_key *t, const char *section, const char *key)
+{
+    for (int i = 0; t[i].section; i++)
+        if (strcmp(t[i].section, section) == 0 && strcmp(t[i].key, key) == 0) return &t[i];
+    return NULL;
 }
 
 int sc_key_known(const char *section, const char *key, enum key_family *family)
 {
-    for (int i = 0; known_keys[i].section; i++) {
-        if (strcmp(known_keys[i].section, section) == 0 && strcmp(known_keys[i].key, key) == 0) {
-            if (family) *family = known_keys[i].family;
-            return 1;
-        }
+    const struct sc_known_key *k = find_key(known_keys, section, key);
+    if (!k) k = find_key(sc_scheme_keys, section, key);
+    if (k) {
+        if (family) *family = k->family;
+        return 1;
     }
     /* [sources] NAME = X Y Q and [gauges] NAME = X Y: any name is a point source or a
      * gauge (a name, not a number, at most 15 characters: sc_entry's key) */

@@ -1,10 +1,21 @@
 /* scenario_int.h — inside the scenario library: the table of raw "[section] key = value"
  * entries a scenario file and its overrides produce, before any value is interpreted.
  *
- *   scenario_ini.c    reads INI text (through libinih) and --set overrides into the table
- *   scenario_field.c  turns one entry into a field on the grid (number, .asc, expression)
- *   scenario.c        interprets the table into a struct scenario
- *   scenario_cases.c  the built-in cases
+ *   scenario_ini.c      reads INI text (through libinih) and --set overrides into the table
+ *   scenario_field.c    turns one entry into a field on the grid (number, .asc, expression)
+ *   scenario.c          interprets the table into a struct scenario (in the order there),
+ *                       through the files below, and keeps the text; scenario_free
+ *   scenario_value.c    scalar values: numbers, integers, ranges, words; common messages
+ *   scenario_grid.c     the grid: from an .asc or mesh bed or from [domain] keys; memory
+ *   scenario_fields.c   the active cells, fields with defaults and ranges, the
+ *                       shallow-water initial state
+ *   scenario_series.c   a value's time series: number, inline T:V series, hydrograph file
+ *   scenario_boundary.c [boundary] sides and their segments
+ *   scenario_points.c   [gauges] and [sources]
+ *   scenario_run.c      [run] and [output]
+ *   scenario_schemes.c  what depends on the scheme: [run] scheme, the keys each scheme
+ *                       allows, its defaults and own keys, kp's corner bed, sediment
+ *   scenario_cases.c    the built-in cases
  *
  * Every function that can fail returns a swgl_status and leaves its one-line message in
  * swgl_last_error() (swgl_error.h): SWGL_ERR_INPUT for a bad file, key or value.
@@ -15,6 +26,7 @@
 #include <stdio.h>
 #include <stddef.h>
 
+#include "mesh.h"
 #include "scenario.h"
 #include "swgl_error.h"
 
@@ -36,6 +48,15 @@ typedef struct sc_table {
     int n, cap;
     char file[512];       /* the name errors give for the file */
 } sc_table;
+
+/* The known keys: the generic ones (scenario_ini.c) and the schemes' own sections and keys
+ * (scenario_schemes.c, NULL- and {NULL}-terminated). */
+struct sc_known_key {
+    const char *section, *key;
+    enum key_family family;
+};
+extern const struct sc_known_key sc_scheme_keys[];
+extern const char *const sc_scheme_sections[];
 
 /* Known keys: 1 with *family set when [section] key exists; section_known: [section]. */
 int sc_key_known(const char *section, const char *key, enum key_family *family);
@@ -70,9 +91,96 @@ swgl_status sc_field(const sc_entry *e, const sc_grid *g, double *out, unsigned 
 int sc_value_is_grid(const char *value);
 int sc_value_is_mesh(const char *value);
 /* Reads the mesh a mesh(NODES, TRIANGLES) value names (paths against dir). */
-struct mesh;
 swgl_status sc_mesh_read(const sc_entry *e, const char *dir, struct mesh *m);
 /* The path of a grid value, relative to dir (into buf). */
 const char *sc_grid_path(const char *dir, const char *value, char *buf, size_t len);
+
+/* ---- interpreting the table (scenario.c and the files it calls) ------------------- */
+
+/* The range a number must lie in (scenario_value.c words each for its message). */
+enum sc_range { R_ANY, R_POS, R_NONNEG, R_CFL, R_CFL_KP, R_THETA };
+
+/* A scenario being built from its table. */
+typedef struct sc_build {
+    scenario *sc;
+    sc_table *t;
+    sc_grid grid;
+    double *grid_values;          /* the .asc bed / height that gave the grid, or NULL */
+    unsigned char *grid_nodata;
+    mesh grid_mesh;               /* the mesh(NODES, TRIANGLES) bed that gave the grid */
+    int have_mesh;
+} sc_build;
+
+/* scenario_value.c: "FILE: [section] key is missing: expected ..."; "FILE: out of memory". */
+swgl_status sc_missing(sc_build *b, const char *section, const char *key, const char *expected);
+swgl_status sc_no_memory(sc_build *b);
+/* Decimal text: [+-] digits [. digits] [e [+-] digits]; span: s[0..end) after white space. */
+int sc_decimal_syntax(const char *s);
+int sc_decimal_span(const char *s, const char *end);
+/* A finite number; an integer (as a double, +-HUGE_VAL beyond a double's range). */
+int sc_parse_number(const char *s, double *v);
+int sc_parse_integer(const char *s, double *v);
+/* " (out of range)" for decimal text beyond a double's range, else "". */
+const char *sc_range_note(const char *s);
+/* [section] key as a number in range r, an integer >= min (as a double), an integer in
+ * [min, max], one of words (its index); *v keeps its value when the key is absent and not
+ * required (get_word: absent is never an error). */
+swgl_status sc_get_num(sc_build *b, const char *section, const char *key, int required,
+                       enum sc_range r, double *v);
+swgl_status sc_get_integer(sc_build *b, const char *section, const char *key, int required,
+                           int min, double *v);
+swgl_status sc_get_int(sc_build *b, const char *section, const char *key, int required, int min,
+                       int max, int *v);
+swgl_status sc_get_word(sc_build *b, const char *section, const char *key,
+                        const char *const *words, const char *expected, int *v);
+
+/* scenario_grid.c: b->grid and the scenario's nx, ny, dx, dy, xll, yll. */
+swgl_status sc_setup_grid(sc_build *b);
+
+/* scenario_fields.c */
+size_t sc_ncells(const sc_build *b);
+double *sc_new_field(sc_build *b);
+/* [section] key on the grid, or def when absent (def NaN: required). */
+swgl_status sc_get_field(sc_build *b, const char *section, const char *key, double def,
+                         double **out);
+/* Every active cell's value in [lo, hi]. */
+swgl_status sc_check_field(sc_build *b, const char *section, const char *key, const double *v,
+                           double lo, double hi, const char *expected);
+swgl_status sc_read_mask(sc_build *b);
+/* The field that gave the grid (bed or height), else [section] key (required). */
+swgl_status sc_grid_field(sc_build *b, const char *section, const char *key, double **out);
+swgl_status sc_shallow_water_fields(sc_build *b);
+
+/* scenario_series.c: the series of value[0..len) for entry e; *index in sc->series. */
+swgl_status sc_add_series(sc_build *b, const sc_entry *e, const char *value, size_t len,
+                          double lo, double hi, const char *what, int *index);
+
+/* scenario_boundary.c: one side's codes and segments; then the segments' cells. */
+swgl_status sc_read_boundary(sc_build *b, int side);
+swgl_status sc_segment_lengths(sc_build *b);
+
+/* scenario_points.c */
+swgl_status sc_read_gauges(sc_build *b);
+swgl_status sc_read_sources(sc_build *b);
+
+/* scenario_run.c */
+swgl_status sc_read_run(sc_build *b);
+swgl_status sc_read_output(sc_build *b);
+
+/* scenario_schemes.c: [run] scheme; the keys of another scheme refused. */
+swgl_status sc_read_scheme(sc_build *b);
+swgl_status sc_check_families(sc_build *b);
+int sc_is_sediment(const sc_build *b);
+/* The scheme's [run] defaults, the range of cfl, whether t_end is required. */
+swgl_status sc_scheme_run(sc_build *b, enum sc_range *cfl, int *t_end_required);
+/* [roe], [kp], [hllc] keys; then [sediment] or [friction] after [run]. */
+swgl_status sc_read_scheme_keys(sc_build *b);
+swgl_status sc_read_scheme_sections(sc_build *b);
+/* The bytes a cell of a run of this scheme needs, at most (scenario_grid.c's check). */
+double sc_scheme_bytes_per_cell(const sc_build *b);
+/* The bed as the scheme samples it (kp: at the corners), after the bed field is read. */
+swgl_status sc_scheme_bed(sc_build *b);
+/* scheme = sediment: [initial] height, sand, [sediment] alpha, beta. */
+swgl_status sc_sediment_fields(sc_build *b);
 
 #endif

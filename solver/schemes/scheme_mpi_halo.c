@@ -1,0 +1,144 @@
+/* scheme_mpi_halo.c — the halo of a rank's block: the peers it exchanges with, the
+ * exchange (overlapped with the inner cells' stage 0 where the backend can), and the
+ * stages of the instance of the whole grid, whose bound is the ranks' minimum. */
+#include "scheme_mpi_int.h"
+
+#ifdef SWGL_HAVE_MPI
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void rect_and(const int a[4], const int b[4], int r[4])
+{
+    r[0] = a[0] > b[0] ? a[0] : b[0];
+    r[1] = a[1] > b[1] ? a[1] : b[1];
+    r[2] = a[2] < b[2] ? a[2] : b[2];
+    r[3] = a[3] < b[3] ? a[3] : b[3];
+}
+static int rect_cells(const int r[4]) { return r[2] > r[0] && r[3] > r[1] ? (r[2] - r[0]) * (r[3] - r[1]) : 0; }
+
+/* rectangle r (global interior) as (x, y, w, h) in the grid_at coordinates of window win */
+static void rect_local(const int r[4], const int win[4], int out[4])
+{
+    out[0] = r[0] - win[0] + 1;
+    out[1] = r[1] - win[1] + 1;
+    out[2] = r[2] - r[0];
+    out[3] = r[3] - r[1];
+}
+
+/* The halo: every rank's own cells that lie in the others' windows, state as stored.
+ * With inner (a rectangle of the block's cells that read no halo cell: overlap_rects) the
+ * exchange goes on while the block's device computes those: the strips the neighbours
+ * need are read back without waiting (halo_request), the inner cells' stage 0 is queued,
+ * and each strip is sent as it comes back (halo_fetch); the caller then evaluates the rest
+ * of the block. */
+static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
+{
+    swgl_status st = SWGL_OK;
+    const scheme_backend *be = m->inner.be;
+    void *self = m->inner.self;
+    for (int p = 0; p < m->npeer; p++) {
+        peer *q = &m->peers[p];
+        m->req[2 * p] = m->req[2 * p + 1] = MPI_REQUEST_NULL;
+        if (q->rn) MPI_Irecv(q->rbuf, q->rn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
+    }
+    for (int p = 0; inner && p < m->npeer && st == SWGL_OK; p++) {
+        peer *q = &m->peers[p];
+        if (q->sn) st = be->halo_request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
+    }
+    if (inner && st == SWGL_OK) st = be->stage_rects(self, 0, inner, 1, NULL);
+    for (int p = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
+        peer *q = &m->peers[p];
+        if (!q->sn) continue;
+        if (st == SWGL_OK)
+            st = inner ? be->halo_fetch(self, q->sbuf) : be->halo_get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
+        MPI_Isend(q->sbuf, q->sn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
+    }
+    MPI_Waitall(2 * m->npeer, m->req, MPI_STATUSES_IGNORE);
+    for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
+        peer *q = &m->peers[p];
+        if (q->rn) st = be->halo_set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
+    }
+    return st;
+}
+
+/* Where stage 0 may go on during the exchange (the backend's overlap, the reach of its
+ * stencil, > 0): inner, the block's own cells less the reach where a neighbour's cells
+ * (the halo) lie beyond them, and outer, the rest of the block's arrays (four rectangles),
+ * in grid_at coordinates; 0 where the block has no inner cells. */
+static int overlap_rects(const mpi_inst *m, int reach, int inner[1][4], int outer[4][4])
+{
+    const int *own = m->blk[swgl_mpi_rank()], *win = own + 4;
+    int tw = m->local.nx + 2, th = m->local.ny + 2;
+    int x0 = own[0] - win[0] + 1 + (own[0] != win[0] ? reach : 0), x1 = own[2] - win[0] + 1 - (own[2] != win[2] ? reach : 0);
+    int y0 = own[1] - win[1] + 1 + (own[1] != win[1] ? reach : 0), y1 = own[3] - win[1] + 1 - (own[3] != win[3] ? reach : 0);
+    if (x1 <= x0 || y1 <= y0) return 0;
+    const int in[4] = {x0, y0, x1 - x0, y1 - y0};
+    const int rest[4][4] = {{0, 0, tw, y0}, {0, y1, tw, th - y1}, {0, y0, x0, y1 - y0}, {x1, y0, tw - x1, y1 - y0}};
+    memcpy(inner[0], in, sizeof in);
+    memcpy(outer, rest, sizeof rest);
+    return 1;
+}
+
+/* The peers: ranks whose own cells lie in this window, or whose window holds some of this
+ * rank's own cells; and the largest strip this rank sends. */
+swgl_status scheme_mpi_peers(mpi_inst *m)
+{
+    swgl_status st = SWGL_OK;
+    const int *own = m->blk[swgl_mpi_rank()], *win = own + 4;
+    m->peers = calloc((size_t)swgl_mpi_size(), sizeof *m->peers);
+    m->req = calloc(2 * (size_t)swgl_mpi_size(), sizeof *m->req);
+    if (!m->peers || !m->req) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    for (int r = 0; st == SWGL_OK && r < swgl_mpi_size(); r++) {
+        if (r == swgl_mpi_rank()) continue;
+        int snd[4], rcv[4];
+        rect_and(own, m->blk[r] + 4, snd);
+        rect_and(m->blk[r], win, rcv);
+        int ns = rect_cells(snd), nr = rect_cells(rcv);
+        if (!ns && !nr) continue;
+        peer *q = &m->peers[m->npeer++];
+        q->rank = r;
+        q->sn = ns * m->nv;
+        q->rn = nr * m->nv;
+        if (ns) rect_local(snd, win, q->snd);
+        if (nr) rect_local(rcv, win, q->rcv);
+        if ((ns && !(q->sbuf = malloc((size_t)q->sn * sizeof(double)))) ||
+            (nr && !(q->rbuf = malloc((size_t)q->rn * sizeof(double)))))
+            st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the halo");
+    }
+    for (int p = 0; st == SWGL_OK && p < m->npeer; p++) {
+        long c = (long)m->peers[p].snd[2] * m->peers[p].snd[3];
+        if (m->peers[p].sn && c > m->strip_max) m->strip_max = c;
+    }
+    return st;
+}
+
+swgl_status scheme_mpi_stage(void *self, int k, double *bound)
+{
+    mpi_inst *m = self;
+    swgl_status st = SWGL_OK;
+    double b = NAN;
+    int parts = 0, inner[1][4], outer[4][4];
+    if (k == 0) {   /* timed apart from the block's queued work (a GPU's last update) */
+        const scheme_backend *be = m->inner.be;
+        int reach = m->overlap ? be->overlap(m->inner.self, m->strip_max) : 0;
+        parts = reach > 0 && overlap_rects(m, reach, inner, outer);
+        if (be->finish) be->finish(m->inner.self);
+        double t0 = MPI_Wtime();
+        st = exchange(m, parts ? (const int (*)[4])inner : NULL);
+        m->exch_s += MPI_Wtime() - t0;
+        m->exchanges++;
+        if (parts && st == SWGL_OK) st = be->stage_rects(m->inner.self, 0, (const int (*)[4])outer, 4, &b);
+    }
+    if (st == SWGL_OK && !parts) st = m->inner.be->stage(m->inner.self, k, &b);
+    if ((st = scheme_mpi_agree(st)) != SWGL_OK) return st;
+    /* the least bound of the ranks, a NaN anywhere a NaN (MPI_MIN may drop one) */
+    double v[2] = {isnan(b) ? 1.0 : 0.0, isnan(b) ? -INFINITY : -b}, r[2];
+    MPI_Allreduce(v, r, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    *bound = r[0] > 0 ? NAN : -r[1];
+    if (k == 0) m->bound = *bound;
+    return SWGL_OK;
+}
+
+#endif

@@ -1,0 +1,81 @@
+/* scheme_mpi_int.h — inside the run over MPI ranks (scheme_mpi.h has the design): the
+ * instance of the whole grid and what its files share.
+ *
+ *   scheme_mpi.c         MPI_Init under a launcher, the ranks, the collectives
+ *   scheme_mpi_blocks.c  the blocks: the split into px x py, each rank's own cells and window
+ *   scheme_mpi_open.c    the instance: open, its table, the calls passed to the block
+ *   scheme_mpi_halo.c    the halo: the peers, the exchange, the stages with it
+ *   scheme_mpi_gather.c  the whole grid from the blocks: state, native field, samples, maps,
+ *                        accounts
+ */
+#ifndef SWGL_SCHEME_MPI_INT_H
+#define SWGL_SCHEME_MPI_INT_H
+
+#include "scheme_mpi.h"
+
+/* Each rank's own cells (x0, y0, x1, y1) and window (the same, its halo added, within the
+ * grid): (*blk)[r][0..3] and [4..7], for P ranks in px x py blocks; *blk malloc'ed. */
+swgl_status scheme_mpi_layout(int nx, int ny, int px, int py, int halo, int P, int (**blk)[8]);
+
+#ifdef SWGL_HAVE_MPI
+#include <mpi.h>
+
+#include "swe_maps.h"
+
+/* What a rank exchanges with one other: the cells of its own block that lie in the
+ * other's window (sent) and the other's own cells in this window (received); rectangles
+ * (x, y, w, h) in this block's grid_at coordinates. */
+typedef struct peer {
+    int rank;
+    int snd[4], rcv[4];
+    double *sbuf, *rbuf;
+    int sn, rn;   /* values */
+} peer;
+
+typedef struct mpi_inst {
+    scheme_inst inner;          /* the block's instance */
+    const scheme_desc *d;
+    scheme_setup local;         /* the block's setup (window), its halo and ring */
+    int gnx, gny, px, py, halo, nv;
+    int (*blk)[8];              /* per rank: own (x0, y0, x1, y1), window (x0, y0, x1, y1), global interior */
+    int npeer;
+    peer *peers;
+    MPI_Request *req;
+    scheme_fields lf;           /* the block's fields (get_state, set_state) */
+    double *pack, *all;         /* this rank's own cells, every rank's (field by field) */
+    /* the flood maps of the block (maps_start): its windows of the run's maps, updated
+     * after each step from the block's state at the time the loop reaches */
+    swe_maps lm;
+    double *mpack, *mall;
+    double t, stop, bound;      /* the step: set_time's t and stop, stage 0's bound */
+    double exch_s;              /* s spent in the halo exchange (after the block's queued work) */
+    long exchanges;
+    int overlap;                /* stage 0's inner cells while the halo goes (SWGL_MPI_OVERLAP=0: off) */
+    long strip_max;             /* the cells of the largest strip this rank sends */
+    scheme_backend be;          /* the table of this instance (native fields where the block's backend has them) */
+    char name[320];
+} mpi_inst;
+
+/* Every rank leaves a call with the same outcome: the lowest failing rank's status and
+ * message, or SWGL_OK (a collective, whatever the number of ranks). */
+swgl_status scheme_mpi_agree(swgl_status st);
+
+/* scheme_mpi_halo.c: the peers of this rank (m->blk, m->nv set) and m->strip_max; the
+ * instance's stage (stage 0 exchanges the halo). */
+swgl_status scheme_mpi_peers(mpi_inst *m);
+swgl_status scheme_mpi_stage(void *self, int k, double *bound);
+
+/* scheme_mpi_gather.c: the buffers of a gathering of nf fields; the instance's calls that
+ * gather or scatter the whole grid. */
+swgl_status scheme_mpi_gather_buffers(const mpi_inst *m, int nf, double **pack, double **all);
+swgl_status scheme_mpi_set_state(void *self, double *const *f);
+swgl_status scheme_mpi_get_state(void *self, double *const *f);
+swgl_status scheme_mpi_sample(void *self, const size_t *cells, int n, double *const *out);
+swgl_status scheme_mpi_get_native(void *self, double *f);
+swgl_status scheme_mpi_set_native(void *self, const double *f);
+swgl_status scheme_mpi_maps_start(void *self, const struct swe_maps *g);
+swgl_status scheme_mpi_maps_read(void *self, struct swe_maps *g);
+swgl_status scheme_mpi_account(void *self, swe_account *a);
+
+#endif
+#endif

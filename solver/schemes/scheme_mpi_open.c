@@ -1,0 +1,180 @@
+/* scheme_mpi_open.c — the instance of the whole grid over the ranks (scheme_mpi.h has
+ * the design): open (the blocks, the block's setup and backend, the peers, the buffers),
+ * its table, and the calls it passes to the block. */
+#include "scheme_mpi_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SWGL_HAVE_MPI
+
+int scheme_mpi_stats(const scheme_inst *in, double *exchange_s, long *exchanges)
+{
+    (void)in, (void)exchange_s, (void)exchanges;
+    return 0;
+}
+
+swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
+                            const scheme_config *cfg)
+{
+    (void)in, (void)d, (void)b, (void)s, (void)cfg;
+    return swgl_fail(SWGL_ERR_ARG, "this swgl was built without MPI (configure with Open MPI installed: build.sh "
+                     "installs libopenmpi-dev)");
+}
+
+#else
+
+static void w_destroy(void *self)
+{
+    mpi_inst *m = self;
+    if (!m) return;
+    scheme_close(&m->inner);
+    if (m->d && m->local.problem) m->d->setup_free(&m->local);
+    for (int p = 0; m->peers && p < m->npeer; p++) {
+        free(m->peers[p].sbuf);
+        free(m->peers[p].rbuf);
+    }
+    free(m->peers);
+    free(m->req);
+    free(m->blk);
+    scheme_fields_free(&m->lf);
+    free(m->pack);
+    free(m->all);
+    swe_maps_free(&m->lm);
+    free(m->mpack);
+    free(m->mall);
+    free(m);
+}
+
+static swgl_status w_advance(void *self, int k, double dt)
+{
+    mpi_inst *m = self;
+    swgl_status st = m->inner.be->advance(m->inner.self, k, dt);
+    if (st == SWGL_OK && m->lm.m[0] && !m->inner.be->maps_start && k == m->inner.be->stages(m->inner.self) - 1) {
+        /* the time the loop reaches with this step (timeloop.c: the stop on the step that
+         * lands there), and the block's maps from its state then */
+        double left = m->stop - m->t, t = left <= m->bound * (1 + 1e-9) ? m->stop : m->t + dt;
+        st = m->inner.be->get_state(m->inner.self, m->lf.f);
+        if (st == SWGL_OK) swe_maps_update(&m->lm, m->local.code, m->lf.f, t);
+    }
+    return scheme_mpi_agree(st);
+}
+
+static int w_stages(const void *self)
+{
+    const mpi_inst *m = self;
+    return m->inner.be->stages(m->inner.self);
+}
+
+static void w_describe(const void *self, char *name, size_t len)
+{
+    const mpi_inst *m = self;
+    snprintf(name, len, "%s", m->name);
+}
+
+static const char *w_precision(const void *self)
+{
+    const mpi_inst *m = self;
+    return m->inner.be->precision ? m->inner.be->precision(m->inner.self) : "double";
+}
+
+static void w_finish(void *self)
+{
+    mpi_inst *m = self;
+    if (m->inner.be->finish) m->inner.be->finish(m->inner.self);
+}
+
+static void w_set_time(void *self, double t, double stop)
+{
+    mpi_inst *m = self;
+    m->t = t;
+    m->stop = stop;
+    if (m->inner.be->set_time) m->inner.be->set_time(m->inner.self, t, stop);
+}
+
+static const scheme_backend mpi_backend = {.backend = BACKEND_NONE,
+                                           .destroy = w_destroy,
+                                           .set_state = scheme_mpi_set_state,
+                                           .get_state = scheme_mpi_get_state,
+                                           .stage = scheme_mpi_stage,
+                                           .advance = w_advance,
+                                           .stages = w_stages,
+                                           .describe = w_describe,
+                                           .precision = w_precision,
+                                           .finish = w_finish,
+                                           .set_time = w_set_time,
+                                           .account = scheme_mpi_account,
+                                           .maps_start = scheme_mpi_maps_start,
+                                           .maps_read = scheme_mpi_maps_read,
+                                           .sample = scheme_mpi_sample};
+
+int scheme_mpi_stats(const scheme_inst *in, double *exchange_s, long *exchanges)
+{
+    if (!in->be || in->be->destroy != w_destroy) return 0;
+    const mpi_inst *m = in->self;
+    *exchange_s = m->exch_s;
+    *exchanges = m->exchanges;
+    return 1;
+}
+
+swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
+                            const scheme_config *cfg)
+{
+    memset(in, 0, sizeof *in);
+    enum backend impl = b == BACKEND_GPU_COMPUTE ? BACKEND_GPU : b;
+    const scheme_backend *be = b >= 0 && b < BACKEND_COUNT ? d->backends[impl] : NULL;
+    if (!d->window || !d->halo)
+        return swgl_fail(SWGL_ERR_ARG, "scheme %s does not run over MPI ranks yet: run it on one rank", d->name);
+    if (!be || !be->halo_get || !be->halo_set)
+        return swgl_fail(SWGL_ERR_ARG, "%s on the %s backend does not run over MPI ranks yet: run it on one rank", d->name, backend_name(b));
+    int px = 1, py = 1;
+    if (scheme_mpi_blocks(s->nx, s->ny, swgl_mpi_size(), &px, &py)) return SWGL_ERR_ARG;
+    mpi_inst *m = calloc(1, sizeof *m);
+    if (!m) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    m->d = d;
+    m->gnx = s->nx;
+    m->gny = s->ny;
+    m->px = px;
+    m->py = py;
+    m->halo = d->halo(s);
+    const char *hv = getenv("SWGL_MPI_HALO");   /* tests: a narrower halo must show */
+    if (hv && *hv) m->halo = atoi(hv) > 0 ? atoi(hv) : m->halo;
+    const char *ov = getenv("SWGL_MPI_OVERLAP");
+    m->overlap = !(ov && strcmp(ov, "0") == 0) && be->overlap && be->halo_request && be->halo_fetch && be->stage_rects;
+    m->nv = be->halo_values;
+    swgl_status st = scheme_mpi_layout(s->nx, s->ny, px, py, m->halo, swgl_mpi_size(), &m->blk);
+    const int *own = st == SWGL_OK ? m->blk[swgl_mpi_rank()] : NULL, *win = own ? own + 4 : NULL;
+    if (st == SWGL_OK) {
+        int own_local[4] = {own[0] - win[0], own[1] - win[1], own[2] - win[0], own[3] - win[1]};
+        st = d->window(s, win, own_local, &m->local);
+    }
+    if ((st = scheme_mpi_agree(st)) != SWGL_OK) goto fail;
+    st = scheme_open_block(&m->inner, d, b, &m->local, cfg);
+    if ((st = scheme_mpi_agree(st)) != SWGL_OK) goto fail;
+    st = scheme_mpi_peers(m);
+    if (st == SWGL_OK) st = scheme_fields_alloc(&m->lf, d, m->local.nx, m->local.ny);
+    if (st == SWGL_OK) st = scheme_mpi_gather_buffers(m, d->n_fields, &m->pack, &m->all);
+    if ((st = scheme_mpi_agree(st)) != SWGL_OK) goto fail;
+    int ovl = m->overlap && m->inner.be->overlap(m->inner.self, m->strip_max) > 0;
+    snprintf(m->name, sizeof m->name, "%.228s over %d MPI ranks (%d x %d blocks, halo %d%s)", m->inner.name, swgl_mpi_size(), px,
+             py, m->halo, ovl ? ", overlapped" : "");
+    m->be = mpi_backend;
+    if (m->inner.be->get_native && m->inner.be->set_native) {
+        m->be.get_native = scheme_mpi_get_native;
+        m->be.set_native = scheme_mpi_set_native;
+    }
+    in->desc = d;
+    in->be = &m->be;
+    in->self = m;
+    memcpy(in->name, m->name, sizeof in->name);
+    in->speed_scale = d->speed_scale ? d->speed_scale(s) : 0;
+    for (size_t k = 0; k < grid_size(s->nx, s->ny); k++) in->cells += !s->code || s->code[k] == CELL_ACTIVE;
+    if (!s->code) in->cells = (long)s->nx * s->ny;
+    return SWGL_OK;
+fail:
+    w_destroy(m);
+    return st;
+}
+
+#endif
