@@ -114,7 +114,7 @@ real roe_theta(real tau, real dt) { return tau >= dt ? real(1.0) : tau / dt; }
 // Rain and point sources (cpu_ref/swe.h, as cpu_ref/roe_scalar.c adds them): rain (m/s,
 // a texture) times u_rain_dt = dt x the rain series' factor, added before the clip; a
 // point source's rise u_src_add (m), non-zero only in the one-texel draw at its cell
-// (roe_gpu.c), after the clip, taking no more than the cell holds.
+// (roe_gpu_step.c), after the clip, taking no more than the cell holds.
 #ifdef ROE_RAIN
 #ifdef ROE_DOUBLE
 SWGL_INPUT_U(u_rain);

@@ -1,0 +1,88 @@
+/* roe_gpu_internal.h — what the roe_gpu*.c files share, not part of the API (roe_gpu.h):
+ * struct roe_gpu and each file's entry points for the others (prefixed rog_).  The files,
+ * a concept each (roe_gpu_step.c's head comment draws a step through them):
+ *   roe_gpu.c          the arrays in either precision, create and destroy, the state up
+ *                      and down
+ *   roe_gpu_step.c     a step on passes: the edge and dt passes and the bound (rates), the
+ *                      update pass (apply), the step with dt on the GPU (run_to)
+ *   roe_gpu_forcing.c  boundary data, the ring's rates, rain, point sources, accounts, maps
+ *   roe_gpu_backend.c  the adapters: roe_backend_gpu (scheme.h) */
+#ifndef SWGL_ROE_GPU_INTERNAL_H
+#define SWGL_ROE_GPU_INTERNAL_H
+
+#include "roe_gpu.h"
+
+#include "gpu_maps.h"
+#include "gpu_pass.h"
+#include "gpu_reductor.h"
+#include "gpu_steps.h"
+
+struct roe_gpu {
+    int nx, ny, tex_w, tex_h;     /* the arrays: (nx+2) x (ny+2) texels */
+    int dbl;                      /* double precision (packed doubles, ROE_DOUBLE) */
+    double g, cfl, h_dry, kappa, dx, dy;
+    gpu_array2d *state[2], *bed;  /* float: the state ping-pong */
+    gpu_mrt *state_d[2];          /* double: (h, qx) + (qy, code), ping-pong */
+    gpu_mrt *flux, *cell;
+    gpu_reductor *red;
+    gpu_program *p_edge, *p_dt, *p_update;
+    /* the step chosen on the GPU (run_to): the clock (gpgpu's gpu_clock: its texels, pass
+     * and read-back) and the update pass that reads dt from it */
+    gpu_clock *clock;
+    gpu_program *p_update_clock;
+    double dt_recent;            /* the largest step read back so far */
+    const unsigned char *code;   /* the problem's cell codes (kept by the caller) */
+    int mass_from_edges;         /* the update re-reads the edges' mass fluxes (variant) */
+    int cur;
+    char renderer[128];
+    int compute;                /* built as compute passes (gpu-compute) */
+    int fused;                  /* gpu-compute: edge and dt passes as one kernel (roe_step_cs) */
+    int gx, gy;                 /* its work group */
+    gpu_program *p_step;        /* that kernel */
+    gpu_array2d *part;          /* its per-work-group minima of dt_i: the reduction's input */
+    /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
+     * host clock runs the steps, the segment values go up per step, the boundary edges'
+     * volume rates come back per step (roe_ring.glsl) */
+    int forcing, M;
+    const swe_forcing *forc;
+    swe_clock fclk;
+    gpu_array2d *bvals, *rainf, *ring;
+    gpu_program *p_ring;
+    float *ringbuf;
+    /* flood maps (swe_maps.h; shaders/roe/roe_maps.glsl), as kp_gpu_forcing.c keeps them */
+    gpu_maps maps;
+    double t_now, stop_now;
+    char maps_defs[1200];
+};
+
+/* ---- roe_gpu_step.c: binding the state, the update pass ----------------------------- */
+
+/* the state arrays of ping-pong side `side` as a pass's inputs */
+void rog_bind_state(roe_gpu *r, gpu_pass *p, int side);
+/* a double for the double passes: its low and high 32 bits as two int uniforms */
+void rog_pass_double(gpu_pass *p, const char *lo, const char *hi, double v);
+/* The update pass (roe_update.glsl); dt from the uniform, or, when clock is not NULL,
+ * from the clock texel (the program built with ROE_DT_ON_GPU; in double the landing
+ * step is recomputed from left, the previous clock prev and unknown, as the clock pass
+ * got them).  With boundary data: the rain rain_s (swe_clock_rain: s x rain[]), and a
+ * point source's rise src_add drawn into
+ * the one texel rect (NULL: the whole array, no source).  Leaves the new state in
+ * 1 - r->cur (the caller flips r->cur). */
+swgl_status rog_update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
+                            int unknown, const gpu_rect *rect, double rain_s, double src_add);
+
+/* ---- roe_gpu_forcing.c: boundary data, ring, rain, sources, maps -------------------- */
+
+/* The boundary data's arrays and pass (r->forcing). */
+swgl_status rog_forcing_create(roe_gpu *r, const swe_problem *p, const char *defs);
+/* The step's segment values at its time (the host clock's), up to the GPU. */
+swgl_status rog_forcing_values(roe_gpu *r);
+/* The step's update on the host clock: the boundary edges' accounts, the update, then
+ * each cell with point sources drawn again with their summed rise (what a taking source
+ * took read back), the step on the clock. */
+swgl_status rog_forcing_update(roe_gpu *r, double dt);
+/* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host
+ * clock) or from the clock texels (run_to). */
+swgl_status rog_maps_pass(roe_gpu *r, double t, const gpu_array2d *clock, double t_known);
+
+#endif
