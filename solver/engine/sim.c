@@ -277,8 +277,8 @@ agree:
     sim->precision = sim->in.be->precision(sim->in.self);
     sim->in.t_start = sim->t0;
     sim->in.stop_flag = &sim->stop_req;
-    if (sim->native0 && sim->in.be->set_native) st = sim->in.be->set_native(sim->in.self, sim->native0);
-    if (sim->profile && sim->in.be->profile) sim->in.be->profile(sim->in.self, 1);
+    if (sim->native0 && sim->in.be->probe && sim->in.be->probe->set_native) st = sim->in.be->probe->set_native(sim->in.self, sim->native0);
+    if (sim->profile && sim->in.be->probe && sim->in.be->probe->profile) sim->in.be->probe->profile(sim->in.self, 1);
     if (st == SWGL_OK) st = sim_outputs_maps(sim);
     if ((st = sim_agree(sim, st)) != SWGL_OK) goto fail;
     sim->m0 = grid_volume(sim->s.init[0], sim->s.code, sim->s.nx, sim->s.ny, sim->s.dx * sim->s.dy);

@@ -111,12 +111,12 @@ SWGL_API swgl_status swgl_sim_device_field(swgl_sim *sim, const char *name, swgl
 {
     if (!sim || !name || !f) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_device_field: NULL");
     memset(f, 0, sizeof *f);
-    if (!sim->open || !sim->in.be->device_field)
+    if (!sim->open || !sim->in.be->device || !sim->in.be->device->device_field)
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_device_field: %s keeps no field on the GPU (swgl_sim_field gives it)",
                          sim->solver[0] ? sim->solver : "this sim");
     if (sim->in.be->finish) sim->in.be->finish(sim->in.self);
     scheme_device_field d;
-    swgl_status st = sim->in.be->device_field(sim->in.self, name, &d);
+    swgl_status st = sim->in.be->device->device_field(sim->in.self, name, &d);
     if (st != SWGL_OK) return st;
     *f = (swgl_device_field){.texture = d.texture, .component = d.component, .texture2 = d.texture2,
                              .component2 = d.component2, .scale2 = d.scale2, .width = d.width, .height = d.height,

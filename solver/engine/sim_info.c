@@ -69,7 +69,7 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
     else if (strcmp(name, "interrupted") == 0) *value = sim->interrupted != 0 || sim->stop_req;
     else if (strcmp(name, "tiles_fraction") == 0) {
         long c = 0, t = 0;
-        if (sim->open && sim->in.be->tiles) sim->in.be->tiles(sim->in.self, &c, &t);
+        if (sim->open && sim->in.be->probe && sim->in.be->probe->tiles) sim->in.be->probe->tiles(sim->in.self, &c, &t);
         if (!(t > 0 && c >= 0)) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_stat: tiles_fraction unknown on %s", sim->solver);
         *value = (double)c / (double)t;
     } else if (strcmp(name, "exchange_s") == 0) {
@@ -85,8 +85,8 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
 SWGL_API swgl_status swgl_sim_profile(swgl_sim *sim, int k, const char **name, double *seconds, long *count)
 {
     if (!sim || !name || !seconds || !count) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_profile: NULL");
-    if (!sim->profile || !sim->open || !sim->in.be->profile_pass)
+    if (!sim->profile || !sim->open || !sim->in.be->probe || !sim->in.be->probe->profile_pass)
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_profile: no profile (desc.profile on a GPU backend that has one)");
     if (sim->in.be->finish) sim->in.be->finish(sim->in.self);
-    return sim->in.be->profile_pass(sim->in.self, k, name, seconds, count);
+    return sim->in.be->probe->profile_pass(sim->in.self, k, name, seconds, count);
 }

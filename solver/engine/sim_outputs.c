@@ -258,7 +258,7 @@ swgl_status sim_outputs_open(swgl_sim *sim)
 swgl_status sim_outputs_maps(swgl_sim *sim)
 {
     if (!sim->has_maps) return SWGL_OK;
-    if (sim->in.be->maps_start) return sim->in.be->maps_start(sim->in.self, &sim->maps);   /* kept by the GPU */
+    if (sim->in.be->device && sim->in.be->device->maps_start) return sim->in.be->device->maps_start(sim->in.self, &sim->maps);   /* kept by the GPU */
     return sim_observe_builtin(sim, SWGL_EVENT_STEP, maps_observer);   /* from the state after each step */
 }
 
@@ -296,8 +296,8 @@ static swgl_status grids_observer(swgl_sim *sim, swgl_event ev, double t, void *
     /* what gathers over MPI ranks first, on every rank alike; then what rank 0 writes */
     st = sim_state(sim);
     const double *nat = NULL;
-    if (st == SWGL_OK && sim->nc.native && sim->in.be->get_native &&
-        (st = sim->in.be->get_native(sim->in.self, sim->nc.nat)) == SWGL_OK)
+    if (st == SWGL_OK && sim->nc.native && sim->in.be->probe && sim->in.be->probe->get_native &&
+        (st = sim->in.be->probe->get_native(sim->in.self, sim->nc.nat)) == SWGL_OK)
         nat = sim->nc.nat;
     if (st == SWGL_OK && sim->writer) st = sim->d->write_grids(&sim->s, sim->f.f, sim->od, suffix);
     if (st == SWGL_OK && sim->writer && sim->sc.frames && sim->d->write_frame)
@@ -340,7 +340,7 @@ static swgl_status compare(swgl_sim *sim)
     }
     in.t_start = sim->t0;
     in.stop_flag = &sim->stop_req;
-    if (sim->native0 && in.be->set_native) st = in.be->set_native(in.self, sim->native0);
+    if (sim->native0 && in.be->probe && in.be->probe->set_native) st = in.be->probe->set_native(in.self, sim->native0);
     snprintf(sim->other, sizeof sim->other, "%s", in.name);
     memset(&sim->ro, 0, sizeof sim->ro);
     if (st == SWGL_OK && sim->n_landed > 0) {
@@ -440,14 +440,14 @@ static swgl_status finish(swgl_sim *sim)
     sim->state_ok = 0;
     if ((st = sim_state(sim)) != SWGL_OK) return st;
     int have_native = 0;
-    if (sim->has_maps && sim->in.be->maps_read && (st = sim->in.be->maps_read(sim->in.self, &sim->maps)) != SWGL_OK)
+    if (sim->has_maps && sim->in.be->device && sim->in.be->device->maps_read && (st = sim->in.be->device->maps_read(sim->in.self, &sim->maps)) != SWGL_OK)
         return st;
-    if (sim->nc.nat && sim->in.be->get_native) {
-        if ((st = sim->in.be->get_native(sim->in.self, sim->nc.nat)) != SWGL_OK) return st;
+    if (sim->nc.nat && sim->in.be->probe && sim->in.be->probe->get_native) {
+        if ((st = sim->in.be->probe->get_native(sim->in.self, sim->nc.nat)) != SWGL_OK) return st;
         have_native = 1;
     }
-    if (sim->forcing && sim->in.be->account) {
-        if ((st = sim->in.be->account(sim->in.self, &sim->acc)) != SWGL_OK) return st;
+    if (sim->forcing && sim->in.be->forcing) {
+        if ((st = sim->in.be->forcing->account(sim->in.self, &sim->acc)) != SWGL_OK) return st;
         sim->has_acc = 1;
     }
     /* the state is on the host now: the backend is closed (a GPU instance of the other pass

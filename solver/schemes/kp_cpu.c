@@ -77,15 +77,13 @@ static const char *precision(const void *self) { return kp_cpu_precision(self); 
 
 static void tiles(void *self, long *computed, long *total) { kp_cpu_tiles(self, computed, total); }
 
+static const scheme_forcing_ops forcing = {.set_time = set_time, .account = account};
+static const scheme_probe_ops probe = {.get_native = get_native, .set_native = set_native, .tiles = tiles};
+static const scheme_halo_ops halo = {.values = 3, .get = halo_get, .set = halo_set};
+
 const scheme_backend kp_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
-                                       .set_state = set_state, .get_state = get_state, .stage = stage,
-                                       .advance = advance, .stages = stages, .describe = describe,
-                                       .precision = precision, .set_time = set_time, .account = account,
-                                       .get_native = get_native, .set_native = set_native,
-                                       .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set, .tiles = tiles};
+    .set_state = set_state, .get_state = get_state, .stage = stage, .advance = advance, .stages = stages,
+    .describe = describe, .precision = precision, .forcing = &forcing, .probe = &probe, .halo = &halo};
 const scheme_backend kp_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create, .destroy = destroy,
-                                              .set_state = set_state, .get_state = get_state, .stage = stage,
-                                              .advance = advance, .stages = stages, .describe = describe,
-                                              .precision = precision, .set_time = set_time, .account = account,
-                                              .get_native = get_native, .set_native = set_native,
-                                       .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set, .tiles = tiles};
+    .set_state = set_state, .get_state = get_state, .stage = stage, .advance = advance, .stages = stages,
+    .describe = describe, .precision = precision, .forcing = &forcing, .probe = &probe, .halo = &halo};

@@ -154,14 +154,16 @@ static void be_tiles(void *self, long *computed, long *total)
     if (kp_gpu_tiles(self, computed, total) != SWGL_OK || *computed < 0) *computed = *total = 0;
 }
 
+static const scheme_forcing_ops forcing = {.set_time = be_set_time, .account = be_account};
+static const scheme_device_ops device = {.run_to = be_run_to, .host_clock = be_host_clock, .maps_start = be_maps_start,
+                                         .maps_read = be_maps_read, .device_field = be_device_field};
+static const scheme_probe_ops probe = {.sample = be_sample, .profile = be_profile, .profile_pass = be_profile_pass,
+                                       .tiles = be_tiles};
+static const scheme_halo_ops halo = {.values = 4, .get = be_halo_get, .set = be_halo_set, .overlap = be_overlap,
+                                     .request = be_halo_request, .fetch = be_halo_fetch, .stage_rects = be_stage_rects};
+
 const scheme_backend kp_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
                                        .set_state = be_set, .get_state = be_get, .stage = be_stage,
                                        .advance = be_advance, .stages = be_stages, .describe = be_describe,
-                                       .precision = be_precision, .finish = be_finish, .run_to = be_run_to,
-                                       .set_time = be_set_time, .account = be_account, .host_clock = be_host_clock,
-                                       .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read,
-                                       .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set,
-                                       .overlap = be_overlap, .halo_request = be_halo_request,
-                                       .halo_fetch = be_halo_fetch, .stage_rects = be_stage_rects,
-                                       .device_field = be_device_field, .profile = be_profile,
-                                       .profile_pass = be_profile_pass, .tiles = be_tiles};
+                                       .precision = be_precision, .finish = be_finish, .forcing = &forcing,
+                                       .device = &device, .probe = &probe, .halo = &halo};

@@ -74,13 +74,12 @@ static void describe(const void *self, char *name, size_t len) { snprintf(name, 
 
 static const char *precision(const void *self) { return roe_cpu_precision(self); }
 
+static const scheme_forcing_ops forcing = {.set_time = set_time, .account = account};
+static const scheme_halo_ops halo = {.values = 3, .get = halo_get, .set = halo_set};
+
 const scheme_backend roe_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
-                                        .set_state = set_state, .get_state = get_state, .stage = stage,
-                                        .advance = advance, .stages = scheme_one_stage, .describe = describe,
-                                        .precision = precision, .set_time = set_time, .account = account,
-                                        .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set};
+    .set_state = set_state, .get_state = get_state, .stage = stage, .advance = advance, .stages = scheme_one_stage,
+    .describe = describe, .precision = precision, .forcing = &forcing, .halo = &halo};
 const scheme_backend roe_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create, .destroy = destroy,
-                                               .set_state = set_state, .get_state = get_state, .stage = stage,
-                                               .advance = advance, .stages = scheme_one_stage, .describe = describe,
-                                               .precision = precision, .set_time = set_time, .account = account,
-                                        .halo_values = 3, .halo_get = halo_get, .halo_set = halo_set};
+    .set_state = set_state, .get_state = get_state, .stage = stage, .advance = advance, .stages = scheme_one_stage,
+    .describe = describe, .precision = precision, .forcing = &forcing, .halo = &halo};

@@ -135,11 +135,14 @@ static swgl_status be_device_field(void *self, const char *name, scheme_device_f
     return SWGL_OK;
 }
 
+static const scheme_forcing_ops forcing = {.set_time = be_set_time, .account = be_account};
+static const scheme_device_ops device = {.run_to = be_run_to, .host_clock = be_host_clock, .maps_start = be_maps_start,
+                                         .maps_read = be_maps_read, .device_field = be_device_field};
+static const scheme_probe_ops probe = {.sample = be_sample};
+static const scheme_halo_ops halo = {.values = 4, .get = be_halo_get, .set = be_halo_set};
+
 const scheme_backend roe_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
                                         .set_state = be_set, .get_state = be_get, .stage = be_stage,
                                         .advance = be_advance, .stages = scheme_one_stage, .describe = be_describe,
-                                        .precision = be_precision, .finish = be_finish, .run_to = be_run_to,
-                                        .set_time = be_set_time, .account = be_account, .host_clock = be_host_clock,
-                                        .sample = be_sample, .maps_start = be_maps_start, .maps_read = be_maps_read,
-                                        .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set,
-                                        .device_field = be_device_field};
+                                        .precision = be_precision, .finish = be_finish, .forcing = &forcing,
+                                        .device = &device, .probe = &probe, .halo = &halo};

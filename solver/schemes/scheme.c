@@ -204,7 +204,7 @@ void scheme_fields_free(scheme_fields *f)
 
 swgl_status scheme_sample(scheme_inst *in, const size_t *cells, int n, double *const *scratch, double *const *out)
 {
-    if (in->be->sample) return in->be->sample(in->self, cells, n, out);
+    if (in->be->probe && in->be->probe->sample) return in->be->probe->sample(in->self, cells, n, out);
     swgl_status st = in->be->get_state(in->self, scratch);
     for (int q = 0; st == SWGL_OK && q < in->desc->n_fields; q++)
         for (int m = 0; m < n; m++) out[q][m] = scratch[q][cells[m]];

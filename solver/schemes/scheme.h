@@ -5,7 +5,8 @@
  * scenario (scheme_setup: the grid, the cell codes, the initial state), which state
  * fields it has, what a run of it writes, and one scheme_backend per backend it runs on.
  * A backend (gpu fragment passes, cpu SSE + OpenMP, cpu-scalar double, ...) is a table of
- * functions over an opaque instance:
+ * functions over an opaque instance: a core of ten that every backend has, and optional
+ * capability tables (forcing, device, probe, halo: NULL where it has none).  The core:
  *
  *   create      from the setup (the problem is checked by the scheme's one validation)
  *   set_state   / get_state: the state fields on the ghost-ring grid (swgl_grid.h)
@@ -91,6 +92,91 @@ typedef struct scheme_config {
 struct swe_maps;
 struct scheme_device_field;
 
+/* The optional capabilities of a backend, each a table of its own (NULL: the backend has
+ * none of it); the core below is what every backend has. */
+
+/* Boundary data, rain and sources (the shallow-water schemes): the time of the next
+ * step's stage 0 and the next stop, set by the time loop before each step (boundary
+ * data, rain and sources are evaluated at t, RK2's stage 1 at t + dt; rain waiting to
+ * fall falls on the step that reaches the stop); the volumes that came in and went out
+ * since the start (cpu_ref/swe.h swe_account, shaped by the problem's forcing). */
+typedef struct scheme_forcing_ops {
+    void (*set_time)(void *self, double t, double stop);
+    swgl_status (*account)(void *self, swe_account *a);
+} scheme_forcing_ops;
+
+/* A backend whose state lives on a device (the GPU backends). */
+typedef struct scheme_device_ops {
+    /* The steps from t to stop (every stage of each) with the step chosen on the device
+     * by the same rule as the time loop's (stage 0's bound, landing exactly on stop, a
+     * bound below dt_floor or NaN is a blow-up), read back a few steps late so that the
+     * pipeline never stalls; steps queued after the landing take dt = 0 and change
+     * nothing.  stop_index numbers the stops of the run.  Fills the span's steps, dt_min,
+     * dt_max; on a blow-up returns SWGL_ERR_BLOWUP with span->t the last good time (the
+     * time loop words the message).  The time loop uses it unless the host clock is asked
+     * for (the tuning's host_clock, an after_step callback) or host_clock says so. */
+    swgl_status (*run_to)(void *self, double t, double stop, int stop_index, double dt_floor,
+                          struct timeloop_span *span);
+    /* Whether the instance needs the time loop's host clock (stage and advance) rather
+     * than run_to, as a GPU backend does where the problem has boundary data to account
+     * (NULL: never). */
+    int (*host_clock)(const void *self);
+    /* The flood maps (swe_maps.h) kept by the backend, from their state at the start
+     * (maps_start), updated after every step, read back at the end (maps_read); without
+     * them the run driver updates the maps from the state after each step. */
+    swgl_status (*maps_start)(void *self, const struct swe_maps *m);
+    swgl_status (*maps_read)(void *self, struct swe_maps *m);
+    /* (the public API, swgl.h) where a state field lives on the device (its decoding as
+     * swgl_device_field: value = tex[comp] + scale2 tex2[comp2] at the cell's texel, x0 =
+     * y0 = 1 past the ghost ring), valid until the next step; SWGL_ERR_ARG where the
+     * backend cannot say (double precision, an unknown name). */
+    swgl_status (*device_field)(void *self, const char *name, struct scheme_device_field *f);
+} scheme_device_ops;
+
+/* Reads and measurements beyond get_state. */
+typedef struct scheme_probe_ops {
+    /* The state fields at n cells (grid_at indices) into out[field][m], without the whole
+     * state (gauges); scheme_sample falls back to get_state where NULL. */
+    swgl_status (*sample)(void *self, const size_t *cells, int n, double *const *out);
+    /* A field of the backend's own state that get_state's fields do not give back exactly
+     * (kp: its surface w, of which h = w - B loses bits), grid_size; set after set_state,
+     * so that a restart continues bit for bit.  Both or neither. */
+    swgl_status (*get_native)(void *self, double *f);
+    swgl_status (*set_native)(void *self, const double *f);
+    /* (benches) GL timer queries around every pass from now on (profile), pass k's name,
+     * GPU seconds and count so far (profile_pass: SWGL_ERR_ARG past the last), the share
+     * of tiles the last step computed (tiles: total 0 where unknown).  Each may be NULL. */
+    void (*profile)(void *self, int on);
+    swgl_status (*profile_pass)(void *self, int k, const char **name, double *seconds, long *count);
+    void (*tiles)(void *self, long *computed, long *total);
+} scheme_probe_ops;
+
+/* A run over MPI ranks (scheme_mpi.h). */
+typedef struct scheme_halo_ops {
+    /* The state the next stage 0 reads, as the backend stores it (values values a cell,
+     * in its precision), of the w x h ghost-ring cells from (x, y) (grid_at coordinates)
+     * into buf (get; rows from the south) or from buf into the state (set): values got
+     * from one instance and set into another of the same kind are the same bits.  A
+     * backend with these honours the problem's owned cells (swe_problem own) in its bound. */
+    int values;
+    swgl_status (*get)(void *self, int x, int y, int w, int h, double *buf);
+    swgl_status (*set)(void *self, int x, int y, int w, int h, const double *buf);
+    /* Optional (a backend whose work runs on a device): stage 0 with the halo exchange
+     * going on while the device computes the cells that read no halo.  overlap: how far
+     * from a cell stage 0 reads (its stencil's reach, cells), 0 where this instance cannot
+     * (with read-backs of up to max_cells cells a strip: the backend makes room for
+     * them); request queues a read-back of a rectangle as get gives it, and fetch takes
+     * the oldest one queued (waiting for that copy alone); stage_rects evaluates stage k
+     * on n rectangles (grid_at coordinates x, y, w, h) only: with bound NULL it queues
+     * them and returns at once, else it then returns the bound of the whole block, as
+     * stage does, once every cell of the block has been evaluated. */
+    int (*overlap)(void *self, long max_cells);
+    swgl_status (*request)(void *self, int x, int y, int w, int h);
+    swgl_status (*fetch)(void *self, double *buf);
+    swgl_status (*stage_rects)(void *self, int k, const int (*rects)[4], int n, double *bound);
+} scheme_halo_ops;
+
+/* A backend: the core every one has (the first ten), then its capability tables. */
 typedef struct scheme_backend {
     enum backend backend;
     swgl_status (*create)(const scheme_setup *s, const scheme_config *cfg, void **self);
@@ -103,72 +189,10 @@ typedef struct scheme_backend {
     void (*describe)(const void *self, char *name, size_t len);      /* "gpu (float, llvmpipe)" */
     const char *(*precision)(const void *self);                      /* "single" | "double" */
     void (*finish)(void *self);             /* wait for queued work (GPU), may be NULL */
-    /* Optional: the steps from t to stop (every stage of each) with the step chosen on the device by the same
-     * rule as the time loop's (stage 0's bound, landing exactly on stop, a bound below
-     * dt_floor or NaN is a blow-up), read back a few steps late so that the pipeline
-     * never stalls; steps queued after the landing take dt = 0 and change nothing.
-     * stop_index numbers the stops of the run.  Fills the span's steps, dt_min, dt_max;
-     * on a blow-up returns SWGL_ERR_BLOWUP with span->t the last good time (the time
-     * loop words the message).  The time loop uses it unless SWGL_DT_READBACK=sync. */
-    swgl_status (*run_to)(void *self, double t, double stop, int stop_index, double dt_floor,
-                          struct timeloop_span *span);
-    /* Optional (the shallow-water schemes): the time of the next step's stage 0 and the
-     * next stop, set by the time loop before each step (boundary data, rain and sources
-     * are evaluated at t, RK2's stage 1 at t + dt; rain waiting to fall falls on the step
-     * that reaches the stop); the volumes that came in and went out since the
-     * start (cpu_ref/swe.h swe_account, shaped by the problem's forcing); and whether
-     * the backend needs the time loop's host clock (stage and advance) rather than its
-     * run_to, as a GPU backend does where the problem has boundary data to account. */
-    void (*set_time)(void *self, double t, double stop);
-    swgl_status (*account)(void *self, swe_account *a);
-    int (*host_clock)(const void *self);
-    /* Optional: the state fields at n cells (grid_at indices) into out[field][m], without
-     * the whole state (gauges); scheme_sample falls back to get_state. */
-    swgl_status (*sample)(void *self, const size_t *cells, int n, double *const *out);
-    /* Optional (the GPU backends): the flood maps (swe_maps.h) kept by the backend, from
-     * their state at the start (maps_start), updated after every step, read back at the
-     * end (maps_read); without them the run driver updates the maps from the state after
-     * each step. */
-    swgl_status (*maps_start)(void *self, const struct swe_maps *m);
-    swgl_status (*maps_read)(void *self, struct swe_maps *m);
-    /* Optional: a field of the backend's own state that get_state's fields do not give
-     * back exactly (kp: its surface w, of which h = w - B loses bits), grid_size; set
-     * after set_state, so that a restart continues bit for bit. */
-    swgl_status (*get_native)(void *self, double *f);
-    swgl_status (*set_native)(void *self, const double *f);
-    /* Optional (a run over MPI ranks, scheme_mpi.h): the state the next stage 0 reads, as
-     * the backend stores it (halo_values values a cell, in its precision), of the w x h
-     * ghost-ring cells from (x, y) (grid_at coordinates) into buf (halo_get; rows from the
-     * south) or from buf into the state (halo_set): values got from one instance and set
-     * into another of the same kind are the same bits.  A backend with these honours the
-     * problem's owned cells (swe_problem own) in its bound. */
-    int halo_values;
-    swgl_status (*halo_get)(void *self, int x, int y, int w, int h, double *buf);
-    swgl_status (*halo_set)(void *self, int x, int y, int w, int h, const double *buf);
-    /* Optional (over MPI ranks, a backend whose work runs on a device): stage 0 with the
-     * halo exchange going on while the device computes the cells that read no halo.
-     * overlap: how far from a cell stage 0 reads (its stencil's reach, cells), 0 where this
-     * instance cannot (with read-backs of up to max_cells cells a strip: the backend makes
-     * room for them); halo_request queues a read-back of a rectangle as halo_get gives it,
-     * and halo_fetch takes the oldest one queued (waiting for that copy alone); stage_rects
-     * evaluates stage k on n rectangles (grid_at coordinates x, y, w, h) only: with bound
-     * NULL it queues them and returns at once, else it then returns the bound of the whole
-     * block, as stage does, once every cell of the block has been evaluated. */
-    int (*overlap)(void *self, long max_cells);
-    swgl_status (*halo_request)(void *self, int x, int y, int w, int h);
-    swgl_status (*halo_fetch)(void *self, double *buf);
-    swgl_status (*stage_rects)(void *self, int k, const int (*rects)[4], int n, double *bound);
-    /* Optional (the public API, swgl.h): where a state field lives on the device (its
-     * decoding as swgl_device_field: value = tex[comp] + scale2 tex2[comp2] at the cell's
-     * texel, x0 = y0 = 1 past the ghost ring), valid until the next step; SWGL_ERR_ARG where
-     * the backend cannot say (double precision, an unknown name). */
-    swgl_status (*device_field)(void *self, const char *name, struct scheme_device_field *f);
-    /* Optional (benches): GL timer queries around every pass from now on (profile), pass
-     * k's name, GPU seconds and count so far (profile_pass: SWGL_ERR_ARG past the last), the
-     * share of tiles the last step computed (tiles: total 0 where unknown). */
-    void (*profile)(void *self, int on);
-    swgl_status (*profile_pass)(void *self, int k, const char **name, double *seconds, long *count);
-    void (*tiles)(void *self, long *computed, long *total);
+    const scheme_forcing_ops *forcing;
+    const scheme_device_ops *device;
+    const scheme_probe_ops *probe;
+    const scheme_halo_ops *halo;
 } scheme_backend;
 
 typedef struct scheme_device_field {

@@ -136,7 +136,7 @@ swgl_status scheme_mpi_sample(void *self, const size_t *cells, int n, double *co
 swgl_status scheme_mpi_get_native(void *self, double *f)
 {
     mpi_inst *m = self;
-    swgl_status st = scheme_mpi_agree(m->inner.be->get_native(m->inner.self, m->lf.f[0]));
+    swgl_status st = scheme_mpi_agree(m->inner.be->probe->get_native(m->inner.self, m->lf.f[0]));
     return st == SWGL_OK ? gather(m, 1, m->lf.f, &f, m->pack, m->all) : st;
 }
 
@@ -144,7 +144,7 @@ swgl_status scheme_mpi_set_native(void *self, const double *f)
 {
     mpi_inst *m = self;
     scheme_window_field(f, m->gnx, m->blk[swgl_mpi_rank()] + 4, m->lf.f[0]);
-    return scheme_mpi_agree(m->inner.be->set_native(m->inner.self, m->lf.f[0]));
+    return scheme_mpi_agree(m->inner.be->probe->set_native(m->inner.self, m->lf.f[0]));
 }
 
 swgl_status scheme_mpi_maps_start(void *self, const struct swe_maps *g)
@@ -163,7 +163,7 @@ swgl_status scheme_mpi_maps_start(void *self, const struct swe_maps *g)
     }
     if (st == SWGL_OK) st = scheme_mpi_gather_buffers(m, SWE_MAP_COUNT, &m->mpack, &m->mall);
     /* a backend that keeps the maps itself (the GPU's) keeps the block's */
-    if (st == SWGL_OK && m->inner.be->maps_start) st = m->inner.be->maps_start(m->inner.self, &m->lm);
+    if (st == SWGL_OK && m->inner.be->device && m->inner.be->device->maps_start) st = m->inner.be->device->maps_start(m->inner.self, &m->lm);
     return scheme_mpi_agree(st);
 }
 
@@ -171,7 +171,7 @@ swgl_status scheme_mpi_maps_start(void *self, const struct swe_maps *g)
 swgl_status scheme_mpi_maps_read(void *self, struct swe_maps *g)
 {
     mpi_inst *m = self;
-    swgl_status st = m->inner.be->maps_read ? m->inner.be->maps_read(m->inner.self, &m->lm) : SWGL_OK;
+    swgl_status st = m->inner.be->device && m->inner.be->device->maps_read ? m->inner.be->device->maps_read(m->inner.self, &m->lm) : SWGL_OK;
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) return st;
     return gather(m, SWE_MAP_COUNT, m->lm.m, g->m, m->mpack, m->mall);
 }
@@ -187,7 +187,7 @@ swgl_status scheme_mpi_account(void *self, swe_account *a)
     const swe_forcing *lf = m->d->forcing ? m->d->forcing(&m->local) : NULL;
     swe_account la = {0};
     swgl_status st = swe_account_init(&la, lf);
-    if (st == SWGL_OK && m->inner.be->account) st = m->inner.be->account(m->inner.self, &la);
+    if (st == SWGL_OK && m->inner.be->forcing) st = m->inner.be->forcing->account(m->inner.self, &la);
     size_t n = 2 * (size_t)a->n_seg + (size_t)a->n_src + 2;
     double *v = calloc(n, sizeof *v), *r = calloc(n, sizeof *r);
     if (st == SWGL_OK && (!v || !r)) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");

@@ -45,20 +45,20 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     }
     for (int p = 0; inner && p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
-        if (q->sn) st = be->halo_request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
+        if (q->sn) st = be->halo->request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
     }
-    if (inner && st == SWGL_OK) st = be->stage_rects(self, 0, inner, 1, NULL);
+    if (inner && st == SWGL_OK) st = be->halo->stage_rects(self, 0, inner, 1, NULL);
     for (int p = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
         peer *q = &m->peers[p];
         if (!q->sn) continue;
         if (st == SWGL_OK)
-            st = inner ? be->halo_fetch(self, q->sbuf) : be->halo_get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
+            st = inner ? be->halo->fetch(self, q->sbuf) : be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
         MPI_Isend(q->sbuf, q->sn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
     }
     MPI_Waitall(2 * m->npeer, m->req, MPI_STATUSES_IGNORE);
     for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
-        if (q->rn) st = be->halo_set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
+        if (q->rn) st = be->halo->set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
     }
     return st;
 }
@@ -122,14 +122,14 @@ swgl_status scheme_mpi_stage(void *self, int k, double *bound)
     int parts = 0, inner[1][4], outer[4][4];
     if (k == 0) {   /* timed apart from the block's queued work (a GPU's last update) */
         const scheme_backend *be = m->inner.be;
-        int reach = m->overlap ? be->overlap(m->inner.self, m->strip_max) : 0;
+        int reach = m->overlap ? be->halo->overlap(m->inner.self, m->strip_max) : 0;
         parts = reach > 0 && overlap_rects(m, reach, inner, outer);
         if (be->finish) be->finish(m->inner.self);
         double t0 = MPI_Wtime();
         st = exchange(m, parts ? (const int (*)[4])inner : NULL);
         m->exch_s += MPI_Wtime() - t0;
         m->exchanges++;
-        if (parts && st == SWGL_OK) st = be->stage_rects(m->inner.self, 0, (const int (*)[4])outer, 4, &b);
+        if (parts && st == SWGL_OK) st = be->halo->stage_rects(m->inner.self, 0, (const int (*)[4])outer, 4, &b);
     }
     if (st == SWGL_OK && !parts) st = m->inner.be->stage(m->inner.self, k, &b);
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) return st;

@@ -52,7 +52,8 @@ typedef struct mpi_inst {
     long exchanges;
     int overlap;                /* stage 0's inner cells while the halo goes (SWGL_MPI_OVERLAP=0: off) */
     long strip_max;             /* the cells of the largest strip this rank sends */
-    scheme_backend be;          /* the table of this instance (native fields where the block's backend has them) */
+    scheme_backend be;          /* the table of this instance */
+    scheme_probe_ops probe;     /* its probe: the native fields where the block's backend has them */
     char name[320];
 } mpi_inst;
 

@@ -51,7 +51,7 @@ static swgl_status w_advance(void *self, int k, double dt)
 {
     mpi_inst *m = self;
     swgl_status st = m->inner.be->advance(m->inner.self, k, dt);
-    if (st == SWGL_OK && m->lm.m[0] && !m->inner.be->maps_start && k == m->inner.be->stages(m->inner.self) - 1) {
+    if (st == SWGL_OK && m->lm.m[0] && !(m->inner.be->device && m->inner.be->device->maps_start) && k == m->inner.be->stages(m->inner.self) - 1) {
         /* the time the loop reaches with this step (timeloop.c: the stop on the step that
          * lands there), and the block's maps from its state then */
         double left = m->stop - m->t, t = left <= m->bound * (1 + 1e-9) ? m->stop : m->t + dt;
@@ -90,9 +90,12 @@ static void w_set_time(void *self, double t, double stop)
     mpi_inst *m = self;
     m->t = t;
     m->stop = stop;
-    if (m->inner.be->set_time) m->inner.be->set_time(m->inner.self, t, stop);
+    if (m->inner.be->forcing) m->inner.be->forcing->set_time(m->inner.self, t, stop);
 }
 
+static const scheme_forcing_ops mpi_forcing = {.set_time = w_set_time, .account = scheme_mpi_account};
+static const scheme_device_ops mpi_device = {.maps_start = scheme_mpi_maps_start, .maps_read = scheme_mpi_maps_read};
+static const scheme_probe_ops mpi_probe = {.sample = scheme_mpi_sample};
 static const scheme_backend mpi_backend = {.backend = BACKEND_NONE,
                                            .destroy = w_destroy,
                                            .set_state = scheme_mpi_set_state,
@@ -103,11 +106,9 @@ static const scheme_backend mpi_backend = {.backend = BACKEND_NONE,
                                            .describe = w_describe,
                                            .precision = w_precision,
                                            .finish = w_finish,
-                                           .set_time = w_set_time,
-                                           .account = scheme_mpi_account,
-                                           .maps_start = scheme_mpi_maps_start,
-                                           .maps_read = scheme_mpi_maps_read,
-                                           .sample = scheme_mpi_sample};
+                                           .forcing = &mpi_forcing,
+                                           .device = &mpi_device,
+                                           .probe = &mpi_probe};
 
 int scheme_mpi_stats(const scheme_inst *in, double *exchange_s, long *exchanges)
 {
@@ -126,7 +127,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     const scheme_backend *be = b >= 0 && b < BACKEND_COUNT ? d->backends[impl] : NULL;
     if (!d->window || !d->halo)
         return swgl_fail(SWGL_ERR_ARG, "scheme %s does not run over MPI ranks yet: run it on one rank", d->name);
-    if (!be || !be->halo_get || !be->halo_set)
+    if (!be || !be->halo)
         return swgl_fail(SWGL_ERR_ARG, "%s on the %s backend does not run over MPI ranks yet: run it on one rank", d->name, backend_name(b));
     int px = 1, py = 1;
     if (scheme_mpi_blocks(s->nx, s->ny, swgl_mpi_size(), &px, &py)) return SWGL_ERR_ARG;
@@ -141,8 +142,8 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     const char *hv = getenv("SWGL_MPI_HALO");   /* tests: a narrower halo must show */
     if (hv && *hv) m->halo = atoi(hv) > 0 ? atoi(hv) : m->halo;
     const char *ov = getenv("SWGL_MPI_OVERLAP");
-    m->overlap = !(ov && strcmp(ov, "0") == 0) && be->overlap && be->halo_request && be->halo_fetch && be->stage_rects;
-    m->nv = be->halo_values;
+    m->overlap = !(ov && strcmp(ov, "0") == 0) && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
+    m->nv = be->halo->values;
     swgl_status st = scheme_mpi_layout(s->nx, s->ny, px, py, m->halo, swgl_mpi_size(), &m->blk);
     const int *own = st == SWGL_OK ? m->blk[swgl_mpi_rank()] : NULL, *win = own ? own + 4 : NULL;
     if (st == SWGL_OK) {
@@ -156,14 +157,16 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     if (st == SWGL_OK) st = scheme_fields_alloc(&m->lf, d, m->local.nx, m->local.ny);
     if (st == SWGL_OK) st = scheme_mpi_gather_buffers(m, d->n_fields, &m->pack, &m->all);
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) goto fail;
-    int ovl = m->overlap && m->inner.be->overlap(m->inner.self, m->strip_max) > 0;
+    int ovl = m->overlap && m->inner.be->halo->overlap(m->inner.self, m->strip_max) > 0;
     snprintf(m->name, sizeof m->name, "%.228s over %d MPI ranks (%d x %d blocks, halo %d%s)", m->inner.name, swgl_mpi_size(), px,
              py, m->halo, ovl ? ", overlapped" : "");
     m->be = mpi_backend;
-    if (m->inner.be->get_native && m->inner.be->set_native) {
-        m->be.get_native = scheme_mpi_get_native;
-        m->be.set_native = scheme_mpi_set_native;
+    m->probe = mpi_probe;
+    if (m->inner.be->probe && m->inner.be->probe->get_native) {
+        m->probe.get_native = scheme_mpi_get_native;
+        m->probe.set_native = scheme_mpi_set_native;
     }
+    m->be.probe = &m->probe;
     in->desc = d;
     in->be = &m->be;
     in->self = m;

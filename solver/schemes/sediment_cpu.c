@@ -69,14 +69,11 @@ static const char *precision(const void *self)
     return "double";
 }
 
+static const scheme_halo_ops halo = {.values = 2, .get = halo_get, .set = halo_set};
+
 const scheme_backend sediment_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
-                                             .set_state = set_state, .get_state = get_state, .stage = stage,
-                                             .advance = advance, .stages = scheme_one_stage, .describe = describe,
-                                             .precision = precision, .halo_values = 2, .halo_get = halo_get,
-                                             .halo_set = halo_set};
-const scheme_backend sediment_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create,
-                                                    .destroy = destroy, .set_state = set_state,
-                                                    .get_state = get_state, .stage = stage, .advance = advance,
-                                                    .stages = scheme_one_stage, .describe = describe,
-                                                    .precision = precision, .halo_values = 2, .halo_get = halo_get,
-                                                    .halo_set = halo_set};
+    .set_state = set_state, .get_state = get_state, .stage = stage, .advance = advance, .stages = scheme_one_stage,
+    .describe = describe, .precision = precision, .halo = &halo};
+const scheme_backend sediment_backend_cpu_scalar = {.backend = BACKEND_CPU_SCALAR, .create = create, .destroy = destroy,
+    .set_state = set_state, .get_state = get_state, .stage = stage, .advance = advance, .stages = scheme_one_stage,
+    .describe = describe, .precision = precision, .halo = &halo};

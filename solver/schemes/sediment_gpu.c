@@ -443,10 +443,12 @@ static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const dou
     return sed_gpu_halo(((sed_gpu_be *)self)->g, 1, x, y, w, h, (double *)buf);
 }
 
+static const scheme_device_ops device = {.device_field = be_device_field};
+static const scheme_probe_ops probe = {.profile = be_profile, .profile_pass = be_profile_pass};
+static const scheme_halo_ops halo = {.values = 4, .get = be_halo_get, .set = be_halo_set};
+
 const scheme_backend sediment_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
                                              .set_state = be_set, .get_state = be_get, .stage = be_stage,
                                              .advance = be_advance, .stages = scheme_one_stage,
                                              .describe = be_describe, .precision = be_precision, .finish = be_finish,
-                                             .halo_values = 4, .halo_get = be_halo_get, .halo_set = be_halo_set,
-                                             .profile = be_profile, .profile_pass = be_profile_pass,
-                                             .device_field = be_device_field};
+                                             .device = &device, .probe = &probe, .halo = &halo};
