@@ -144,7 +144,7 @@ void kp_cpu_get_state(const kp_cpu *s, double *h, double *qx, double *qy);
 /* The state as the solver stores it, Q^n = (w, hu, hv) in its precision, of the w x h
  * ghost-ring cells from (x, y) (grid_at coordinates) into buf, 3 values a cell, rows from
  * the south (set 0), or from buf into the state (set 1): the halo of a domain
- * decomposition (solver/schemes/scheme_mpi.c).  Values got from one solver and set into
+ * decomposition (solver/schemes/core/scheme_mpi.c).  Values got from one solver and set into
  * another of the same kind are the same bits. */
 void kp_cpu_halo(kp_cpu *s, int set, int x, int y, int w, int h, double *buf);
 

@@ -39,7 +39,7 @@ void roe_cpu_get_state(const roe_cpu *s, double *h, double *qx, double *qy);
 /* The state as the solver stores it, (h, qx, qy) in its precision, of the w x h ghost-ring
  * cells from (x, y) (grid_at coordinates) into buf, 3 values a cell, rows from the south
  * (set 0), or from buf into the state (set 1): the halo of a domain decomposition
- * (solver/schemes/scheme_mpi.c); the same bits from one solver to another of its kind. */
+ * (solver/schemes/core/scheme_mpi.c); the same bits from one solver to another of its kind. */
 void roe_cpu_halo(roe_cpu *s, int set, int x, int y, int w, int h, double *buf);
 
 /* One time step = roe_cpu_rates, then dt = min(dt_stable, dt_max), then roe_cpu_apply.

@@ -60,7 +60,7 @@ void sed_cpu_set_state(sed_cpu *s, const double *h, const double *sand);
 void sed_cpu_get_state(const sed_cpu *s, double *h, double *sand);
 /* The state (h, s) of the w x h points from (x, y) (grid_at coordinates) into buf, 2 values
  * a point, rows from the south (set 0), or from buf into the state (set 1): the halo of a
- * domain decomposition (solver/schemes/scheme_mpi.c); the ghosts are filled again before
+ * domain decomposition (solver/schemes/core/scheme_mpi.c); the ghosts are filled again before
  * each pass, as always. */
 void sed_cpu_halo(sed_cpu *s, int set, int x, int y, int w, int h, double *buf);
 /* n steps of (3) then (4), with the ghost points set from the boundary fluxes before

@@ -42,7 +42,7 @@ typedef struct swe_problem {
     const unsigned char *code;  /* (nx+2)*(ny+2): enum cell_code (swgl_grid.h) */
     const struct swe_forcing *forcing;   /* boundary data, rain, point sources; NULL: none */
     /* The interior cells whose time-step bound counts (domain decomposition over MPI
-     * ranks, solver/schemes/scheme_mpi.c: a rank's own block; the halo cells around it are
+     * ranks, solver/schemes/core/scheme_mpi.c: a rank's own block; the halo cells around it are
      * computed too, but their bound, made with stale ghosts, is not the global one):
      * columns own[0] .. own[2]-1, rows own[1] .. own[3]-1, 0-based; own[2] == 0: every cell. */
     int own[4];
@@ -118,7 +118,7 @@ typedef struct swe_forcing {
     const int *src_series;      /* m^3/s */
     double datum;               /* m: the elevation the solver's bed is measured from (its
                                  * z = 0); a level's values are elevations, less datum */
-    /* A block of a run over MPI ranks (solver/schemes/scheme_mpi.c; NULL / 0 otherwise):
+    /* A block of a run over MPI ranks (solver/schemes/core/scheme_mpi.c; NULL / 0 otherwise):
      * ring_count (4 M): 1 where the ring face's volume counts in this block's accounts (its
      * active side is one of the block's own cells), 0 where another rank counts it;
      * whole, whole_h: the whole grid's problem and depths, for what must be the whole

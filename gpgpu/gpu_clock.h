@@ -8,7 +8,7 @@
  * GPU_CLOCK_STEPS of them; s the time after this step less the time the CPU knew
  * (u_left's), bound the bound this step's state allowed (once blown: the one that blew up).
  * Read back every so many steps, one clock gives the CPU every step since the last one it
- * read (solver/schemes/gpu_steps.c), so a read-back (a pixel-pack copy and a fence: some
+ * read (solver/schemes/swe/gpu_steps.c), so a read-back (a pixel-pack copy and a fence: some
  * 50 us on an H200, docs/performance.md) is paid once per many steps, not once per step.
  * The rule (clock_rule.glsl) needs the steps the CPU has not read yet (at most
  * GPU_CLOCK_STEPS).  The shaders see W as SWGL_CLOCK_W (gpu_program.c defines it in every

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_mpi.sh — issue 14: `mpirun -n P swgl run ...` (solver/schemes/scheme_mpi.c) gives
+# test_mpi.sh — issue 14: `mpirun -n P swgl run ...` (solver/schemes/core/scheme_mpi.c) gives
 # what one rank gives.  Each block computes its own cells with the same operations on the
 # same values (its halo copied as the neighbour stores it, the bound the minimum of the
 # blocks' minima), so on the CPU backends every file a run writes is the same to the bit

@@ -99,7 +99,7 @@ static int add_series(prob *b, int n, const double *t, const double *v)
 }
 
 /* a segment of code c over cells m0..m1-1 of a side (0 west, 1 east, 2 south, 3 north),
- * value from series s (-1: a free outlet); vmax as solver/schemes/swe_forcing.c sets it */
+ * value from series s (-1: a free outlet); vmax as solver/schemes/swe/swe_forcing.c sets it */
 static void add_segment(prob *b, int side, int m0, int m1, unsigned char c, int s)
 {
     int g = b->f.n_seg++;
@@ -260,7 +260,7 @@ static int three_tol(const char *what, const prob *b, double t_end, double cap, 
         CHECK(r[kind].hmin >= 0.0, "%s, %s: no negative depth at any step (min h %.3g)", what, kind_name[kind],
               r[kind].hmin);
         /* double: a few hundred roundings of the volume; float: the float state's
-         * rounding (solver/schemes/swe_forcing.c swe_balance_bound) */
+         * rounding (solver/schemes/swe/swe_forcing.c swe_balance_bound) */
         CHECK_LE(fabs(r[kind].rel), kind == ROE_CPU_FAST ? 1e-5 : 1e-12,
                  "%s, %s: mass balance, relative (V1 - V0 = %.6g, in %.6g, out %.6g, rain %.6g, src %.6g)", what,
                  kind_name[kind], r[kind].v1 - r[kind].v0, r[kind].in, r[kind].out, r[kind].rain, r[kind].src);

@@ -1,4 +1,4 @@
-/* test_timeloop.c — the one time loop (solver/schemes/timeloop.c) on a backend made up
+/* test_timeloop.c — the one time loop (solver/schemes/core/timeloop.c) on a backend made up
  * for the test: one cell, dq/dt = -q, with a stability bound the test chooses.  No GL.
  *  - Euler (one stage) and the TVD RK2 of Brodtkorb et al. (7) (two stages) give the
  *    closed-form discrete solutions (1 - dt)^n and (1 - dt + dt^2/2)^n;

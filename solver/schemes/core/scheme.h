@@ -265,8 +265,10 @@ void scheme_setup_release(scheme_setup *s);
 /* stages() of an Euler (one-stage) backend. */
 int scheme_one_stage(const void *self);
 
-/* The scheme of a scenario's [run] scheme; NULL (with a message) if it has none yet. */
+/* The scheme of a scenario's [run] scheme, or of a name ("kp"); NULL (with a message)
+ * if there is none (registry.c). */
 const scheme_desc *scheme_find(enum scheme_kind k);
+const scheme_desc *scheme_find_name(const char *name);
 
 /* An instance: a scheme on one backend. */
 typedef struct scheme_inst {

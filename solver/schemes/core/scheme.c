@@ -1,4 +1,5 @@
-/* scheme.c — the registry of schemes, instances, and the state fields (scheme.h). */
+/* scheme.c — backends by name, instances, and the state fields (scheme.h); the schemes
+ * themselves are listed in registry.c. */
 #include "scheme.h"
 
 #include "gpu_compute.h"
@@ -7,8 +8,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-extern const scheme_desc scheme_roe, scheme_kp, scheme_sediment, scheme_hllc;
 
 const char *backend_name(enum backend b)
 {
@@ -29,19 +28,6 @@ int backend_parse(const char *s, enum backend *b)
             return 0;
         }
     return -1;
-}
-
-const scheme_desc *scheme_find(enum scheme_kind k)
-{
-    switch (k) {
-    case SCHEME_ROE: return &scheme_roe;
-    case SCHEME_KP: return &scheme_kp;
-    case SCHEME_SEDIMENT: return &scheme_sediment;
-    case SCHEME_HLLC: return &scheme_hllc;
-    default:
-        swgl_fail(SWGL_ERR_INPUT, "scheme '%s' is not implemented yet", scheme_name(k));
-        return NULL;
-    }
 }
 
 /* GPU instances open in each pass mode (0 fragment, 1 compute), and the mode before the first */
