@@ -51,7 +51,7 @@ static inline int run_case(const char *name, const char *const *sets, int nsets,
     scenario sc;
     scheme_setup s;
     scheme_inst e;
-    const scheme_desc *d = scheme_find(SCHEME_ROE);
+    const scheme_desc *d = scheme_find("roe");
     memset(&sc, 0, sizeof sc);
     memset(r, 0, sizeof *r);
     scheme_config cfg = {.renderer = renderer};
@@ -111,7 +111,7 @@ static inline int lockstep(const char *name, const char *const *sets, int nsets,
     scenario sc;
     scheme_setup s;
     scheme_inst ea, eb;
-    const scheme_desc *d = scheme_find(SCHEME_ROE);
+    const scheme_desc *d = scheme_find("roe");
     memset(&sc, 0, sizeof sc);
     memset(a, 0, sizeof *a);
     memset(b, 0, sizeof *b);

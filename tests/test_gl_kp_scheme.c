@@ -4,6 +4,7 @@
  *    (circular dam break, RK2 and Euler);
  *  - the built-in case thacker (Brodtkorb 4.1) against the exact solution at T/4 .. T. */
 #include "gl_kp_util.h"
+#include "keys.h"
 
 /* The one validation guards the GPU solver as it guards the CPU ones. */
 static void refused(void)
@@ -29,7 +30,7 @@ static void refused(void)
  * driven by the time loop (circular dam break, Brodtkorb's case 1, at 48 x 48). */
 static void scheme_interface(const char *renderer)
 {
-    const scheme_desc *d = scheme_find(SCHEME_KP);
+    const scheme_desc *d = scheme_find("kp");
     CHECK(d != NULL, "scheme kp is known");
     if (!d) return;
     for (int rk2 = 0; rk2 < 2; rk2++) {
@@ -113,7 +114,7 @@ static swgl_status th_stop(void *user, double t, scheme_inst *in)
 
 static void thacker_case(const char *renderer)
 {
-    const scheme_desc *d = scheme_find(SCHEME_KP);
+    const scheme_desc *d = scheme_find("kp");
     scenario sc;
     scheme_setup s;
     memset(&sc, 0, sizeof sc);
@@ -143,6 +144,7 @@ static void thacker_case(const char *renderer)
 
 int main(void)
 {
+    scheme_keys_install();   /* the schemes' keys, before a scenario is read */
     gpu_context *ctx = kp_test_begin();
     refused();
     scheme_interface(gpu_context_info(ctx)->renderer);

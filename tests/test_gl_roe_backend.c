@@ -3,6 +3,7 @@
  * --precision and what it refuses (--precision double without fp64); the pass mode of
  * gpu and gpu-compute instances open together. */
 #include "gl_roe_util.h"
+#include "keys.h"
 
 /* The one validation (swe_problem_check) guards the GPU solver as it guards the CPU ones. */
 static void refused(void)
@@ -29,7 +30,7 @@ static void precision_wiring(const gpu_info *info)
 {
     scenario sc;
     scheme_setup s;
-    const scheme_desc *d = scheme_find(SCHEME_ROE);
+    const scheme_desc *d = scheme_find("roe");
     const char *sets[] = {"domain.level=0"};
     memset(&sc, 0, sizeof sc);
     if (scenario_load_case(&sc, "lastra-test1", sets, 1) || d->setup(&sc, &s)) {
@@ -107,6 +108,7 @@ static void precision_wiring(const gpu_info *info)
 
 int main(void)
 {
+    scheme_keys_install();   /* the schemes' keys, before a scenario is read */
     gpu_context *ctx = test_gl_context();
     refused();
     precision_wiring(gpu_context_info(ctx));

@@ -3,6 +3,7 @@
  * landings on the stops (also dense ones), the same volume and states to float rounding;
  * a NaN cell and initial.qx = 1e30 are blow-ups at t = 0. */
 #include "gl_roe_util.h"
+#include "keys.h"
 
 /* The step kept on the GPU (run_to, clock.glsl) against the step read back every step:
  * both land exactly on the output times and t_end, take the same steps, and agree to
@@ -11,7 +12,7 @@ static void dt_on_gpu(const char *renderer)
 {
     scenario sc;
     scheme_setup s;
-    const scheme_desc *d = scheme_find(SCHEME_ROE);
+    const scheme_desc *d = scheme_find("roe");
     const char *sets[] = {"run.t_end=1.0"};
     memset(&sc, 0, sizeof sc);
     if (scenario_load_case(&sc, "lastra-test1", sets, 1) || d->setup(&sc, &s)) {
@@ -124,6 +125,7 @@ static void dt_on_gpu(const char *renderer)
 
 int main(void)
 {
+    scheme_keys_install();   /* the schemes' keys, before a scenario is read */
     gpu_context *ctx = test_gl_context();
     const char *renderer = gpu_context_info(ctx)->renderer;
     dt_on_gpu(renderer);

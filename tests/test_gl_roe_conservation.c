@@ -4,6 +4,7 @@
  *  - mass is conserved with walls;
  *  - a case and its copy rotated by 90 degrees give the same answer. */
 #include "gl_roe_util.h"
+#include "keys.h"
 
 static void lake_at_rest(const char *renderer)
 {
@@ -72,6 +73,7 @@ static void mass_and_rotation(const char *renderer)
 
 int main(void)
 {
+    scheme_keys_install();   /* the schemes' keys, before a scenario is read */
     gpu_context *ctx = test_gl_context();
     const char *renderer = gpu_context_info(ctx)->renderer;
     lake_at_rest(renderer);

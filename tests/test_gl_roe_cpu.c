@@ -5,6 +5,7 @@
  *  - Thacker's planar oscillation over one period: the volume, h >= 0, the steps and h
  *    against the CPU double. */
 #include "gl_roe_util.h"
+#include "keys.h"
 
 static void gpu_vs_cpu(const char *renderer)
 {
@@ -98,6 +99,7 @@ static void thacker(const char *renderer)
 
 int main(void)
 {
+    scheme_keys_install();   /* the schemes' keys, before a scenario is read */
     gpu_context *ctx = test_gl_context();
     const char *renderer = gpu_context_info(ctx)->renderer;
     gpu_vs_cpu(renderer);

@@ -5,6 +5,7 @@
  * kept on the GPU (run_to) vs read back; a blow-up.  The GLSL flux in double:
  * test_gl_roe_flux. */
 #include "gl_roe_util.h"
+#include "keys.h"
 
 /* GPU double vs cpu-scalar (double) with the same steps: the differences are double
  * rounding (another order of the 4-edge sums, the driver's fused multiply-adds),
@@ -75,7 +76,7 @@ static void double_run_to(const char *renderer)
 {
     scenario sc;
     scheme_setup s;
-    const scheme_desc *d = scheme_find(SCHEME_ROE);
+    const scheme_desc *d = scheme_find("roe");
     const char *sets[] = {"domain.nx=50", "domain.ny=50", "domain.dx=0.08", "domain.dy=0.08", "run.t_end=2"};
     memset(&sc, 0, sizeof sc);
     if (scenario_load_case(&sc, "thacker-swashes", sets, 5) || d->setup(&sc, &s)) {
@@ -141,6 +142,7 @@ static void double_run_to(const char *renderer)
 
 int main(void)
 {
+    scheme_keys_install();   /* the schemes' keys, before a scenario is read */
     gpu_context *ctx = test_gl_context();
     const gpu_info *info = gpu_context_info(ctx);
     if (!info->has_fp64) {

@@ -3,6 +3,7 @@
  * (wet, dry, at rest, 4 normals), in float and, where the renderer has
  * GL_ARB_gpu_shader_fp64, in double. */
 #include "gl_roe_util.h"
+#include "keys.h"
 
 /* ---------- GLSL flux vs C flux ---------- */
 static const char *flux_src =
@@ -174,6 +175,7 @@ static void flux_points_double(const gpu_info *info)
 
 int main(void)
 {
+    scheme_keys_install();   /* the schemes' keys, before a scenario is read */
     gpu_context *ctx = test_gl_context();
     flux_points();
     flux_points_double(gpu_context_info(ctx));

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include "sediment_gpu.h"
 #include "sediment_scheme.h"
+#include "keys.h"
+#include "sediment_keys.h"
 
 typedef struct prob {
     sed_problem p;
@@ -253,7 +255,7 @@ static void dt_limit(void)
         CHECK(0, "load sediment-basin: %s", swgl_last_error());
         return;
     }
-    const scheme_desc *d = scheme_find(SCHEME_SEDIMENT);
+    const scheme_desc *d = scheme_find("sediment");
     scheme_setup s;
     swgl_status rc = d->setup(&sc, &s);
     CHECK(rc == SWGL_ERR_INPUT, "sediment.dt = 1e7 s is refused (the limit of this case is ~1e3 s)");
@@ -262,7 +264,7 @@ static void dt_limit(void)
     } else {
         char err[1024];
         snprintf(err, sizeof err, "%s", swgl_last_error());
-        sc.sed_dt = 0;
+        ((sediment_params *)sc.params)->dt = 0;   /* the scheme's own key, as read */
         scheme_setup s2;
         if (d->setup(&sc, &s2) == SWGL_OK) {
             const sed_setup *q = s2.problem;
@@ -305,6 +307,7 @@ static void refused(void)
 
 int main(void)
 {
+    scheme_keys_install();   /* the schemes' keys, before a scenario is read */
     gpu_context *ctx = test_gl_context();
     int fp64 = gpu_context_info(ctx)->has_fp64;
     printf("fp64: %s\n", fp64 ? "yes (double checks run)" : "no (double checks skipped)");

@@ -7,7 +7,15 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "keys.h"
+#include "kp_keys.h"
 #include "scenario.h"
+#include "scenario_scheme.h"
+#include "sediment_keys.h"
+
+/* the scheme's own keys as its scenario_scheme read them */
+#define SED(sc) ((const sediment_params *)(sc)->params)
+#define KPP(sc) ((const kp_params *)(sc)->params)
 
 #define EXACT 0.0            /* values copied or computed exactly */
 #define ROUND 1e-12          /* a few double operations */
@@ -32,7 +40,7 @@ static void test_basic(void)
     scenario sc;
     swgl_status rc = scenario_load(&sc, data("basic.ini"), NULL, 0);
     if (!CHECK(rc == 0, "basic.ini loads: %s", swgl_last_error())) return;
-    CHECK(sc.scheme == SCHEME_ROE && sc.nx == 8 && sc.ny == 4, "scheme and size");
+    CHECK(strcmp(sc.scheme->name, "roe") == 0 && sc.nx == 8 && sc.ny == 4, "scheme and size");
     CHECK_NEAR(sc.dx, 0.5, EXACT, "dx");
     CHECK_NEAR(sc.dy, 0.25, EXACT, "dy");
     CHECK_NEAR(sc.xll + sc.yll, 0, EXACT, "corner at 0 without a grid");
@@ -152,29 +160,29 @@ static void test_sediment(void)
     scenario sc;
     swgl_status rc = scenario_load(&sc, data("sediment.ini"), NULL, 0);
     if (!CHECK(rc == 0, "sediment.ini loads: %s", swgl_last_error())) return;
-    CHECK(sc.scheme == SCHEME_SEDIMENT && sc.nx == 5 && sc.ny == 3, "sediment scheme and size");
-    CHECK(!sc.bed && !sc.h && sc.height && sc.sand, "sediment fields only");
-    CHECK_NEAR(sc.height[at(&sc, 2, 0)], -0.2, ROUND, "height at the grid point x = 20");
-    CHECK_NEAR(sc.sand[at(&sc, 0, 0)], 1, EXACT, "sand at y = 0");
-    CHECK_NEAR(sc.sand[at(&sc, 0, 1)], 0.25, EXACT, "sand at the grid point y = 20");
-    CHECK_NEAR(sc.alpha[at(&sc, 4, 2)], 2, EXACT, "alpha");
-    CHECK_NEAR(sc.beta[at(&sc, 4, 2)], 0.2, ROUND, "beta at x = 40");
-    CHECK_NEAR(sc.cs, 0.8, EXACT, "cs");
-    CHECK_NEAR(sc.cm, 0.7, EXACT, "cm");
-    CHECK_NEAR(sc.layer, 3, EXACT, "layer");
-    CHECK_NEAR(sc.sed_dt, 0.05, EXACT, "dt");
-    CHECK(sc.sed_steps == 100 && sc.sed_form == 1, "steps and form");
-    CHECK(sc.inflow_side == SIDE_WEST, "inflow side");
-    CHECK_NEAR(sc.inflow_from, 10, EXACT, "inflow_from");
-    CHECK_NEAR(sc.inflow_to, 30, EXACT, "inflow_to");
-    CHECK_NEAR(sc.inflow_sand, 0.5, EXACT, "inflow_sand");
-    CHECK_NEAR(sc.inflow_mud, 0.25, EXACT, "inflow_mud");
+    CHECK(strcmp(sc.scheme->name, "sediment") == 0 && sc.nx == 5 && sc.ny == 3, "sediment scheme and size");
+    CHECK(!sc.bed && !sc.h && SED(&sc)->height && SED(&sc)->sand, "sediment fields only");
+    CHECK_NEAR(SED(&sc)->height[at(&sc, 2, 0)], -0.2, ROUND, "height at the grid point x = 20");
+    CHECK_NEAR(SED(&sc)->sand[at(&sc, 0, 0)], 1, EXACT, "sand at y = 0");
+    CHECK_NEAR(SED(&sc)->sand[at(&sc, 0, 1)], 0.25, EXACT, "sand at the grid point y = 20");
+    CHECK_NEAR(SED(&sc)->alpha[at(&sc, 4, 2)], 2, EXACT, "alpha");
+    CHECK_NEAR(SED(&sc)->beta[at(&sc, 4, 2)], 0.2, ROUND, "beta at x = 40");
+    CHECK_NEAR(SED(&sc)->cs, 0.8, EXACT, "cs");
+    CHECK_NEAR(SED(&sc)->cm, 0.7, EXACT, "cm");
+    CHECK_NEAR(SED(&sc)->layer, 3, EXACT, "layer");
+    CHECK_NEAR(SED(&sc)->dt, 0.05, EXACT, "dt");
+    CHECK(SED(&sc)->steps == 100 && SED(&sc)->form == 1, "steps and form");
+    CHECK(SED(&sc)->inflow_side == SIDE_WEST, "inflow side");
+    CHECK_NEAR(SED(&sc)->inflow_from, 10, EXACT, "inflow_from");
+    CHECK_NEAR(SED(&sc)->inflow_to, 30, EXACT, "inflow_to");
+    CHECK_NEAR(SED(&sc)->inflow_sand, 0.5, EXACT, "inflow_sand");
+    CHECK_NEAR(SED(&sc)->inflow_mud, 0.25, EXACT, "inflow_mud");
     CHECK(sc.bc[SIDE_EAST][1] == BC_FREE && sc.bc[SIDE_WEST][1] == BC_WALL, "boundaries");
     scenario_free(&sc);
 
     const char *ov[] = {"sediment.inflow_side=none", "sediment.form=paper", "sediment.dt=1e-3"};
     rc = scenario_load(&sc, data("sediment.ini"), ov, 3);
-    CHECK(rc == 0 && sc.inflow_side == -1 && sc.sed_form == 0 && sc.sed_dt == 1e-3, "overrides: %s",
+    CHECK(rc == 0 && SED(&sc)->inflow_side == -1 && SED(&sc)->form == 0 && SED(&sc)->dt == 1e-3, "overrides: %s",
           swgl_last_error());
     scenario_free(&sc);
 }
@@ -207,8 +215,8 @@ static void test_sediment_form_default(void)
         fclose(f);
         scenario sc;
         swgl_status rc = scenario_load(&sc, path, NULL, 0);
-        CHECK(rc == SWGL_OK && sc.sed_form == cases[i].form, "%s (sed_form %d): %s", cases[i].what,
-              rc == SWGL_OK ? sc.sed_form : -1, rc == SWGL_OK ? "loaded" : swgl_last_error());
+        CHECK(rc == SWGL_OK && SED(&sc)->form == cases[i].form, "%s (sed_form %d): %s", cases[i].what,
+              rc == SWGL_OK ? SED(&sc)->form : -1, rc == SWGL_OK ? "loaded" : swgl_last_error());
         scenario_free(&sc);
     }
     FILE *f = fopen(path, "w");
@@ -218,7 +226,7 @@ static void test_sediment_form_default(void)
         scenario sc;
         const char *ov[] = {"sediment.form=paper"};
         swgl_status rc = scenario_load(&sc, path, ov, 1);
-        CHECK(rc == SWGL_OK && sc.sed_form == 0, "no form in the file, --set sediment.form=paper: %s",
+        CHECK(rc == SWGL_OK && SED(&sc)->form == 0, "no form in the file, --set sediment.form=paper: %s",
               rc == SWGL_OK ? "loaded" : swgl_last_error());
         scenario_free(&sc);
     }
@@ -235,8 +243,8 @@ static void test_kp(void)
     scenario sc;
     const char *ov[] = {"run.scheme=kp", "run.cfl=0.2", "domain.bed=0.1 * x * x + 0.2 * y", "initial.eta=1"};
     swgl_status rc = scenario_load(&sc, data("basic.ini"), ov, 4);
-    CHECK(rc == 0 && sc.scheme == SCHEME_KP, "scheme = kp is accepted: %s", swgl_last_error());
-    CHECK(strcmp(scheme_name(sc.scheme), "kp") == 0, "scheme_name");
+    CHECK(rc == 0 && strcmp(sc.scheme->name, "kp") == 0, "scheme = kp is accepted: %s", swgl_last_error());
+    CHECK(sc.scheme == scenario_scheme_named("kp"), "the registered kp");
     if (rc == 0) {
         int nx = sc.nx, ny = sc.ny;
         double e1 = 0, e2 = 0, e3 = 0;
@@ -257,7 +265,7 @@ static void test_kp(void)
         CHECK_LE(e1, 1e-12, "kp: the bed expression is sampled at the corners x = i dx, y = j dy");
         CHECK_LE(e2, 1e-12, "kp: a cell's bed is the mean of its four corners");
         CHECK_LE(e3, 1e-12, "kp: h = eta - (the mean of the corners), so that a lake at rest is one");
-        CHECK(sc.cfl == 0.2 && sc.kp_theta == 1.3 && sc.kp_rk2 == 1 && sc.kp_early_exit == 0 && sc.kp_kappa < 0 &&
+        CHECK(sc.cfl == 0.2 && KPP(&sc)->theta == 1.3 && KPP(&sc)->rk2 == 1 && KPP(&sc)->early_exit == 0 && KPP(&sc)->kappa < 0 &&
               !sc.manning, "kp defaults: theta 1.3, rk2, early exit auto, kappa from the grid, no friction");
         scenario_free(&sc);
     }
@@ -270,7 +278,7 @@ static void test_kp(void)
     rc = scenario_load(&sc, data("basic.ini"), ov3, 7);
     CHECK(rc == 0, "kp keys load: %s", swgl_last_error());
     if (rc == 0) {
-        CHECK(sc.kp_theta == 2 && sc.kp_kappa == 0.5 && sc.kp_rk2 == 0 && sc.kp_early_exit == 2 && sc.manning &&
+        CHECK(KPP(&sc)->theta == 2 && KPP(&sc)->kappa == 0.5 && KPP(&sc)->rk2 == 0 && KPP(&sc)->early_exit == 2 && sc.manning &&
               sc.manning[0] == 0.03, "kp keys: theta, kappa, integrator, early_exit, friction.manning as given");
         scenario_free(&sc);
     }
@@ -470,6 +478,7 @@ static void test_cases(void)
 
 int main(void)
 {
+    scheme_keys_install();
     const char *d = getenv("SWGL_TEST_DATA");
     snprintf(data_dir, sizeof data_dir, "%s", d ? d : "tests/data");
     test_basic();

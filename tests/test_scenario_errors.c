@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "keys.h"
 #include "scenario.h"
 
 static char tmp_dir[256], data_dir[1024];
@@ -587,6 +588,7 @@ static void test_hostile_grids(void)
 
 int main(void)
 {
+    scheme_keys_install();
     const char *d = getenv("SWGL_TEST_DATA");
     snprintf(data_dir, sizeof data_dir, "%s", d ? d : "tests/data");
     snprintf(tmp_dir, sizeof tmp_dir, "%s/swgl-scenario-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sim_internal.h"
+#include "keys.h"
 #include "scheme_mpi.h"
 
 static char *dup_str(const char *s)
@@ -68,7 +69,7 @@ static swgl_status load_restart(swgl_sim *sim, int at_time, double restart_time)
 {
     scheme_setup *s = &sim->s;
     const scenario *sc = &sim->sc;
-    int sw = sc->scheme != SCHEME_SEDIMENT, n = sw ? 3 : 2, exact = 0;
+    int sw = !sc->scheme->points, n = sw ? 3 : 2, exact = 0;
     const char *names[3] = {"h", sw ? "qx" : "s", "qy"};
     size_t cells = (size_t)s->nx * (size_t)s->ny;
     double *v[3] = {NULL, NULL, NULL}, t = at_time ? restart_time : -1;
@@ -86,9 +87,9 @@ static swgl_status load_restart(swgl_sim *sim, int at_time, double restart_time)
                 size_t k = grid_in(s->nx, i, j);
                 s->init[q][k] = !s->code || s->code[k] == CELL_ACTIVE ? v[q][(size_t)j * s->nx + i] : 0.0;
             }
-    /* kp's surface, where the file has it at that time (exact only) */
-    if (st == SWGL_OK && exact && sc->scheme == SCHEME_KP && v[0] &&
-        nc_restart_extra(sim->restart, s->nx, s->ny, "surface", v[0]) == 1) {
+    /* the scheme's own field (kp's surface), where the file has it at that time (exact only) */
+    if (st == SWGL_OK && exact && sim->d->native && v[0] &&
+        nc_restart_extra(sim->restart, s->nx, s->ny, sim->d->native, v[0]) == 1) {
         if (!(sim->native0 = calloc(grid_size(s->nx, s->ny), sizeof(double))))
             st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         for (int j = 0; st == SWGL_OK && j < s->ny; j++)
@@ -215,10 +216,11 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
     int nsets = 0;
     while (desc->set && desc->set[nsets]) nsets++;
     const char *casename = desc->case_name ? desc->case_name : desc->scenario ? NULL : "dambreak";
+    scheme_keys_install();
     st = desc->scenario ? scenario_load(&sim->sc, desc->scenario, (const char *const *)desc->set, nsets)
                         : scenario_load_case(&sim->sc, casename, (const char *const *)desc->set, nsets);
     if (st != SWGL_OK) goto agree;
-    if (!(sim->d = scheme_find(sim->sc.scheme))) {
+    if (!(sim->d = scheme_find(sim->sc.scheme->name))) {
         st = SWGL_ERR_INPUT;
         goto agree;
     }

@@ -15,7 +15,7 @@ swgl_status sim_state(swgl_sim *sim)
     return st;
 }
 
-static int shallow_water(const swgl_sim *sim) { return sim->sc.scheme != SCHEME_SEDIMENT; }
+static int shallow_water(const swgl_sim *sim) { return !sim->sc.scheme->points; }
 
 /* the state field of a name, or -1 (eta and bed are derived) */
 static int state_index(const swgl_sim *sim, const char *name)

@@ -19,6 +19,7 @@
 #include "gpu_context.h"
 #include "output.h"
 #include "output_nc.h"
+#include "scenario_scheme.h"
 #include "scheme.h"
 #include "swe_forcing.h"
 #include "swe_maps.h"

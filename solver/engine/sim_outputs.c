@@ -64,12 +64,12 @@ static swgl_status nc_step(nc_ctx *c, double t, double *const *f, const double *
 
 /* writer 0 (a rank other than 0): the buffers only, no file (nc_step then writes nothing),
  * so that the ranks gather the native field alike */
-static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od, int writer)
+static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, const char *native, outdir *od, int writer)
 {
     const scenario *sc = s->sc;
     memset(c, 0, sizeof *c);
     c->s = s;
-    c->sw = sc->scheme != SCHEME_SEDIMENT;
+    c->sw = !sc->scheme->points;
     double off = c->sw ? 0.5 : 0.0;   /* cell centres; the sediment scheme's grid points */
     nc_out_desc d = {.nx = s->nx, .ny = s->ny, .x0 = sc->xll + off * s->dx, .y0 = sc->yll + off * s->dy,
                      .dx = s->dx, .dy = s->dy, .active = sc->active, .title = sc->source, .scenario = sc->text,
@@ -81,11 +81,11 @@ static swgl_status nc_open(nc_ctx *c, const scheme_setup *s, outdir *od, int wri
         {"qy", "discharge per unit width along y (h v)", NULL, "m2 s-1"}};
     static const nc_out_field sed[2] = {{"h", "basin height", NULL, "m"}, {"s", "sand fraction", NULL, "1"}};
     d.n_fields = c->sw ? 4 : 2;
-    d.n_state = s->sc->scheme == SCHEME_SEDIMENT ? 2 : 3;   /* the scheme's state fields, for restarts */
+    d.n_state = c->sw ? 3 : 2;   /* the scheme's state fields, for restarts */
     for (int q = 0; q < d.n_state; q++) d.state[q] = q == 0 ? "h" : c->sw ? (q == 1 ? "qx" : "qy") : "s";
-    c->native = sc->scheme == SCHEME_KP;   /* kp's surface w, exact (cpu_ref/kp_cpu.h kp_cpu_get_surface) */
+    c->native = native != NULL;   /* kp's surface w, exact (cpu_ref/kp_cpu.h kp_cpu_get_surface) */
     if (c->native) {
-        d.state[d.n_state++] = "surface";
+        d.state[d.n_state++] = native;
         c->nat = malloc(grid_size(s->nx, s->ny) * sizeof(double));
         c->nat_in = malloc((size_t)s->nx * s->ny * sizeof(double));
         if (!c->nat || !c->nat_in) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
@@ -239,7 +239,7 @@ swgl_status sim_outputs_open(swgl_sim *sim)
     if (sc->netcdf == 1 && !nc_out_available())
         return swgl_fail(SWGL_ERR_INPUT, "%s: [output] netcdf = true, but this swgl was built without netCDF "
                          "(install libnetcdf-dev and rebuild, or set netcdf = false)", sc->source);
-    if (want_nc && ((st = nc_open(&sim->nc, s, sim->od, sim->writer)) != SWGL_OK ||
+    if (want_nc && ((st = nc_open(&sim->nc, s, sim->d->native, sim->od, sim->writer)) != SWGL_OK ||
                     (st = nc_step(&sim->nc, sim->t0, s->init, sim->native0)) != SWGL_OK))
         return st;
     if ((st = gauge_open(&sim->gauges, sim->d, s, sim->od, sim->t0)) != SWGL_OK) return st;
@@ -545,7 +545,7 @@ SWGL_API void swgl_sim_print_summary(const swgl_sim *sim, FILE *out)
             sim->solver);
     fprintf(out, "  wall %.3f s, %.2f M%s-updates/s\n", r->wall, cps / 1e6, word[0] == 'c' ? "cell" : "point");
     fprintf(out, "  %s volume %.12g -> %.12g m^3 (relative change %.2e)\n",
-            sc->scheme == SCHEME_SEDIMENT ? "basin" : "water", sim->m0, sim->m1,
+            sc->scheme->points ? "basin" : "water", sim->m0, sim->m1,
             sim->m0 != 0 ? (sim->m1 - sim->m0) / fabs(sim->m0) : 0);
     if (sim->has_acc) swe_balance_print(out, sc, &sim->acc, &sim->bal, r->precision, r->steps, sim_active_cells(s));
     sim->d->print(s, sim->f.f, out);

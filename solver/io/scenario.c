@@ -25,13 +25,13 @@ static swgl_status build_scenario(sc_build *b)
     if ((st = sc_read_scheme(b)) || (st = sc_check_families(b)) || (st = sc_setup_grid(b)) ||
         (st = sc_read_mask(b)))
         return st;
-    st = sc_is_sediment(b) ? sc_sediment_fields(b) : sc_shallow_water_fields(b);
+    st = sc_points(b) ? sc_scheme_fields(b) : sc_shallow_water_fields(b);
     for (int s = 0; st == SWGL_OK && s < 4; s++) st = sc_read_boundary(b, s);
-    if (st == SWGL_OK && !sc_is_sediment(b)) st = sc_segment_lengths(b);
-    if (st == SWGL_OK && !sc_is_sediment(b)) st = sc_read_sources(b);
-    if (st == SWGL_OK && !sc_is_sediment(b)) st = sc_read_gauges(b);
+    if (st == SWGL_OK && !sc_points(b)) st = sc_segment_lengths(b);
+    if (st == SWGL_OK && !sc_points(b)) st = sc_read_sources(b);
+    if (st == SWGL_OK && !sc_points(b)) st = sc_read_gauges(b);
     if (st == SWGL_OK) st = sc_read_run(b);
-    if (st == SWGL_OK) st = sc_read_scheme_sections(b);
+    if (st == SWGL_OK) st = sc_read_friction(b);
     if (st == SWGL_OK) st = sc_read_output(b);
     return st;
 }
@@ -177,9 +177,6 @@ void scenario_free(scenario *sc)
     free(sc->overrides);
     free(sc->gauges);
     free(sc->output_times);
-    free(sc->alpha);
-    free(sc->beta);
-    free(sc->height);
-    free(sc->sand);
+    if (sc->params && sc->scheme && sc->scheme->free_params) sc->scheme->free_params(sc->params);
     memset(sc, 0, sizeof *sc);
 }

@@ -26,7 +26,7 @@
  * grid's ncols * nrows (2^28: 2 GiB per double field). */
 #define SCENARIO_MAX_CELLS (1L << 28)
 
-enum scheme_kind { SCHEME_ROE = 0, SCHEME_KP = 1, SCHEME_SEDIMENT = 2, SCHEME_HLLC = 3 };
+struct scenario_scheme;   /* scenario_scheme.h: what a scheme tells the reader */
 enum side { SIDE_WEST = 0, SIDE_EAST = 1, SIDE_SOUTH = 2, SIDE_NORTH = 3 };
 /* the grid's cell codes (swgl_grid.h) */
 enum bc_kind { BC_WALL = CELL_WALL, BC_FREE = CELL_FREE, BC_LEVEL = CELL_LEVEL, BC_DEPTH = CELL_DEPTH,
@@ -69,7 +69,8 @@ typedef struct sc_source {
 typedef struct scenario {
     char source[512];        /* the file's path, or "case NAME" */
     char dir[512];           /* folder against which relative grid paths resolve */
-    enum scheme_kind scheme;
+    const struct scenario_scheme *scheme;   /* [run] scheme: a registered one (its name: scheme->name) */
+    void *params;            /* the scheme's own keys, as its scenario_scheme read them */
 
     /* [domain] */
     int nx, ny;              /* after refinement by level */
@@ -107,26 +108,9 @@ typedef struct scenario {
     double cfl;              /* (0, 1] */
     double g;                /* m/s^2 */
     double h_dry;            /* m, run.h_dry, default 1e-5 */
-    double roe_kappa;        /* m, roe.kappa (velocity desingularization depth); -1: not given */
-    double kp_kappa;         /* m, kp.kappa; -1: not given (K0 max(dx, dy), K0 = 1e-2) */
-    double hllc_kappa;       /* m, hllc.kappa (as roe.kappa); -1: not given */
-    double kp_theta;         /* kp.theta, [1, 2], default 1.3 */
-    int kp_rk2;              /* kp.integrator: 1 rk2 (default), 0 euler */
-    int kp_early_exit;       /* kp.early_exit: 0 auto (default), 1 on, 2 off */
-    double *manning;         /* kp, hllc: nx*ny Manning's n ([friction] manning), NULL: none */
+    double *manning;         /* nx*ny Manning's n ([friction] manning: the schemes with friction), NULL: none */
     int n_output_times;
     double *output_times;    /* s, increasing, each in (0, t_end] */
-
-    /* [sediment] and [initial] height/sand (scheme = sediment) */
-    double *alpha, *beta;    /* nx*ny */
-    double cs, cm, layer;
-    double sed_dt;           /* 0: from the stability limit */
-    int sed_steps;           /* sediment.steps: number of steps (0: from t_end / dt) */
-    double *height, *sand;   /* nx*ny */
-    int inflow_side;         /* -1 none, else enum side */
-    double inflow_from, inflow_to;    /* m along the side */
-    double inflow_sand, inflow_mud;   /* m^2/s */
-    int sed_form;            /* 0 paper, 1 conservative (sediment.form; default conservative) */
 
     /* [output] */
     int netcdf;              /* output.netcdf: 1 write run.nc, 0 not, -1 not given (where built with it) */
@@ -162,7 +146,6 @@ const char *const *scenario_case_names(void);
 const char *scenario_case_text(const char *name);   /* NULL if unknown */
 const char *scenario_case_summary(const char *name); /* first comment line of the case */
 
-const char *scheme_name(enum scheme_kind k);
 /* The shared data folder (Malpasset's mesh, the UCL measurements; docs/validation.md):
  * SWGL_DATA when set and not empty, else the folder beside the source tree that the build
  * was configured from (SWGL_DEFAULT_DATA_DIR).  A scenario path "@data/..." starts there. */

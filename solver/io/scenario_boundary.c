@@ -68,9 +68,10 @@ static swgl_status bc_item(sc_build *b, const sc_entry *e, int side, const char 
     if (!valued && val)
         return sc_entry_error(e, SWGL_ERR_INPUT, "'%.*s': %.*s takes no value", (int)(len < 80 ? len : 80), item,
                               (int)w, item);
-    if (valued && sc->scheme == SCHEME_SEDIMENT)
-        return sc_entry_error(e, SWGL_ERR_INPUT, "'%.*s': the sediment scheme takes wall or free only (its inflow "
-                              "is [sediment] inflow_*)", (int)(len < 80 ? len : 80), item);
+    if (valued && sc->scheme->points)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "'%.*s': the %s scheme takes wall or free only%s",
+                              (int)(len < 80 ? len : 80), item, sc->scheme->name,
+                              sc->scheme->boundary_note ? sc->scheme->boundary_note : "");
     int series = -1;
     if (valued) {
         swgl_status st;

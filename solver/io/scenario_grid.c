@@ -208,16 +208,17 @@ static swgl_status check_memory(sc_build *b)
     return swgl_fail(SWGL_ERR_NO_MEMORY,
                      "%s: a %d x %d grid needs about %.1f GiB of memory for a %s run (%.0f bytes a cell); %s "
                      "%.1f GiB: choose a coarser grid ([domain] nx, ny, dx, dy, level, or the grid file's)",
-                     b->t->file, b->grid.nx, b->grid.ny, need / gib, scheme_name(b->sc->scheme), per_cell, what,
+                     b->t->file, b->grid.nx, b->grid.ny, need / gib, b->sc->scheme->name, per_cell, what,
                      have / gib);
 }
 
 swgl_status sc_setup_grid(sc_build *b)
 {
-    const char *section = sc_is_sediment(b) ? "initial" : "domain";
-    const char *key = sc_is_sediment(b) ? "height" : "bed";
+    const scenario_scheme *ss = b->sc->scheme;
+    const char *section = ss->points ? ss->grid_section : "domain";
+    const char *key = ss->points ? ss->grid_key : "bed";
     sc_entry *ge = sc_value(b->t, section, key);
-    b->grid.offset = sc_is_sediment(b) ? 0.0 : 0.5;
+    b->grid.offset = ss->points ? 0.0 : 0.5;
     swgl_status st = ge && sc_value_is_grid(ge->value) ? grid_from_file(b, ge)
                      : ge && sc_value_is_mesh(ge->value) ? grid_from_mesh(b, ge) : grid_from_keys(b);
     if (st == SWGL_OK) st = check_memory(b);

@@ -28,13 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The generic keys (a scheme's own sections and keys are scenario_schemes.c's). */
+/* The generic keys (a scheme's own sections and keys are its scenario_scheme's). */
 static const struct sc_known_key known_keys[] = {
     {"domain", "nx", FAM_ALL}, {"domain", "ny", FAM_ALL}, {"domain", "dx", FAM_ALL},
     {"domain", "dy", FAM_ALL}, {"domain", "level", FAM_ALL}, {"domain", "bed", FAM_SW},
     {"domain", "mask", FAM_ALL}, {"domain", "xll", FAM_ALL}, {"domain", "yll", FAM_ALL},
     {"initial", "eta", FAM_SW}, {"initial", "depth", FAM_SW}, {"initial", "qx", FAM_SW},
-    {"initial", "qy", FAM_SW}, {"initial", "height", FAM_SED}, {"initial", "sand", FAM_SED},
+    {"initial", "qy", FAM_SW}, {"friction", "manning", FAM_FRICTION},
     {"boundary", "west", FAM_ALL}, {"boundary", "east", FAM_ALL},
     {"boundary", "south", FAM_ALL}, {"boundary", "north", FAM_ALL},
     {"run", "scheme", FAM_ALL}, {"run", "t_end", FAM_ALL}, {"run", "cfl", FAM_ALL},
@@ -45,15 +45,14 @@ static const struct sc_known_key known_keys[] = {
     {NULL, NULL, FAM_ALL}
 };
 
-static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "sources", "output", "gauges", NULL};
+static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "sources", "output", "gauges",
+                                             "friction", NULL};
 
 int sc_section_known(const char *section)
 {
     for (int i = 0; known_sections[i]; i++)
         if (strcmp(known_sections[i], section) == 0) return 1;
-    for (int i = 0; sc_scheme_sections[i]; i++)
-        if (strcmp(sc_scheme_sections[i], section) == 0) return 1;
-    return 0;
+    return sc_scheme_section(section) != NULL;
 }
 
 static const struct sc_known_key *find_key(const struct sc_known_key *t, const char *section, const char *key)
@@ -65,10 +64,16 @@ static const struct sc_known_key *find_key(const struct sc_known_key *t, const c
 
 int sc_key_known(const char *section, const char *key, enum key_family *family)
 {
+    return sc_key_owner(section, key, family, NULL);
+}
+
+int sc_key_owner(const char *section, const char *key, enum key_family *family, const scenario_scheme **owner)
+{
     const struct sc_known_key *k = find_key(known_keys, section, key);
-    if (!k) k = find_key(sc_scheme_keys, section, key);
-    if (k) {
-        if (family) *family = k->family;
+    const scenario_scheme *s = k ? NULL : sc_scheme_key(section, key);
+    if (owner) *owner = s;
+    if (k || s) {
+        if (family) *family = k ? k->family : FAM_SCHEME;
         return 1;
     }
     /* [sources] NAME = X Y Q and [gauges] NAME = X Y: any name is a point source or a

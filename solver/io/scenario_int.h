@@ -13,8 +13,8 @@
  *   scenario_boundary.c [boundary] sides and their segments
  *   scenario_points.c   [gauges] and [sources]
  *   scenario_run.c      [run] and [output]
- *   scenario_schemes.c  what depends on the scheme: [run] scheme, the keys each scheme
- *                       allows, its defaults and own keys, kp's corner bed, sediment
+ *   scenario_schemes.c  the registered schemes (scenario_scheme.h): [run] scheme, the
+ *                       keys each allows, its [run] say, [friction], the bed at corners
  *   scenario_cases.c    the built-in cases
  *
  * Every function that can fail returns a swgl_status and leaves its one-line message in
@@ -28,11 +28,12 @@
 
 #include "mesh.h"
 #include "scenario.h"
+#include "scenario_scheme.h"
 #include "swgl_error.h"
 
-/* Which schemes a key belongs to. */
-/* FAM_FRICTION: the schemes with Manning friction (kp, hllc) */
-enum key_family { FAM_ALL = 0, FAM_SW = 1, FAM_SED = 2, FAM_ROE = 3, FAM_KP = 4, FAM_HLLC = 5, FAM_FRICTION = 6 };
+/* Which schemes a key belongs to: every one, the shallow-water ones, those with friction,
+ * or one scheme's own (its scenario_scheme). */
+enum key_family { FAM_ALL = 0, FAM_SW = 1, FAM_FRICTION = 2, FAM_SCHEME = 3 };
 
 typedef struct sc_entry {
     char section[16];
@@ -49,18 +50,20 @@ typedef struct sc_table {
     char file[512];       /* the name errors give for the file */
 } sc_table;
 
-/* The known keys: the generic ones (scenario_ini.c) and the schemes' own sections and keys
- * (scenario_schemes.c, NULL- and {NULL}-terminated). */
+/* The generic keys (scenario_ini.c, {NULL}-terminated). */
 struct sc_known_key {
     const char *section, *key;
     enum key_family family;
 };
-extern const struct sc_known_key sc_scheme_keys[];
-extern const char *const sc_scheme_sections[];
 
-/* Known keys: 1 with *family set when [section] key exists; section_known: [section]. */
+/* Known keys: 1 with *family set (and *owner, FAM_SCHEME's scheme, when owner is not
+ * NULL) when [section] key exists; section_known: [section]. */
 int sc_key_known(const char *section, const char *key, enum key_family *family);
+int sc_key_owner(const char *section, const char *key, enum key_family *family, const scenario_scheme **owner);
 int sc_section_known(const char *section);
+/* scenario_schemes.c: a registered scheme's own [section] or [section] key (its owner). */
+const scenario_scheme *sc_scheme_section(const char *section);
+const scenario_scheme *sc_scheme_key(const char *section, const char *key);
 
 /* Reading: from an open file or from text; then the overrides. */
 swgl_status sc_table_read(sc_table *t, FILE *f, const char *text);
@@ -70,10 +73,9 @@ sc_entry *sc_table_find(sc_table *t, const char *section, const char *key);
 sc_entry *sc_value(sc_table *t, const char *section, const char *key);
 void sc_table_free(sc_table *t);
 
-/* "case.ini:12: [run] cfl = 1.5: " + message, or "--set run.cfl=1.5: " + message, as
- * swgl_fail(code, ...) does (the arguments may include swgl_last_error()); returns code. */
-swgl_status sc_entry_error(const sc_entry *e, swgl_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* sc_entry_error (scenario_scheme.h): "case.ini:12: [run] cfl = 1.5: " + message, or
+ * "--set run.cfl=1.5: " + message, as swgl_fail(code, ...) does (the arguments may include
+ * swgl_last_error()); returns code. */
 
 /* The grid on which fields are sampled. */
 typedef struct sc_grid {
@@ -97,9 +99,6 @@ const char *sc_grid_path(const char *dir, const char *value, char *buf, size_t l
 
 /* ---- interpreting the table (scenario.c and the files it calls) ------------------- */
 
-/* The range a number must lie in (scenario_value.c words each for its message). */
-enum sc_range { R_ANY, R_POS, R_NONNEG, R_CFL, R_CFL_KP, R_THETA };
-
 /* A scenario being built from its table. */
 typedef struct sc_build {
     scenario *sc;
@@ -111,9 +110,9 @@ typedef struct sc_build {
     int have_mesh;
 } sc_build;
 
-/* scenario_value.c: "FILE: [section] key is missing: expected ..."; "FILE: out of memory". */
+/* scenario_value.c: "FILE: [section] key is missing: expected ..."; sc_no_memory
+ * (scenario_scheme.h): "FILE: out of memory". */
 swgl_status sc_missing(sc_build *b, const char *section, const char *key, const char *expected);
-swgl_status sc_no_memory(sc_build *b);
 /* Decimal text: [+-] digits [. digits] [e [+-] digits]; span: s[0..end) after white space. */
 int sc_decimal_syntax(const char *s);
 int sc_decimal_span(const char *s, const char *end);
@@ -122,17 +121,10 @@ int sc_parse_number(const char *s, double *v);
 int sc_parse_integer(const char *s, double *v);
 /* " (out of range)" for decimal text beyond a double's range, else "". */
 const char *sc_range_note(const char *s);
-/* [section] key as a number in range r, an integer >= min (as a double), an integer in
- * [min, max], one of words (its index); *v keeps its value when the key is absent and not
- * required (get_word: absent is never an error). */
-swgl_status sc_get_num(sc_build *b, const char *section, const char *key, int required,
-                       enum sc_range r, double *v);
+/* [section] key as an integer >= min (as a double); sc_get_num, sc_get_int and sc_get_word
+ * are scenario_scheme.h's. */
 swgl_status sc_get_integer(sc_build *b, const char *section, const char *key, int required,
                            int min, double *v);
-swgl_status sc_get_int(sc_build *b, const char *section, const char *key, int required, int min,
-                       int max, int *v);
-swgl_status sc_get_word(sc_build *b, const char *section, const char *key,
-                        const char *const *words, const char *expected, int *v);
 
 /* scenario_grid.c: b->grid and the scenario's nx, ny, dx, dy, xll, yll. */
 swgl_status sc_setup_grid(sc_build *b);
@@ -140,15 +132,8 @@ swgl_status sc_setup_grid(sc_build *b);
 /* scenario_fields.c */
 size_t sc_ncells(const sc_build *b);
 double *sc_new_field(sc_build *b);
-/* [section] key on the grid, or def when absent (def NaN: required). */
-swgl_status sc_get_field(sc_build *b, const char *section, const char *key, double def,
-                         double **out);
-/* Every active cell's value in [lo, hi]. */
-swgl_status sc_check_field(sc_build *b, const char *section, const char *key, const double *v,
-                           double lo, double hi, const char *expected);
+/* (sc_get_field, sc_check_field, sc_grid_field: scenario_scheme.h) */
 swgl_status sc_read_mask(sc_build *b);
-/* The field that gave the grid (bed or height), else [section] key (required). */
-swgl_status sc_grid_field(sc_build *b, const char *section, const char *key, double **out);
 swgl_status sc_shallow_water_fields(sc_build *b);
 
 /* scenario_series.c: the series of value[0..len) for entry e; *index in sc->series. */
@@ -167,20 +152,21 @@ swgl_status sc_read_sources(sc_build *b);
 swgl_status sc_read_run(sc_build *b);
 swgl_status sc_read_output(sc_build *b);
 
-/* scenario_schemes.c: [run] scheme; the keys of another scheme refused. */
+/* scenario_schemes.c: [run] scheme (a registered one); the keys of another scheme refused. */
 swgl_status sc_read_scheme(sc_build *b);
 swgl_status sc_check_families(sc_build *b);
-int sc_is_sediment(const sc_build *b);
+/* The scheme's fields at the grid's points (sediment) rather than the shallow-water cells. */
+int sc_points(const sc_build *b);
 /* The scheme's [run] defaults, the range of cfl, whether t_end is required. */
 swgl_status sc_scheme_run(sc_build *b, enum sc_range *cfl, int *t_end_required);
-/* [roe], [kp], [hllc] keys; then [sediment] or [friction] after [run]. */
+/* The scheme's own keys (after [run]); [friction] (the schemes that say friction). */
 swgl_status sc_read_scheme_keys(sc_build *b);
-swgl_status sc_read_scheme_sections(sc_build *b);
+swgl_status sc_read_friction(sc_build *b);
 /* The bytes a cell of a run of this scheme needs, at most (scenario_grid.c's check). */
 double sc_scheme_bytes_per_cell(const sc_build *b);
-/* The bed as the scheme samples it (kp: at the corners), after the bed field is read. */
+/* The bed as the scheme samples it (at the corners where it says so), after the bed field. */
 swgl_status sc_scheme_bed(sc_build *b);
-/* scheme = sediment: [initial] height, sand, [sediment] alpha, beta. */
-swgl_status sc_sediment_fields(sc_build *b);
+/* A points scheme's fields (its scenario_scheme fields). */
+swgl_status sc_scheme_fields(sc_build *b);
 
 #endif

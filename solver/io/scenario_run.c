@@ -1,5 +1,5 @@
-/* scenario_run.c — [run] (t_end, cfl, g, h_dry, output_times; the scheme's own keys are
- * scenario_schemes.c's) and [output].
+/* scenario_run.c — [run] (t_end, cfl, g, h_dry, output_times; then the scheme's own keys,
+ * its scenario_scheme's read) and [output].
  */
 #include "scenario_int.h"
 
@@ -76,7 +76,7 @@ swgl_status sc_read_output(sc_build *b)
     b->sc->frames = v % 2;
     v = 1;
     if (st == SWGL_OK) st = sc_get_word(b, "output", "maps", yes_no, "true or false", &v);
-    b->sc->maps = v % 2 && !sc_is_sediment(b);
+    b->sc->maps = v % 2 && !sc_points(b);
     b->sc->arrival_depth = 0.01;
     if (st == SWGL_OK) st = sc_get_num(b, "output", "arrival_depth", 0, R_NONNEG, &b->sc->arrival_depth);
     return st;

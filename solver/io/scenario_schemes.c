@@ -1,8 +1,9 @@
-/* scenario_schemes.c — what the scenario reader knows of each scheme (roe, kp, hllc,
- * sediment), kept apart from the generic reading: [run] scheme, which keys each scheme
- * allows, its [run] defaults and ranges, its own keys ([roe], [kp], [hllc], [friction],
- * [sediment]), the bytes a cell of its run needs, kp's bed at the cell corners and the
- * sediment scheme's fields.
+/* scenario_schemes.c — the schemes registered with the reader (scenario_scheme.h) and
+ * what of a scenario depends on its scheme, said by the scheme's scenario_scheme: [run]
+ * scheme among the registered names, which keys it allows (its own, [friction] where it
+ * says friction, the shallow-water ones unless its fields are at points), its [run] say,
+ * its own keys (its read), the bytes a cell of its run needs, the bed at the cell corners
+ * where it samples it there.  No scheme is named here.
  */
 #include "scenario_int.h"
 
@@ -13,133 +14,148 @@
 
 #include "mesh.h"
 
-/* The schemes' own sections and keys (the generic ones are scenario_ini.c's), with the
- * family that says which schemes take them (check_families). */
-const char *const sc_scheme_sections[] = {"roe", "kp", "hllc", "friction", "sediment", NULL};
+#define MAX_SCHEMES 16
+static const scenario_scheme *g_schemes[MAX_SCHEMES];
+static int g_n_schemes;
 
-const struct sc_known_key sc_scheme_keys[] = {
-    {"roe", "kappa", FAM_ROE}, {"hllc", "kappa", FAM_HLLC},
-    {"kp", "theta", FAM_KP}, {"kp", "kappa", FAM_KP}, {"kp", "integrator", FAM_KP},
-    {"kp", "early_exit", FAM_KP}, {"friction", "manning", FAM_FRICTION},
-    {"sediment", "alpha", FAM_SED}, {"sediment", "beta", FAM_SED}, {"sediment", "cs", FAM_SED},
-    {"sediment", "cm", FAM_SED}, {"sediment", "layer", FAM_SED}, {"sediment", "dt", FAM_SED},
-    {"sediment", "steps", FAM_SED}, {"sediment", "form", FAM_SED},
-    {"sediment", "inflow_side", FAM_SED}, {"sediment", "inflow_from", FAM_SED},
-    {"sediment", "inflow_to", FAM_SED}, {"sediment", "inflow_sand", FAM_SED},
-    {"sediment", "inflow_mud", FAM_SED},
-    {NULL, NULL, FAM_ALL}
-};
-
-const char *scheme_name(enum scheme_kind k)
+void scenario_register_scheme(const scenario_scheme *s)
 {
-    switch (k) {
-    case SCHEME_ROE: return "roe";
-    case SCHEME_KP: return "kp";
-    case SCHEME_SEDIMENT: return "sediment";
-    case SCHEME_HLLC: return "hllc";
-    }
-    return "?";
+    for (int i = 0; i < g_n_schemes; i++)
+        if (g_schemes[i] == s || strcmp(g_schemes[i]->name, s->name) == 0) return;
+    if (g_n_schemes < MAX_SCHEMES) g_schemes[g_n_schemes++] = s;
+}
+
+const scenario_scheme *scenario_scheme_named(const char *name)
+{
+    for (int i = 0; i < g_n_schemes; i++)
+        if (strcmp(g_schemes[i]->name, name) == 0) return g_schemes[i];
+    return NULL;
+}
+
+const scenario_scheme *sc_scheme_section(const char *section)
+{
+    for (int i = 0; i < g_n_schemes; i++)
+        for (int k = 0; g_schemes[i]->sections && g_schemes[i]->sections[k]; k++)
+            if (strcmp(g_schemes[i]->sections[k], section) == 0) return g_schemes[i];
+    return NULL;
+}
+
+const scenario_scheme *sc_scheme_key(const char *section, const char *key)
+{
+    for (int i = 0; i < g_n_schemes; i++)
+        for (const scenario_key *k = g_schemes[i]->keys; k && k->section; k++)
+            if (strcmp(k->section, section) == 0 && strcmp(k->key, key) == 0) return g_schemes[i];
+    return NULL;
+}
+
+const struct sc_entry *sc_given(scenario_reader *r, const char *section, const char *key)
+{
+    return sc_value(r->t, section, key);
 }
 
 /* ---- scheme and key families ------------------------------------------------------- */
 
 swgl_status sc_read_scheme(sc_build *b)
 {
-    static const char *const names[] = {"roe", "kp", "sediment", "hllc", NULL};   /* enum scheme_kind's order */
-    int k = SCHEME_ROE;
-    swgl_status st = sc_get_word(b, "run", "scheme", names, "roe, kp, hllc or sediment", &k);
+    /* the registered names, in their order, and "a, b, c or d" for the message */
+    const char *names[MAX_SCHEMES + 1];
+    char expected[512] = "";
+    size_t o = 0;
+    for (int i = 0; i < g_n_schemes; i++) {
+        names[i] = g_schemes[i]->name;
+        const char *sep = i == 0 ? "" : i == g_n_schemes - 1 ? " or " : ", ";
+        int w = snprintf(expected + o, sizeof expected - o, "%s%s", sep, names[i]);
+        if (w > 0 && (size_t)w < sizeof expected - o) o += (size_t)w;
+    }
+    names[g_n_schemes] = NULL;
+    if (g_n_schemes == 0)
+        return swgl_fail(SWGL_ERR_ARG, "%s: no scheme is registered with the scenario reader "
+                         "(scheme_keys_install)", b->t->file);
+    int k = 0;   /* the first registered: the default */
+    swgl_status st = sc_get_word(b, "run", "scheme", names, expected, &k);
     if (st != SWGL_OK) return st;
-    b->sc->scheme = (enum scheme_kind)k;
+    b->sc->scheme = g_schemes[k];
     return SWGL_OK;
 }
 
-/* Shallow-water keys are errors with scheme = sediment, sediment keys with the others,
- * and a key of one shallow-water scheme ([roe] kappa; [kp]; [hllc] kappa; [friction],
- * which kp and hllc take: docs/scenarios.md) with the others. */
+/* "kp or hllc": the schemes that take [friction] */
+static void friction_owners(char *out, size_t len)
+{
+    int n = 0, total = 0;
+    for (int i = 0; i < g_n_schemes; i++) total += g_schemes[i]->friction != 0;
+    size_t o = 0;
+    out[0] = 0;
+    for (int i = 0; i < g_n_schemes; i++) {
+        if (!g_schemes[i]->friction) continue;
+        const char *sep = n == 0 ? "" : n == total - 1 ? " or " : ", ";
+        int w = snprintf(out + o, len - o, "%s%s", sep, g_schemes[i]->name);
+        if (w > 0 && (size_t)w < len - o) o += (size_t)w;
+        n++;
+    }
+}
+
+/* Shallow-water keys are errors with a points scheme (sediment), a scheme's own keys with
+ * the others, and [friction] with a scheme that has none (docs/scenarios.md). */
 swgl_status sc_check_families(sc_build *b)
 {
-    enum scheme_kind k = b->sc->scheme;
+    const scenario_scheme *k = b->sc->scheme;
     for (int i = 0; i < b->t->n; i++) {
         sc_entry *e = &b->t->e[i];
         enum key_family f = FAM_ALL;
-        sc_key_known(e->section, e->key, &f);
+        const scenario_scheme *owner = NULL;
+        sc_key_owner(e->section, e->key, &f, &owner);
         if (!e->value[0] || strcmp(e->section, "domain") == 0) continue;  /* bed: ignored */
-        int ok = f == FAM_ALL || (f == FAM_SW && k != SCHEME_SEDIMENT) || (f == FAM_SED && k == SCHEME_SEDIMENT) ||
-                 (f == FAM_ROE && k == SCHEME_ROE) || (f == FAM_KP && k == SCHEME_KP) ||
-                 (f == FAM_HLLC && k == SCHEME_HLLC) || (f == FAM_FRICTION && (k == SCHEME_KP || k == SCHEME_HLLC));
-        if (!ok)
-            return sc_entry_error(e, SWGL_ERR_INPUT, "a %s key, not allowed with scheme = %s",
-                                  f == FAM_SED ? "sediment" : f == FAM_ROE ? "roe" : f == FAM_KP ? "kp"
-                                  : f == FAM_HLLC ? "hllc" : f == FAM_FRICTION ? "kp or hllc" : "shallow-water",
-                                  scheme_name(k));
+        int ok = f == FAM_ALL || (f == FAM_SW && !k->points) || (f == FAM_SCHEME && owner == k) ||
+                 (f == FAM_FRICTION && k->friction);
+        if (ok) continue;
+        char who[160];
+        if (f == FAM_FRICTION) friction_owners(who, sizeof who);
+        else snprintf(who, sizeof who, "%s", f == FAM_SCHEME && owner ? owner->name : "shallow-water");
+        return sc_entry_error(e, SWGL_ERR_INPUT, "a %s key, not allowed with scheme = %s", who, k->name);
     }
     return SWGL_OK;
 }
 
-int sc_is_sediment(const sc_build *b)
+int sc_points(const sc_build *b)
 {
-    return b->sc->scheme == SCHEME_SEDIMENT;
+    return b->sc->scheme->points;
 }
 
 /* The scheme's say on [run]: its defaults (kp: cfl = 0.25), the range of cfl, and
  * whether t_end is required (sediment: not when [sediment] steps counts the steps). */
 swgl_status sc_scheme_run(sc_build *b, enum sc_range *cfl, int *t_end_required)
 {
-    scenario *sc = b->sc;
-    sc->roe_kappa = -1;   /* not given: the scheme's default */
-    sc->kp_kappa = -1;
-    sc->hllc_kappa = -1;
-    sc->kp_theta = 1.3;
-    sc->kp_rk2 = 1;
-    sc->kp_early_exit = 0;
-    if (sc->scheme == SCHEME_KP) {
-        sc->cfl = 0.25;   /* (8): a quarter cell per step */
-        *cfl = R_CFL_KP;
+    const scenario_scheme *k = b->sc->scheme;
+    if (k->cfl_default > 0) b->sc->cfl = k->cfl_default;
+    if (k->cfl_range != R_ANY) *cfl = k->cfl_range;
+    int optional = 0;
+    if (k->t_end_optional) {
+        swgl_status st = k->t_end_optional(b, &optional);
+        if (st != SWGL_OK) return st;
     }
-    int steps = 0;
-    swgl_status st;
-    if (sc_is_sediment(b) && (st = sc_get_int(b, "sediment", "steps", 0, 0, INT_MAX, &steps))) return st;
-    *t_end_required = !(sc_is_sediment(b) && steps > 0);
+    *t_end_required = !optional;
     return SWGL_OK;
 }
 
-/* [roe] kappa, [kp] kappa, theta, integrator, early_exit and [hllc] kappa (those of
- * another scheme were refused by check_families). */
+/* The scheme's own keys (those of another scheme were refused by check_families). */
 swgl_status sc_read_scheme_keys(sc_build *b)
 {
-    scenario *sc = b->sc;
-    swgl_status st;
-    if ((st = sc_get_num(b, "roe", "kappa", 0, R_NONNEG, &sc->roe_kappa)) ||
-        (st = sc_get_num(b, "kp", "kappa", 0, R_NONNEG, &sc->kp_kappa)) ||
-        (st = sc_get_num(b, "hllc", "kappa", 0, R_NONNEG, &sc->hllc_kappa)) ||
-        (st = sc_get_num(b, "kp", "theta", 0, R_THETA, &sc->kp_theta)))
-        return st;
-    static const char *const integrators[] = {"euler", "rk2", NULL};
-    static const char *const modes[] = {"auto", "on", "off", NULL};
-    if ((st = sc_get_word(b, "kp", "integrator", integrators, "rk2 or euler", &sc->kp_rk2)) ||
-        (st = sc_get_word(b, "kp", "early_exit", modes, "auto, on or off", &sc->kp_early_exit)))
-        return st;
-    return SWGL_OK;
+    const scenario_scheme *k = b->sc->scheme;
+    return k->read ? k->read(b, b->sc) : SWGL_OK;
 }
-
-/* Bytes a run needs per cell, at most: the scenario fields, the scheme's problem and state,
- * the run's two copies of the state for --compare, the output grids, and the worst pair of
- * backends a --compare can hold, counting the GPU's textures, which llvmpipe (the renderer
- * of a machine without a GPU) keeps in host memory.  Measured peaks (slope between 1000^2
- * and 1400^2 cells): kp gpu --precision double --compare cpu-scalar with friction ~680
- * (cpu-scalar alone 397: it keeps every cell's four point values, the face fluxes and both
- * RK2 states in double); roe gpu --precision double --compare cpu-scalar ~375; sediment
- * ~160. */
-#define BYTES_PER_CELL_SW 400.0
-#define BYTES_PER_CELL_KP 720.0
-#define BYTES_PER_CELL_SED 160.0
 
 double sc_scheme_bytes_per_cell(const sc_build *b)
 {
-    return sc_is_sediment(b) ? BYTES_PER_CELL_SED : b->sc->scheme == SCHEME_KP ? BYTES_PER_CELL_KP : BYTES_PER_CELL_SW;
+    return b->sc->scheme->bytes_per_cell;
 }
 
-/* scheme = kp: the bed at the cell corners (docs/scenarios.md "The bed of kp"), and the
+swgl_status sc_scheme_fields(sc_build *b)
+{
+    const scenario_scheme *k = b->sc->scheme;
+    return k->fields ? k->fields(b, b->sc) : SWGL_OK;
+}
+
+/* A scheme that samples the bed at the cell corners (bed_at_corners; kp): the bed at the corners (docs/scenarios.md "The bed of kp"), and the
  * cell values replaced by the bilinear bed's cell averages (the mean of the four
  * corners), so that h = eta - bed, the outputs' eta = bed + h and the scheme's
  * w = B_ij + h all use the bed the scheme uses, and a lake at rest stays one.
@@ -204,33 +220,17 @@ static swgl_status corner_bed(sc_build *b)
     return SWGL_OK;
 }
 
-/* The shallow-water bed as the scheme samples it: kp's at the corners (corner_bed). */
+/* The shallow-water bed as the scheme samples it: at the corners where it says so. */
 swgl_status sc_scheme_bed(sc_build *b)
 {
-    return b->sc->scheme == SCHEME_KP ? corner_bed(b) : SWGL_OK;
+    return b->sc->scheme->bed_at_corners ? corner_bed(b) : SWGL_OK;
 }
 
-swgl_status sc_sediment_fields(sc_build *b)
+/* [friction] manning (the schemes that say friction): NULL when absent or 0 everywhere. */
+swgl_status sc_read_friction(sc_build *b)
 {
     scenario *sc = b->sc;
-    swgl_status st;
-    if ((st = sc_grid_field(b, "initial", "height", &sc->height)) ||
-        (st = sc_get_field(b, "initial", "sand", 1.0, &sc->sand)) ||
-        (st = sc_get_field(b, "sediment", "alpha", 1.0, &sc->alpha)) ||
-        (st = sc_get_field(b, "sediment", "beta", 0.5, &sc->beta)))
-        return st;
-    if ((st = sc_check_field(b, "initial", "sand", sc->sand, 0, 1, "a sand fraction s in [0, 1]")) ||
-        (st = sc_check_field(b, "sediment", "alpha", sc->alpha, 0, INFINITY, "alpha >= 0")) ||
-        (st = sc_check_field(b, "sediment", "beta", sc->beta, 0, INFINITY, "beta >= 0")))
-        return st;
-    return SWGL_OK;
-}
-
-/* [friction] manning (kp): NULL when absent or 0 everywhere. */
-static swgl_status read_friction(sc_build *b)
-{
-    scenario *sc = b->sc;
-    if (!sc_value(b->t, "friction", "manning")) return SWGL_OK;
+    if (!sc->scheme->friction || !sc_value(b->t, "friction", "manning")) return SWGL_OK;
     swgl_status st = sc_get_field(b, "friction", "manning", 0.0, &sc->manning);
     if (st == SWGL_OK)
         st = sc_check_field(b, "friction", "manning", sc->manning, 0, 1, "Manning's n in [0, 1] (s m^-1/3)");
@@ -244,50 +244,5 @@ static swgl_status read_friction(sc_build *b)
         free(sc->manning);
         sc->manning = NULL;
     }
-    return SWGL_OK;
-}
-
-static swgl_status read_sediment(sc_build *b)
-{
-    static const char *const forms[] = {"paper", "conservative", NULL};
-    static const char *const sides[] = {"west", "east", "south", "north", "none", NULL};
-    scenario *sc = b->sc;
-    int side = 4;
-    sc->cs = sc->cm = sc->layer = 1.0;
-    sc->inflow_side = -1;
-    sc->sed_form = 1;    /* conservative; paper, (4) as printed, lets s leave [0, 1] */
-    swgl_status st;
-    if ((st = sc_get_num(b, "sediment", "cs", 0, R_POS, &sc->cs)) ||
-        (st = sc_get_num(b, "sediment", "cm", 0, R_POS, &sc->cm)) ||
-        (st = sc_get_num(b, "sediment", "layer", 0, R_POS, &sc->layer)) ||
-        (st = sc_get_num(b, "sediment", "dt", 0, R_POS, &sc->sed_dt)) ||
-        (st = sc_get_int(b, "sediment", "steps", 0, 0, INT_MAX, &sc->sed_steps)) ||
-        (st = sc_get_word(b, "sediment", "form", forms, "paper or conservative", &sc->sed_form)) ||
-        (st = sc_get_word(b, "sediment", "inflow_side", sides, "none, west, east, south or north",
-                       &side)))
-        return st;
-    sc->inflow_side = side == 4 ? -1 : side;
-    double len = side < 2 ? (sc->ny - 1) * sc->dy : (sc->nx - 1) * sc->dx;
-    sc->inflow_from = 0;
-    sc->inflow_to = len;
-    if ((st = sc_get_num(b, "sediment", "inflow_from", 0, R_NONNEG, &sc->inflow_from)) ||
-        (st = sc_get_num(b, "sediment", "inflow_to", 0, R_NONNEG, &sc->inflow_to)) ||
-        (st = sc_get_num(b, "sediment", "inflow_sand", 0, R_NONNEG, &sc->inflow_sand)) ||
-        (st = sc_get_num(b, "sediment", "inflow_mud", 0, R_NONNEG, &sc->inflow_mud)))
-        return st;
-    if (sc->inflow_to < sc->inflow_from) {
-        sc_entry *e = sc_value(b->t, "sediment", "inflow_to");
-        if (!e) e = sc_value(b->t, "sediment", "inflow_from");
-        return sc_entry_error(e, SWGL_ERR_INPUT, "expected inflow_from <= inflow_to (%g m along "
-                              "the side)", sc->inflow_to);
-    }
-    return SWGL_OK;
-}
-
-/* The scheme's own sections after [run]: [sediment] (sediment), [friction] (kp, hllc). */
-swgl_status sc_read_scheme_sections(sc_build *b)
-{
-    if (sc_is_sediment(b)) return read_sediment(b);
-    if (b->sc->scheme == SCHEME_KP || b->sc->scheme == SCHEME_HLLC) return read_friction(b);
     return SWGL_OK;
 }

@@ -27,7 +27,10 @@
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "keys.h"
 #include "scenario.h"
+#include "scenario_scheme.h"
+#include "sediment_keys.h"
 
 enum { ALLOC_CAP = 256 * 1024 };
 static int capped;     /* 1 while scenario_load runs */
@@ -93,13 +96,16 @@ static void check(const scenario *sc)
         FZ_CHECK(sc->output_times[i] > 0 && sc->output_times[i] <= sc->t_end);
         if (i) FZ_CHECK(sc->output_times[i] > sc->output_times[i - 1]);
     }
-    if (sc->scheme == SCHEME_SEDIMENT) {
-        check_field(sc, sc->height, n, -INFINITY, INFINITY);
-        check_field(sc, sc->sand, n, 0, 1);
-        check_field(sc, sc->alpha, n, 0, INFINITY);
-        check_field(sc, sc->beta, n, 0, INFINITY);
-        FZ_CHECK(sc->inflow_side >= -1 && sc->inflow_side <= 3);
-        FZ_CHECK(sc->inflow_from <= sc->inflow_to);
+    FZ_CHECK(sc->scheme != NULL && sc->scheme == scenario_scheme_named(sc->scheme->name));
+    if (sc->scheme->points) {
+        const sediment_params *p = sc->params;
+        FZ_CHECK(p != NULL);
+        check_field(sc, p->height, n, -INFINITY, INFINITY);
+        check_field(sc, p->sand, n, 0, 1);
+        check_field(sc, p->alpha, n, 0, INFINITY);
+        check_field(sc, p->beta, n, 0, INFINITY);
+        FZ_CHECK(p->inflow_side >= -1 && p->inflow_side <= 3);
+        FZ_CHECK(p->inflow_from <= p->inflow_to);
     } else {
         FZ_CHECK(sc->t_end > 0);
         check_field(sc, sc->bed, n, -INFINITY, INFINITY);
@@ -113,6 +119,7 @@ static void check(const scenario *sc)
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+    scheme_keys_install();
     char p[1200];
     fz_write(p, sizeof p, "grid-bed.asc", grid_bed, sizeof grid_bed - 1);
     fz_write(p, sizeof p, "grid-eta.asc", grid_eta, sizeof grid_eta - 1);

@@ -240,6 +240,9 @@ typedef struct scheme_desc {
      * keeps the owned cells exact. */
     swgl_status (*window)(const scheme_setup *g, const int win[4], const int own[4], scheme_setup *l);
     int (*halo)(const scheme_setup *s);
+    /* Optional: the name of the backends' native field (scheme_probe_ops get_native: kp's
+     * "surface"), kept in run.nc so that a restart continues bit for bit; NULL: none. */
+    const char *native;
     const scheme_backend *backends[BACKEND_COUNT];
 } scheme_desc;
 
@@ -265,10 +268,9 @@ void scheme_setup_release(scheme_setup *s);
 /* stages() of an Euler (one-stage) backend. */
 int scheme_one_stage(const void *self);
 
-/* The scheme of a scenario's [run] scheme, or of a name ("kp"); NULL (with a message)
- * if there is none (registry.c). */
-const scheme_desc *scheme_find(enum scheme_kind k);
-const scheme_desc *scheme_find_name(const char *name);
+/* The scheme of that name (a scenario's [run] scheme: sc->scheme->name); NULL (with a
+ * message) if there is none (registry.c). */
+const scheme_desc *scheme_find(const char *name);
 
 /* An instance: a scheme on one backend. */
 typedef struct scheme_inst {

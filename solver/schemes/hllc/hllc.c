@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hllc.h"
+#include "hllc_keys.h"
 #include "swe_output.h"
 
 static void setup_free(scheme_setup *s)
@@ -48,7 +49,8 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
         }
     /* hllc.kappa: the thin-film depth of the velocity desingularization (roe_cpu.h (M5)),
      * default as roe's: K0 max(dx, dy), K0 = 1e-2 */
-    double kappa = sc->hllc_kappa >= 0 ? sc->hllc_kappa : 1e-2 * fmax(sc->dx, sc->dy);
+    const hllc_params *hpp = sc->params;
+    double kappa = hpp->kappa >= 0 ? hpp->kappa : 1e-2 * fmax(sc->dx, sc->dy);
     hp->p.sw = (swe_problem){.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl,
                              .h_dry = sc->h_dry, .kappa = kappa, .H = hp->H, .code = s->code};
     hp->p.manning = hp->manning;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kp.h"
+#include "kp_keys.h"
 #include "swe_output.h"
 
 static void setup_free(scheme_setup *s)
@@ -62,15 +63,16 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
         }
     /* kp.kappa: Brodtkorb et al. (6) with K0 = 1e-2 (their choice for float), scaled
      * with the larger cell side as roe.kappa is */
-    double kappa = sc->kp_kappa >= 0 ? sc->kp_kappa : 1e-2 * fmax(sc->dx, sc->dy);
+    const kp_params *kpp = sc->params;
+    double kappa = kpp->kappa >= 0 ? kpp->kappa : 1e-2 * fmax(sc->dx, sc->dy);
     kp->p = (kp_problem){
         .sw = {.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl, .h_dry = sc->h_dry,
                .kappa = kappa, .H = kp->H, .code = s->code},
         .Bc = kp->Bc,
         .manning = kp->manning,
-        .theta = sc->kp_theta,
-        .rk2 = sc->kp_rk2,
-        .early_exit = (enum kp_early_exit)sc->kp_early_exit,
+        .theta = kpp->theta,
+        .rk2 = kpp->rk2,
+        .early_exit = (enum kp_early_exit)kpp->early_exit,
     };
     if ((st = swe_forcing_build(sc, kp->datum, &kp->forcing)) != SWGL_OK) {
         setup_free(s);
@@ -156,6 +158,7 @@ static const swe_forcing *forcing(const scheme_setup *s)
 
 const scheme_desc scheme_kp = {
     .name = "kp",
+    .native = "surface",
     .n_fields = 3,
     .fields = {"h", "qx", "qy"},
     .cell_word = "cells",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "roe.h"
+#include "roe_keys.h"
 #include "swe_output.h"
 
 static void setup_free(scheme_setup *s)
@@ -41,7 +42,8 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
         }
     /* roe.kappa: the thin-film depth of the velocity desingularization (cpu_ref/roe_cpu.h
      * (M5)); default K0 max(dx, dy), K0 = 1e-2, as Brodtkorb et al. choose for theirs */
-    double kappa = sc->roe_kappa >= 0 ? sc->roe_kappa : 1e-2 * fmax(sc->dx, sc->dy);
+    const roe_params *keys = sc->params;
+    double kappa = keys->kappa >= 0 ? keys->kappa : 1e-2 * fmax(sc->dx, sc->dy);
     rp->p = (swe_problem){.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl,
                           .h_dry = sc->h_dry, .kappa = kappa, .H = rp->H, .code = s->code};
     if ((st = swe_forcing_build(sc, 0.0, &rp->forcing)) != SWGL_OK) {

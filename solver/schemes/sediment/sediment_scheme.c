@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sediment_keys.h"
 #include "sediment_scheme.h"
 
 static void setup_free(scheme_setup *s)
@@ -20,6 +21,7 @@ static void setup_free(scheme_setup *s)
 
 static swgl_status setup(const scenario *sc, scheme_setup *s)
 {
+    const sediment_params *sp = sc->params;
     int nx = sc->nx, ny = sc->ny;
     size_t n = grid_size(nx, ny);
     swgl_status st = scheme_setup_begin(s, sc, sizeof(sed_setup), 2, 0);
@@ -29,37 +31,37 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
         setup_free(s);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
-    if (!sc->alpha || !sc->beta || !sc->height || !sc->sand) {
+    if (!sp->alpha || !sp->beta || !sp->height || !sp->sand) {
         setup_free(s);
         return swgl_fail(SWGL_ERR_INPUT, "the scenario defines no sediment fields");
     }
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             size_t k = grid_in(nx, i, j), q = (size_t)j * nx + i;
-            ss->alpha[k] = sc->alpha[q];
-            ss->beta[k] = sc->beta[q];
-            s->init[0][k] = sc->height[q];
-            s->init[1][k] = sc->sand[q];
+            ss->alpha[k] = sp->alpha[q];
+            ss->beta[k] = sp->beta[q];
+            s->init[0][k] = sp->height[q];
+            s->init[1][k] = sp->sand[q];
         }
     sed_problem *p = &ss->p;
     p->nx = nx;
     p->ny = ny;
     p->dx = sc->dx;
     p->dy = sc->dy;
-    p->cs = sc->cs;
-    p->cm = sc->cm;
-    p->layer = sc->layer;
+    p->cs = sp->cs;
+    p->cm = sp->cm;
+    p->layer = sp->layer;
     p->alpha = ss->alpha;
     p->beta = ss->beta;
-    p->form = sc->sed_form == 0 ? SED_FORM_PAPER : SED_FORM_CONSERVATIVE;
+    p->form = sp->form == 0 ? SED_FORM_PAPER : SED_FORM_CONSERVATIVE;
     p->inflow_side = SED_NONE;
-    if (sc->inflow_side >= 0 && sc->inflow_sand + sc->inflow_mud > 0) {
-        int side = sc->inflow_side, len = side <= SIDE_EAST ? ny : nx;
+    if (sp->inflow_side >= 0 && sp->inflow_sand + sp->inflow_mud > 0) {
+        int side = sp->inflow_side, len = side <= SIDE_EAST ? ny : nx;
         double d = side <= SIDE_EAST ? sc->dy : sc->dx, tol = 1e-9 * d;
         int first = 0, last = -1;
         for (int m = 1; m <= len; m++) {
             double x = (m - 1) * d;
-            if (x >= sc->inflow_from - tol && x <= sc->inflow_to + tol) {
+            if (x >= sp->inflow_from - tol && x <= sp->inflow_to + tol) {
                 if (!first) first = m;
                 last = m;
             }
@@ -69,25 +71,25 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
             return swgl_fail(SWGL_ERR_INPUT,
                              "sediment.inflow_from = %g, inflow_to = %g m: no grid point of the side (spacing %g m, "
                              "0 to %g m) lies in that range",
-                             sc->inflow_from, sc->inflow_to, d, (len - 1) * d);
+                             sp->inflow_from, sp->inflow_to, d, (len - 1) * d);
         }
         p->inflow_side = (enum sed_side)side;
         p->inflow_first = first;
         p->inflow_last = last;
-        p->inflow_sand = sc->inflow_sand;
-        p->inflow_mud = sc->inflow_mud;
+        p->inflow_sand = sp->inflow_sand;
+        p->inflow_mud = sp->inflow_mud;
     }
     ss->dt_limit = sed_dt_limit_state(p, s->init[0]);
-    if (sc->sed_dt > 0) {
-        if (sc->sed_dt > ss->dt_limit) {
+    if (sp->dt > 0) {
+        if (sp->dt > ss->dt_limit) {
             double lim = ss->dt_limit;
             setup_free(s);
             return swgl_fail(SWGL_ERR_INPUT,
                              "sediment.dt = %g s is above the stability limit %g s of this problem "
                              "(docs/sediment.md, section 5); give at most %g s, or leave it empty for 0.9 x the limit",
-                             sc->sed_dt, lim, lim);
+                             sp->dt, lim, lim);
         }
-        p->dt = sc->sed_dt;
+        p->dt = sp->dt;
     } else {
         if (!isfinite(ss->dt_limit)) {
             setup_free(s);
@@ -96,7 +98,7 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
         }
         p->dt = 0.9 * ss->dt_limit;
     }
-    s->t_end = sc->sed_steps > 0 ? sc->sed_steps * p->dt : sc->t_end;
+    s->t_end = sp->steps > 0 ? sp->steps * p->dt : sc->t_end;
     if (!(s->t_end > 0)) s->t_end = p->dt;
     return SWGL_OK;
 }
