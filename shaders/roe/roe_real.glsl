@@ -39,4 +39,16 @@ real roe_bits(int lo, int hi) { return packDouble2x32(uvec2(uint(lo), uint(hi)))
 
 real roe_inf() { return real(swgl_inf()); }
 
+// x^(1/3), x >= 0: float's pow, refined by two Newton steps in double
+real roe_cbrt(real x)
+{
+    if (!(x > real(0.0))) return real(0.0);
+    real y = real(pow(float(x), 1.0 / 3.0));
+#ifdef ROE_DOUBLE
+    y -= (y * y * y - x) / (real(3.0) * y * y);
+    y -= (y * y * y - x) / (real(3.0) * y * y);
+#endif
+    return y;
+}
+
 #endif
