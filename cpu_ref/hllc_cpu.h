@@ -76,6 +76,10 @@ double hllc_face(const double wL[3], const double wR[3], double zL, double zR, d
 double hllc_boundary_face(unsigned char c, double v, double vmax, const double wa[3], double za, double ex,
                           double ey, int ghost_low, double g, double h_dry, double *F_h, double mL[2], double mR[2]);
 
+/* both in the shared face signature (swe.h; the GLSL: shaders/hllc/hllc_face.glsl) */
+swe_face_fn hllc_face;
+swe_bface_fn hllc_boundary_face;
+
 enum hllc_cpu_kind { HLLC_CPU_SCALAR = 0, HLLC_CPU_FAST = 1, HLLC_CPU_FAST_DOUBLE = 2 };
 typedef struct hllc_cpu hllc_cpu;
 

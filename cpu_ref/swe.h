@@ -48,6 +48,24 @@ typedef struct swe_problem {
     int own[4];
 } swe_problem;
 
+/* The face of a first-order scheme whose update is the draining one (roe_cpu.h (M2)-(M5),
+ * hllc_cpu.h (H5)-(H7)): one signature in C and in GLSL (shaders/swe/swe_face.glsl, where
+ * the GPU's edge engine, solver/schemes/roe_gpu*.c, calls the scheme's), as Basilisk's
+ * riemann.h or GeoClaw's rpn2.  wL, wR: (h, qx, qy) of cells L (west/south) and R
+ * (east/north); zL, zR their bed elevations; (ex, ey) the unit normal from L to R.
+ * Writes *F_h, the mass flux per unit length from L to R, mL the momentum flux per unit
+ * length L loses and mR the one R gains; returns the face's speed s_e (the bound is
+ * dt = 2 cfl |V| / sum_e |Gamma_e| s_e).  hllc_face is one (hllc_cpu.h). */
+typedef double swe_face_fn(const double wL[3], const double wR[3], double zL, double zR, double ex, double ey,
+                           double g, double h_dry, double *F_h, double mL[2], double mR[2]);
+/* Its boundary counterpart: a face between active cell a (wa, bed za) and a ghost of
+ * cell code c (swgl_grid.h) with segment value v and largest value vmax (0 without a
+ * segment; GLSL passes them as bv = (v, vmax)); ghost_low: the ghost is L.  The same
+ * outputs; a wall moves no mass.  hllc_boundary_face is one. */
+typedef double swe_bface_fn(unsigned char c, double v, double vmax, const double wa[3], double za, double ex,
+                            double ey, int ghost_low, double g, double h_dry, double *F_h, double mL[2],
+                            double mR[2]);
+
 /* Whether interior cell (i, j) (1-based, grid_at's) counts in the bound (swe_problem own). */
 static inline int swe_owns(const swe_problem *p, int i, int j)
 {

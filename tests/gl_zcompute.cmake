@@ -1,9 +1,9 @@
-# Issue 13: the GL tests of the three schemes again with every pass built and run as a GL
+# Issue 13: the GL tests of the schemes (roe, kp, hllc, sediment) again with every pass built and run as a GL
 # 4.3 compute pass from the same GLSL (SWGL_PASSES=compute, gpgpu/gpu_program.c): the
 # same checks against the CPU solvers and the same bounds.  They skip (77) without an EGL
 # device or where it offers no GL 4.3.  test_gpu_compute.sh: --backend gpu-compute
 # through the program, against gpu and cpu-scalar, for every scheme and boundary type.
-foreach(t test_gl_reduce ${SWGL_GL_ROE_TESTS} ${SWGL_GL_KP_TESTS} test_gl_sediment)
+foreach(t test_gl_reduce ${SWGL_GL_ROE_TESTS} ${SWGL_GL_KP_TESTS} ${SWGL_GL_HLLC_TESTS} test_gl_sediment)
   add_test(NAME ${t}_compute COMMAND ${t})
   set_tests_properties(${t}_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 600
     ENVIRONMENT "SWGL_PASSES=compute;OMP_WAIT_POLICY=PASSIVE;SWGL_GL_CHECK=1;SWGL_DATA=${PROJECT_SOURCE_DIR}/../shared/data;SWGL_TEST_DATA=${CMAKE_CURRENT_SOURCE_DIR}/data")

@@ -1,5 +1,5 @@
 // clock.glsl — the time step chosen on the GPU, so that a step needs no read-back and
-// the pipeline never stalls (solver/schemes/timeloop.c describes the same rule on the
+// the pipeline never stalls (solver/schemes/core/timeloop.c describes the same rule on the
 // CPU).  One clock per step, ping-pong: a row of SWGL_CLOCK_W + 1 texels (gpgpu/
 // gpu_clock.h): this step's dt and the 4 SWGL_CLOCK_W - 2 before it, the flags
 // (4 stop + landed + 2 blown), the time since the CPU's t and the bound.

@@ -7,7 +7,7 @@
 // cell's state) or R or r is NaN: the min reduction keeps it, and the time loop (or the
 // clock) calls it a blow-up.  min(cfl r) = cfl min(r) (rounding is monotonic).
 // A run over MPI ranks (kp_gpu.c defines KP_OWN: the texels (x0, y0, x1, y1), half-open,
-// of the rank's own cells; solver/schemes/scheme_mpi.c): a cell outside them, in the halo,
+// of the rank's own cells; solver/schemes/core/scheme_mpi.c): a cell outside them, in the halo,
 // bounds nothing (+inf; its faces toward the halo's edge are not the whole grid's), but a
 // blow-up (b < 0) still counts, as on the CPU (cpu_ref/swe.h swe_owns)
 real kp_own_bound(ivec2 c, real b)

@@ -7,7 +7,7 @@
 // four outward mass fluxes in mass[] (roe_dt.glsl's header has the equations).  The
 // includer declares u_cfl and u_area (float: uniforms; double: #defines).
 // A run over MPI ranks (roe_gpu.c defines ROE_OWN: the texels (x0, y0, x1, y1), half-open,
-// of the rank's own cells; solver/schemes/scheme_mpi.c): dt_i of a cell outside them, in the
+// of the rank's own cells; solver/schemes/core/scheme_mpi.c): dt_i of a cell outside them, in the
 // halo, bounds nothing (+inf), but a blow-up (dt_i < 0) still counts (cpu_ref/swe.h swe_owns)
 real roe_own_dt(ivec2 c, real dt)
 {

@@ -9,7 +9,7 @@
 //   o_mass = |Gamma| Phi out of the cell through its (east, north, west, south) edges,
 //            only without ROE_MASS_FROM_EDGES (the default defines it: the update then
 //            re-reads them from the edge arrays, one render target less, which measured
-//            faster; solver/schemes/roe_gpu.c)
+//            faster; solver/schemes/roe/roe_gpu.c)
 // In double (roe_real.glsl; always ROE_MASS_FROM_EDGES) the same values in three
 // targets: o_sums_d = (sum F-[qx], sum F-[qy]) and o_tau = (tau_i, dt_i), packed
 // doubles, and o_bound = (0, 0, float(dt_i), 0) for gpgpu's min reduction (float4

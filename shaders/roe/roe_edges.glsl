@@ -2,7 +2,12 @@
 // inputs it reads: the edge pass (roe_edge.glsl) runs it once per edge texel, the fused
 // kernel of the compute backend (roe_step_cs.glsl) for the edges of its tile.  The edge
 // layout, the boundary edges and the precisions are roe_edge.glsl's header.
-#include "roe_flux.glsl"
+// The face itself is the scheme's (the shared signature of shaders/swe/swe_face.glsl):
+// roe's (roe_face.glsl) by default, hllc's (shaders/hllc/hllc_face.glsl) where the
+// program's defines have SWGL_FACE_HLLC (solver/schemes/roe/roe_gpu.c, the face it is given).
+// Both files are spliced in by gpgpu's #include, which knows no #ifdef: the driver's
+// preprocessor drops the one not chosen.
+#include "roe_real.glsl"
 
 #ifdef ROE_DOUBLE
 SWGL_INPUT_U(u_state_a);   // (h, qx) per cell
@@ -29,14 +34,6 @@ float roe_bed(ivec2 p) { return SWGL_LOAD(u_bed, p).x; }
 #endif
 #endif
 
-// exterior state of a wall or free boundary edge: the active cell's state seen through it
-rvec3 ghost_state(rvec3 w, real code, rvec2 e)
-{
-    if (GRID_BC_SIGN(code) > 0.0) return w;                // free: transmissive (swgl_grid.h)
-    real qn = dot(w.yz, e);
-    return rvec3(w.x, w.yz - real(2.0) * qn * e);          // wall: mirror, q.n = 0 on the edge
-}
-
 // The ghost's segment (value at the step's time, largest value): the ghost's state
 // texel holds the segment in .x (-1 for none; roe_gpu.c), u_bvals one texel per segment;
 // (0, 0) without boundary data (ROE_NSEG undefined).
@@ -60,86 +57,19 @@ rvec2 roe_bv(rvec4 ghost)
 rvec2 roe_bv(rvec4 ghost) { return rvec2(0.0); }
 #endif
 
-// x^(1/3), x >= 0: float's pow, refined by two Newton steps in double
-real roe_cbrt(real x)
-{
-    if (!(x > real(0.0))) return real(0.0);
-    real y = real(pow(float(x), 1.0 / 3.0));
-#ifdef ROE_DOUBLE
-    y -= (y * y * y - x) / (real(3.0) * y * y);
-    y -= (y * y * y - x) / (real(3.0) * y * y);
-#endif
-    return y;
-}
-
-// A boundary edge, as cpu_ref/roe_scalar.c roe_boundary_edge computes it (cpu_ref/swe.h
-// "Boundary data"): wa, Ha the active cell's state and depth function (the ghost's bed is
-// the active cell's), code and bv = (value, largest value) the ghost's, e the normal from
-// the low cell L to the high one R, ghost_low whether the ghost is L.  Writes F-_LR (fL),
-// F-_RL (fR) and phi = (M1) the mass flux from L to R; returns the edge's speed for (8),
-// at least the boundary's floor (swe_boundary_speed).
-real roe_bedge(real code, rvec2 bv, rvec3 wa, real Ha, rvec2 e, bool ghost_low, out rvec3 fL, out rvec3 fR,
-               out real phi)
-{
-#ifdef SWGL_PLAIN_BOUNDARIES
-    // no ghost of a value code and no boundary segment (roe_gpu.c): walls and free outlets only, the
-    // same operations as below with their floor speed 0 (code that is never run still
-    // takes registers, and fewer registers let more work groups share a multiprocessor)
-    rvec3 wg = ghost_state(wa, code, e);
-    rvec3 wL = ghost_low ? wg : wa, wR = ghost_low ? wa : wg;
-    real sp = roe_edge(wL, wR, Ha, Ha, e, u_g, u_hdry, fL, fR);
-    phi = GRID_BC_SIGN(code) < 0.0 ? real(0.0) : dot(wL.yz, e) + fL.x;
-    return real(0.0) > sp ? real(0.0) : sp;
+#ifdef SWGL_FACE_HLLC
+#include "hllc_face.glsl"
 #else
-    real vmax = bv.y, Bf = -Ha;
-    real hfl = code == CELL_LEVEL ? vmax - Bf : code == CELL_DEPTH ? vmax : real(0.0);
-    real floor_speed = code == CELL_DISCHARGE ? (vmax > real(0.0) ? real(2.0) * roe_cbrt(u_g * vmax) : real(0.0))
-                     : hfl > real(0.0) ? real(2.0) * sqrt(u_g * hfl) : real(0.0);
-    if (code == CELL_DISCHARGE) {
-        // the imposed flux, outward from the active cell (n_out): mass -v, momentum
-        // M n_out, less F(W_a).n_out (roe_scalar.c says why)
-        rvec2 n = ghost_low ? -e : e;
-        real v = bv.x, h = max(wa.x, real(0.0));
-        bool wet = h > u_hdry;
-        real qn = wa.y * n.x + wa.z * n.y, un = wet ? qn / h : real(0.0);
-        real hc = v > real(0.0) ? roe_cbrt(v * v / u_g) : real(0.0), hb = h > hc ? h : hc;
-        real M = real(0.0), sp = real(0.0);
-        if (hb > real(0.0)) {
-            M = v * v / hb + real(0.5) * u_g * hb * hb;
-            sp = v / hb + sqrt(u_g * hb);
-        }
-        real dp = M - real(0.5) * u_g * h * h;
-        rvec3 fa = rvec3(-v - qn, dp * n.x - wa.y * un, dp * n.y - wa.z * un);
-        fL = ghost_low ? rvec3(0.0) : fa;
-        fR = ghost_low ? fa : rvec3(0.0);
-        phi = ghost_low ? v : -v;
-        real sa = wet ? abs(un) + sqrt(u_g * h) : real(0.0);
-        if (sa > sp) sp = sa;
-        return floor_speed > sp ? floor_speed : sp;
-    }
-    rvec3 wg;
-    if (code == CELL_LEVEL || code == CELL_DEPTH) {
-        // the exterior depth with the active cell's velocity (none where either is dry, or
-        // where the exterior is deeper)
-        real hb = code == CELL_LEVEL ? (bv.x - Bf > real(0.0) ? bv.x - Bf : real(0.0)) : bv.x;
-        if (!(hb > real(0.0))) hb = real(0.0);
-        bool moving = wa.x > u_hdry && hb > u_hdry && !(hb > wa.x);   // deeper: at rest (swe.h)
-        wg = rvec3(hb, moving ? hb * (wa.y / wa.x) : real(0.0), moving ? hb * (wa.z / wa.x) : real(0.0));
-    } else {
-        wg = ghost_state(wa, code, e);
-    }
-    rvec3 wL = ghost_low ? wg : wa, wR = ghost_low ? wa : wg;
-    real sp = roe_edge(wL, wR, Ha, Ha, e, u_g, u_hdry, fL, fR);
-    phi = GRID_BC_SIGN(code) < 0.0 ? real(0.0) : dot(wL.yz, e) + fL.x;   // (M1); a wall: 0
-    return floor_speed > sp ? floor_speed : sp;   // (a NaN speed stays NaN)
+#include "roe_face.glsl"
 #endif
-}
+// the bed elevation z = -H of cell p (the bed array holds Lastra's depth function H)
+real roe_z(ivec2 p) { return -roe_bed(p); }
 
 // Edge texel p of the edge arrays (the east edge of cell (p.x/2, p.y) for even p.x, its
 // north edge for odd): what it gives the cell on its low side (low) and on its high
-// side (high), zero for a side that is not active:
-//   low  = (|Gamma| Phi,  |Gamma| F-_ij[qx, qy],  |Gamma| ||D||_inf)
-//   high = (-|Gamma| Phi, |Gamma| F-_ji[qx, qy],  |Gamma| ||D||_inf)
+// side (high), zero for a side that is not active (F_h, mL, mR: the face's, swe_face.glsl):
+//   low  = (|Gamma| F_h,  |Gamma| mL,   |Gamma| s_e)     (roe: F_h = Phi, mL = F-_ij[qx, qy],
+//   high = (-|Gamma| F_h, -|Gamma| mR,  |Gamma| s_e)      -mR = F-_ji[qx, qy], s_e = ||D||_inf)
 void roe_edge_at(ivec2 p, out rvec4 low, out rvec4 high)
 {
     bool north = (p.x & 1) == 1;
@@ -154,16 +84,15 @@ void roe_edge_at(ivec2 p, out rvec4 low, out rvec4 high)
 
     rvec2 e = north ? rvec2(0.0, 1.0) : rvec2(1.0, 0.0);
     real len = north ? u_len.y : u_len.x;
-    rvec3 fi, fj;
+    rvec2 mi, mj;
     real speed, phi;
     if (active_i && active_j) {
-        speed = roe_edge(si.xyz, sj.xyz, roe_bed(ci), roe_bed(cj), e, u_g, u_hdry, fi, fj);
-        phi = dot(si.yz, e) + fi.x;
+        speed = SWE_FACE(si.xyz, sj.xyz, roe_z(ci), roe_z(cj), e, u_g, u_hdry, phi, mi, mj);
     } else if (active_i) {
-        speed = roe_bedge(sj.w, roe_bv(sj), si.xyz, roe_bed(ci), e, false, fi, fj, phi);
+        speed = SWE_BFACE(sj.w, roe_bv(sj), si.xyz, roe_z(ci), e, false, u_g, u_hdry, phi, mi, mj);
     } else {
-        speed = roe_bedge(si.w, roe_bv(si), sj.xyz, roe_bed(cj), e, true, fi, fj, phi);
+        speed = SWE_BFACE(si.w, roe_bv(si), sj.xyz, roe_z(cj), e, true, u_g, u_hdry, phi, mi, mj);
     }
-    if (active_i) low = rvec4(len * phi, len * fi.yz, len * speed);
-    if (active_j) high = rvec4(-len * phi, len * fj.yz, len * speed);
+    if (active_i) low = rvec4(len * phi, len * mi, len * speed);
+    if (active_j) high = rvec4(-len * phi, -len * mj, len * speed);
 }

@@ -2,7 +2,7 @@
 // `real` and rvec2..rvec4:
 //   default      real = float; every array is RGBA32F, one float4 per texel;
 //   ROE_DOUBLE   real = double (GL_ARB_gpu_shader_fp64, `--precision double`:
-//                solver/schemes/roe_gpu.c refuses it where the renderer lacks fp64);
+//                solver/schemes/roe/roe_gpu.c refuses it where the renderer lacks fp64);
 //                an array that is one float4 in single precision is two RGBA32UI
 //                arrays NAME_a = (x, y) and NAME_b = (z, w), each texel two doubles
 //                packed with packDouble2x32, as the sediment passes store theirs
@@ -38,5 +38,17 @@ real roe_bits(int lo, int hi) { return packDouble2x32(uvec2(uint(lo), uint(hi)))
 #endif
 
 real roe_inf() { return real(swgl_inf()); }
+
+// x^(1/3), x >= 0: float's pow, refined by two Newton steps in double
+real roe_cbrt(real x)
+{
+    if (!(x > real(0.0))) return real(0.0);
+    real y = real(pow(float(x), 1.0 / 3.0));
+#ifdef ROE_DOUBLE
+    y -= (y * y * y - x) / (real(3.0) * y * y);
+    y -= (y * y * y - x) / (real(3.0) * y * y);
+#endif
+    return y;
+}
 
 #endif

@@ -27,7 +27,7 @@
 // Same functions and the same order of sums as the edge and dt passes, so the same
 // values, with no edge array in between: per cell it reads the state and the bed (32 B;
 // the neighbours' texels come from the cache) and writes 32 B, where the edge and dt
-// passes move 192 B (solver/schemes/roe_gpu_step.c).  Tried and dropped: one texel a cell
+// passes move 192 B (solver/schemes/roe/roe_gpu_step.c).  Tried and dropped: one texel a cell
 // (sums and the east and north mass fluxes, the update recomputing tau and the west and
 // south fluxes from the neighbours' texels) halved what the kernel writes but doubled the
 // update's time (615 against 296 us at 4096^2 on the H200).  Float only, without boundary data

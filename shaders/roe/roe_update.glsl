@@ -9,6 +9,12 @@
 //     q <- q sqrt(2) r^2 / sqrt(r^4 + 1),  r = h / kappa.
 // A step of dt = 0 (the clock's after it has landed on a stop, or blown up) leaves the
 // state exactly as it is.
+// With ROE_MANNING (hllc: the scheme has a Manning field; roe has none, its programs are
+// as before) the momentum update is semi-implicit, (H7) of cpu_ref/hllc_cpu.h exactly as
+// cpu_ref/hllc_solver_body.h does it: q <- (q - dt/|V| sum ...) / (1 + dt Hf), Hf = g n^2
+// |u| / h^(4/3) of the state at the step's start with the desingularized velocity
+// u = sqrt(2) h q / sqrt(h^4 + max(h^4, kappa^4)); 0 where h <= h_dry or n <= 0; before
+// rain, the clip and the dry and thin-film rules.
 // Both sides of an edge use the same theta and opposite fluxes, so mass telescopes.
 // Ghost and inactive cells keep their state (and their code in w).
 //
@@ -136,6 +142,27 @@ real roe_src_add() { return u_src_add; }
 #endif
 #endif
 
+#ifdef ROE_MANNING
+#ifdef ROE_DOUBLE
+SWGL_INPUT_U(u_manning);   // (n, 0) per cell
+real roe_manning(ivec2 c) { return roe_unpack2(SWGL_LOAD(u_manning, c)).x; }
+#else
+SWGL_INPUT(u_manning);     // (n, 0, 0, 0) per cell
+uniform float u_g;
+real roe_manning(ivec2 c) { return SWGL_LOAD(u_manning, c).x; }
+#endif
+// Hf of (H7) from the state w at the step's start (hllc_solver_body.h friction)
+real roe_friction(ivec2 c, rvec4 w)
+{
+    real n = roe_manning(c), h = w.x;
+    if (!(n > real(0.0)) || !(h > u_hdry)) return real(0.0);
+    real h4 = h * h * h * h, k4 = u_kappa * u_kappa * u_kappa * u_kappa;
+    real d = ROE_SQRT2 * h / sqrt(h4 + (h4 > k4 ? h4 : k4));   // u = d q
+    real ux = d * w.y, uy = d * w.z;
+    return u_g * n * n * sqrt(ux * ux + uy * uy) / (h * roe_cbrt(h));
+}
+#endif
+
 SWGL_MAIN
 {
     ivec2 c = swgl_cell();
@@ -164,6 +191,9 @@ SWGL_MAIN
     if (add != real(0.0)) h = add >= real(0.0) ? h + add : max(h + add, real(0.0));
 #endif
     rvec2 q = w.yz - k_dt * mom;
+#ifdef ROE_MANNING
+    q /= real(1.0) + dt * roe_friction(c, w);
+#endif
     if (h <= u_hdry) q = rvec2(0.0);
     else if (h < u_kappa) {                 // thin film: desingularized velocity (M5)
         real r = h / u_kappa, r2 = r * r;

@@ -1,7 +1,7 @@
 // swe_maps.glsl — the flood maps of a shallow-water run (docs/outputs.md "Flood maps"),
 // updated per cell after every step from the new state (h, qx, qy) at time t, shared by
 // the roe and kp maps passes (roe_maps.glsl, kp_maps.glsl) and written as the CPU's
-// swe_maps_update (solver/schemes/swe_maps.c) computes them:
+// swe_maps_update (solver/schemes/swe/swe_maps.c) computes them:
 //   a = (largest depth, largest speed, time of the largest depth, arrival time),
 //   b = (largest hazard h (|v| + 0.5), 0, 0, 0)
 // speed = |q| / h where h > h_dry, else 0; the arrival time is the first t with

@@ -1,5 +1,5 @@
-/* scheme_shaders.c — the schemes' GLSL (shaders/roe/, shaders/sediment/, shaders/kp/, and
- * shaders/swe/ which the shallow-water schemes share),
+/* scheme_shaders.c — the schemes' GLSL (shaders/roe/, shaders/sediment/, shaders/kp/,
+ * shaders/hllc/, and shaders/swe/ which the shallow-water schemes share),
  * embedded by the build, made known to the gpgpu layer. */
 #include "scheme_shaders.h"
 
@@ -11,6 +11,7 @@ extern const struct swgl_embedded swgl_shaders_roe_files[];
 extern const struct swgl_embedded swgl_shaders_sediment_files[];
 extern const struct swgl_embedded swgl_shaders_kp_files[];
 extern const struct swgl_embedded swgl_shaders_swe_files[];
+extern const struct swgl_embedded swgl_shaders_hllc_files[];
 
 void scheme_register_shaders(void)
 {
@@ -18,6 +19,7 @@ void scheme_register_shaders(void)
     gpu_shader_register("sediment", swgl_shaders_sediment_files);
     gpu_shader_register("kp", swgl_shaders_kp_files);
     gpu_shader_register("swe", swgl_shaders_swe_files);
+    gpu_shader_register("hllc", swgl_shaders_hllc_files);
 }
 
 swgl_status group_from_env(const char *name, const char *v, int min, int *gx, int *gy)

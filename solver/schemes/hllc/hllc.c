@@ -1,8 +1,9 @@
 /* hllc.c — scheme = hllc (first-order HLLC with the hydrostatic reconstruction of
  * Audusse et al. 2004 and Manning friction; docs/hllc.md): the problem on the
  * ghost-ring grid from a scenario, as roe.c builds it, plus Manning's n; what a run of it
- * writes is every shallow-water scheme's (swe_output.c).  Backends: cpu and cpu-scalar
- * (hllc_cpu.c); none on the GPU yet (scheme_open names the ones it has). */
+ * writes is every shallow-water scheme's (swe_output.c).  Backends: gpu and gpu-compute
+ * (hllc_gpu.c, on roe's first-order edge engine with hllc's face), cpu and cpu-scalar
+ * (hllc_cpu.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,5 @@ const scheme_desc scheme_hllc = {
     .forcing = forcing,
     .window = window,
     .halo = halo,
-    /* no GPU backend yet: it comes with the engine's refactor (issue 25) */
-    .backends = {NULL, &hllc_backend_cpu, &hllc_backend_cpu_scalar},
+    .backends = {&hllc_backend_gpu, &hllc_backend_cpu, &hllc_backend_cpu_scalar},
 };

@@ -1,7 +1,7 @@
 /* hllc.h — the first-order HLLC scheme with hydrostatic reconstruction (Audusse et al.
  * 2004) and Manning friction behind scheme.h (docs/hllc.md): its problem built from a
- * scenario, and its backends (hllc_cpu.c: cpu_ref/hllc_cpu.h; the GPU backends come
- * with the engine's refactor, issue 25). */
+ * scenario, and its backends (hllc_cpu.c: cpu_ref/hllc_cpu.h; hllc_gpu.c: gpu and
+ * gpu-compute on the first-order edge engine, roe_gpu.h). */
 #ifndef SWGL_HLLC_H
 #define SWGL_HLLC_H
 
@@ -17,6 +17,6 @@ typedef struct hllc_setup_problem {
     swe_forcing_store forcing;   /* boundary data, rain, sources (p.sw.forcing) */
 } hllc_setup_problem;
 
-extern const scheme_backend hllc_backend_cpu, hllc_backend_cpu_scalar;
+extern const scheme_backend hllc_backend_gpu, hllc_backend_cpu, hllc_backend_cpu_scalar;
 
 #endif

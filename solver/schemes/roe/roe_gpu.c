@@ -1,13 +1,18 @@
 /* roe_gpu.c — the Roe scheme of Lastra et al. (2009) as fragment passes (Lastra 4.3,
  * 4.4, Figure 8), with the mass-conservative positivity limiter of cpu_ref/roe_cpu.h, and
- * its backend behind scheme.h.  This file: the arrays in either precision, create and
- * destroy, the state up and down; the passes are in the files roe_gpu_internal.h lists
- * (a step drawn through them: roe_gpu_step.c).
+ * its backend behind scheme.h.  It is the first-order edge engine of the schemes whose
+ * update is this draining one: the face is the scheme's (roe_gpu_create_face: roe's
+ * roe_face.glsl, hllc's shaders/hllc/hllc_face.glsl, in the shared signature of
+ * shaders/swe/swe_face.glsl), with Manning friction in the update where the scheme has a
+ * field (hllc).  This file: the arrays in either precision, create and destroy, the state
+ * up and down; the passes are in the files roe_gpu_internal.h lists (a step drawn through
+ * them: roe_gpu_step.c).
  *
  * Arrays, (nx+2) x (ny+2) volumes with the ghost ring (swgl_grid.h):
  *   state[2]  (h, qx, qy, cell code), ping-pong; the code rides along in w, so the
  *             passes that need it read no constant texture
- *   bed       (H, 0, 0, 0): Lastra's depth function H = -z_b
+ *   bed       (H, 0, 0, 0): Lastra's depth function H = -z_b (the faces take z = -H)
+ *   manning   (n, 0, 0, 0) per cell, only with a friction field (hllc's)
  *   flux      MRT of two edge arrays (2(nx+2)) x (ny+2): what each edge gives the cell
  *             on its low side and on its high side (shaders/roe/roe_edge.glsl)
  *   cell      (sum F-[qx, qy], dt_i, tau_i) per volume (roe_dt.glsl), which the update
@@ -64,26 +69,29 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_array2d_destroy(r->rainf);
     gpu_array2d_destroy(r->ring);
     gpu_program_destroy(r->p_ring);
+    gpu_array2d_destroy(r->manning);
     swe_clock_free(&r->fclk);
     free(r->ringbuf);
     free(r);
 }
 
-static swgl_status upload_bed(roe_gpu *r, const swe_problem *p)
+/* A per-cell field v (the bed's H, Manning's n) into channel 0 of a: (v, 0) as two
+ * doubles a texel, or (v, 0, 0, 0) in float */
+static swgl_status upload_field(roe_gpu *r, gpu_array2d *a, const double *v)
 {
-    size_t n = grid_size(p->nx, p->ny);
-    if (r->dbl) {   /* (H, 0) as two doubles a texel */
+    size_t n = (size_t)r->tex_w * (size_t)r->tex_h;
+    if (r->dbl) {
         double *b = calloc(2 * n, sizeof(double));
         if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        for (size_t k = 0; k < n; k++) b[2 * k] = p->H[k];
-        swgl_status st = gpu_array2d_upload(r->bed, b);
+        for (size_t k = 0; k < n; k++) b[2 * k] = v[k];
+        swgl_status st = gpu_array2d_upload(a, b);
         free(b);
         return st;
     }
     float *b = calloc(4 * n, sizeof(float));
     if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (size_t k = 0; k < n; k++) b[4 * k] = (float)p->H[k];
-    swgl_status st = gpu_array2d_upload(r->bed, b);
+    for (size_t k = 0; k < n; k++) b[4 * k] = (float)v[k];
+    swgl_status st = gpu_array2d_upload(a, b);
     free(b);
     return st;
 }
@@ -124,6 +132,11 @@ static double ghost_h(const roe_gpu *r, size_t k)
 swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out) { return roe_gpu_create_ex(p, 0, out); }
 
 swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **out)
+{
+    return roe_gpu_create_face(p, use_double, NULL, out);
+}
+
+swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_gpu_face *face, roe_gpu **out)
 {
     swgl_status st;
     *out = NULL;
@@ -176,6 +189,16 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         if (r->forc->rain) l += (size_t)snprintf(defs + l, sizeof defs - l, "#define ROE_RAIN 1\n");
         if (r->forc->n_src) snprintf(defs + l, sizeof defs - l, "#define ROE_SOURCES 1\n");
     }
+    /* the scheme's face (roe_edges.glsl) and its friction (roe_update.glsl); none for roe,
+     * whose programs are then as they were */
+    if (face && face->face_define) {
+        size_t l = strlen(defs);
+        snprintf(defs + l, sizeof defs - l, "#define %s 1\n", face->face_define);
+    }
+    if (face && face->manning) {
+        size_t l = strlen(defs);
+        snprintf(defs + l, sizeof defs - l, "#define ROE_MANNING 1\n");
+    }
     char defs_clock[1200], defs_step[1300];
     /* SWGL_ROE_STAGE=1: the fused kernel reads its group's copy of the texels in shared
      * memory (roe_step_cs.glsl; measured slower, so not the default); SWGL_ROE_GROUP=AxB:
@@ -224,7 +247,7 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
     }
     if ((st = gpu_reductor_create(&r->red)) || (!r->fused && (st = gpu_program_create("roe_edge", defs, &r->p_edge))) ||
         (!r->fused && (st = gpu_program_create("roe_dt", defs, &r->p_dt))) ||
-        (st = gpu_program_create("roe_update", defs, &r->p_update)) || (st = upload_bed(r, p))) {
+        (st = gpu_program_create("roe_update", defs, &r->p_update)) || (st = upload_field(r, r->bed, p->H))) {
         roe_gpu_destroy(r);
         return st;
     }
@@ -233,6 +256,13 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         (r->forcing && (st = rog_forcing_create(r, p, defs)))) {
         roe_gpu_destroy(r);
         return st;
+    }
+    if (face && face->manning) {
+        gpu_array2d_desc md = {r->tex_w, r->tex_h, r->dbl ? GPU_RGBA32UI : GPU_RGBA32F, "manning n"};
+        if ((st = gpu_array2d_create(&md, &r->manning)) || (st = upload_field(r, r->manning, face->manning))) {
+            roe_gpu_destroy(r);
+            return st;
+        }
     }
     *out = r;
     return SWGL_OK;

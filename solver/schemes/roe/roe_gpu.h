@@ -1,5 +1,7 @@
 /* roe_gpu.h — the Lastra et al. (2009) Roe scheme as fragment passes (Lastra 4.3),
- * in single or double precision:
+ * in single or double precision, and the first-order edge engine it is: any face in the
+ * shared signature (cpu_ref/swe.h swe_face_fn, shaders/swe/swe_face.glsl) with the same
+ * draining update, roe's face and hllc's (roe_gpu_create_face):
  * edge pass (MRT) -> per-cell sums, local dt and drain time (MRT) -> min reduction ->
  * volume update with the positivity limiter; boundary edges build the ghost state
  * themselves (shaders/roe/roe_edge.glsl).  The backend for scheme.h is roe_backend_gpu
@@ -19,6 +21,15 @@ typedef struct roe_gpu roe_gpu;
  * GL_ARB_gpu_shader_fp64, else the passes fail to build: the backend checks first). */
 swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out);
 swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **out);
+/* The face a scheme runs on the engine and its friction: face_define, the program define
+ * that picks the face's GLSL (shaders/roe/roe_edges.glsl: NULL roe's, "SWGL_FACE_HLLC"
+ * hllc's); manning, Manning's n per cell (grid_size; NULL: no friction, and the update
+ * is built without it), semi-implicit as hllc_cpu.h (H7).  NULL face: roe's, no friction. */
+typedef struct roe_gpu_face {
+    const char *face_define;
+    const double *manning;
+} roe_gpu_face;
+swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_gpu_face *face, roe_gpu **out);
 int roe_gpu_is_double(const roe_gpu *r);
 void roe_gpu_destroy(roe_gpu *r);
 /* arrays of grid_size(nx, ny) doubles (swgl_grid.h); inactive cells are set to 0 */

@@ -1,6 +1,8 @@
-/* roe_gpu_backend.c — roe's GPU backend behind scheme.h (roe_backend_gpu, roe.h):
- * adapters from the scheme_backend calls to roe_gpu.h's, and what only the backend asks:
- * its description, the MPI halo, the gauges' samples, the device fields. */
+/* roe_gpu_backend.c — the edge engine's GPU backend behind scheme.h: adapters from the
+ * scheme_backend calls to roe_gpu.h's, and what only the backend asks: its description,
+ * the MPI halo, the gauges' samples, the device fields.  Shared by the schemes whose face
+ * runs on the engine (ROG_BACKEND, roe_gpu_internal.h): roe's table (roe_backend_gpu,
+ * roe.h) here, hllc's in hllc_gpu.c. */
 #include "roe_gpu_internal.h"
 
 #include <stdio.h>
@@ -10,27 +12,33 @@
 #include "roe.h"
 
 /* --precision double asks for the double passes (fp64); single and the default (AUTO)
- * give the float ones: float stays roe's default. */
-static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
+ * give the float ones: float stays the engine's default. */
+swgl_status rog_backend_create(const swe_problem *p, const roe_gpu_face *face, const scheme_config *cfg,
+                               void **self)
 {
-    const roe_problem *rp = s->problem;
     roe_gpu *r;
     int dbl = cfg && cfg->precision == PRECISION_DOUBLE;
     if (dbl && !cfg->has_fp64)
         return swgl_fail(SWGL_ERR_ARG,
                          "--precision double: the renderer '%s' lacks GL_ARB_gpu_shader_fp64 (no doubles in "
-                         "shaders); use --precision single (roe's default on the gpu) or --backend cpu",
+                         "shaders); use --precision single (the default on the gpu) or --backend cpu",
                          cfg->renderer ? cfg->renderer : "?");
-    swgl_status st = roe_gpu_create_ex(&rp->p, dbl, &r);
+    swgl_status st = roe_gpu_create_face(p, dbl, face, &r);
     if (st != SWGL_OK) return st;
     snprintf(r->renderer, sizeof r->renderer, "%s", cfg && cfg->renderer ? cfg->renderer : "?");
     *self = r;
     return SWGL_OK;
 }
 
-static void be_destroy(void *self) { roe_gpu_destroy(self); }
-static swgl_status be_set(void *self, double *const *f) { return roe_gpu_set_state(self, f[0], f[1], f[2]); }
-static swgl_status be_get(void *self, double *const *f) { return roe_gpu_get_state(self, f[0], f[1], f[2]); }
+static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, void **self)
+{
+    const roe_problem *rp = s->problem;
+    return rog_backend_create(&rp->p, NULL, cfg, self);
+}
+
+void rog_be_destroy(void *self) { roe_gpu_destroy(self); }
+swgl_status rog_be_set(void *self, double *const *f) { return roe_gpu_set_state(self, f[0], f[1], f[2]); }
+swgl_status rog_be_get(void *self, double *const *f) { return roe_gpu_get_state(self, f[0], f[1], f[2]); }
 
 /* The halo of a run over MPI ranks: the state texels of the w x h cells from (x, y), as
  * stored, 4 doubles a cell: float (h, qx, qy, code), or double (h, qx) + (qy, code) */
@@ -42,49 +50,49 @@ static swgl_status halo_io(roe_gpu *r, int set, int x, int y, int w, int h, doub
         st = gpu_array2d_rect_doubles(gpu_mrt_member(r->state_d[r->cur], half), set, x, y, w, h, buf, 4, 2 * half);
     return st;
 }
-static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)
+swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, double *buf)
 {
     return halo_io(self, 0, x, y, w, h, buf);
 }
-static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
+swgl_status rog_be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
 {
     return halo_io(self, 1, x, y, w, h, (double *)buf);
 }
 
-static swgl_status be_stage(void *self, int k, double *dt_stable)
+swgl_status rog_be_stage(void *self, int k, double *dt_stable)
 {
     (void)k;
     return roe_gpu_rates(self, dt_stable);
 }
 
-static swgl_status be_advance(void *self, int k, double dt)
+swgl_status rog_be_advance(void *self, int k, double dt)
 {
     (void)k;
     return roe_gpu_apply(self, dt);
 }
 
-static void be_describe(const void *self, char *name, size_t len)
+void rog_be_describe(const void *self, char *name, size_t len)
 {
     const roe_gpu *r = self;
     snprintf(name, len, "%s (%s%s, %s)", r->compute ? "gpu-compute" : "gpu", r->dbl ? "double" : "float",
              r->fused ? ", fused kernel" : "", r->renderer);
 }
 
-static const char *be_precision(const void *self) { return ((const roe_gpu *)self)->dbl ? "double" : "single"; }
+const char *rog_be_precision(const void *self) { return ((const roe_gpu *)self)->dbl ? "double" : "single"; }
 
-static void be_finish(void *self)
+void rog_be_finish(void *self)
 {
     (void)self;
     gpu_finish();
 }
 
-static swgl_status be_run_to(void *self, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
+swgl_status rog_be_run_to(void *self, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {
     return roe_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
 /* The state at n cells (gauges): one texel each, read back */
-static swgl_status be_sample(void *self, const size_t *cells, int n, double *const *out)
+swgl_status rog_be_sample(void *self, const size_t *cells, int n, double *const *out)
 {
     roe_gpu *r = self;
     swgl_status st = SWGL_OK;
@@ -106,21 +114,21 @@ static swgl_status be_sample(void *self, const size_t *cells, int n, double *con
     return st;
 }
 
-static void be_set_time(void *self, double t, double stop) { roe_gpu_set_time(self, t, stop); }
-static swgl_status be_maps_start(void *self, const swe_maps *m) { return roe_gpu_maps_start(self, m); }
-static swgl_status be_maps_read(void *self, swe_maps *m) { return roe_gpu_maps_read(self, m); }
-static int be_host_clock(const void *self) { return roe_gpu_host_clock(self); }
-static swgl_status be_account(void *self, swe_account *a)
+void rog_be_set_time(void *self, double t, double stop) { roe_gpu_set_time(self, t, stop); }
+swgl_status rog_be_maps_start(void *self, const swe_maps *m) { return roe_gpu_maps_start(self, m); }
+swgl_status rog_be_maps_read(void *self, swe_maps *m) { return roe_gpu_maps_read(self, m); }
+int rog_be_host_clock(const void *self) { return roe_gpu_host_clock(self); }
+swgl_status rog_be_account(void *self, swe_account *a)
 {
     roe_gpu_account(self, a);
     return SWGL_OK;
 }
 
 /* state (h, qx, qy, code), bed (H, 0, 0, 0) with H = -z_b: eta = h - H, z_b = 0 - H */
-static swgl_status be_device_field(void *self, const char *name, scheme_device_field *f)
+swgl_status rog_be_device_field(void *self, const char *name, scheme_device_field *f)
 {
     roe_gpu *r = self;
-    if (r->dbl) return swgl_fail(SWGL_ERR_ARG, "roe gpu: no device field in double precision (packed texels)");
+    if (r->dbl) return swgl_fail(SWGL_ERR_ARG, "gpu: no device field in double precision (packed texels)");
     memset(f, 0, sizeof *f);
     f->width = gpu_array2d_width(r->state[r->cur]);
     f->height = gpu_array2d_height(r->state[r->cur]);
@@ -131,18 +139,15 @@ static swgl_status be_device_field(void *self, const char *name, scheme_device_f
     else if (strcmp(name, "eta") == 0) f->texture2 = gpu_array2d_texture(r->bed), f->scale2 = -1.0;
     else if (strcmp(name, "bed") == 0)   /* 0 + (-1) H: the bed's second component is 0 */
         f->texture = f->texture2 = gpu_array2d_texture(r->bed), f->component = 1, f->scale2 = -1.0;
-    else return swgl_fail(SWGL_ERR_ARG, "roe gpu: no field '%s' (h, eta, qx, qy, bed)", name);
+    else return swgl_fail(SWGL_ERR_ARG, "gpu: no field '%s' (h, eta, qx, qy, bed)", name);
     return SWGL_OK;
 }
 
-static const scheme_forcing_ops forcing = {.set_time = be_set_time, .account = be_account};
-static const scheme_device_ops device = {.run_to = be_run_to, .host_clock = be_host_clock, .maps_start = be_maps_start,
-                                         .maps_read = be_maps_read, .device_field = be_device_field};
-static const scheme_probe_ops probe = {.sample = be_sample};
-static const scheme_halo_ops halo = {.values = 4, .get = be_halo_get, .set = be_halo_set};
+const scheme_forcing_ops rog_forcing = {.set_time = rog_be_set_time, .account = rog_be_account};
+const scheme_device_ops rog_device = {.run_to = rog_be_run_to, .host_clock = rog_be_host_clock,
+                                      .maps_start = rog_be_maps_start, .maps_read = rog_be_maps_read,
+                                      .device_field = rog_be_device_field};
+const scheme_probe_ops rog_probe = {.sample = rog_be_sample};
+const scheme_halo_ops rog_halo = {.values = 4, .get = rog_be_halo_get, .set = rog_be_halo_set};
 
-const scheme_backend roe_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
-                                        .set_state = be_set, .get_state = be_get, .stage = be_stage,
-                                        .advance = be_advance, .stages = scheme_one_stage, .describe = be_describe,
-                                        .precision = be_precision, .finish = be_finish, .forcing = &forcing,
-                                        .device = &device, .probe = &probe, .halo = &halo};
+const scheme_backend roe_backend_gpu = ROG_BACKEND(be_create);

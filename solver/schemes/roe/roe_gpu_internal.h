@@ -6,7 +6,8 @@
  *   roe_gpu_step.c     a step on passes: the edge and dt passes and the bound (rates), the
  *                      update pass (apply), the step with dt on the GPU (run_to)
  *   roe_gpu_forcing.c  boundary data, the ring's rates, rain, point sources, accounts, maps
- *   roe_gpu_backend.c  the adapters: roe_backend_gpu (scheme.h) */
+ *   roe_gpu_backend.c  the adapters (ROG_BACKEND): roe_backend_gpu (scheme.h); hllc_gpu.c
+ *                      builds hllc_backend_gpu from them with hllc's face */
 #ifndef SWGL_ROE_GPU_INTERNAL_H
 #define SWGL_ROE_GPU_INTERNAL_H
 
@@ -16,6 +17,7 @@
 #include "gpu_pass.h"
 #include "gpu_reductor.h"
 #include "gpu_steps.h"
+#include "scheme.h"
 
 struct roe_gpu {
     int nx, ny, tex_w, tex_h;     /* the arrays: (nx+2) x (ny+2) texels */
@@ -53,7 +55,47 @@ struct roe_gpu {
     gpu_maps maps;
     double t_now, stop_now;
     char maps_defs[1200];
+    /* the face's friction (roe_gpu_face): Manning's n per cell, (n, 0, 0, 0) or packed
+     * (n, 0); NULL: none (ROE_MANNING undefined) */
+    gpu_array2d *manning;
 };
+
+/* ---- roe_gpu_backend.c: the adapters, shared by the schemes on the engine ------------- */
+
+/* A backend instance (scheme_backend.create) of the problem p with the scheme's face. */
+swgl_status rog_backend_create(const swe_problem *p, const roe_gpu_face *face, const scheme_config *cfg,
+                               void **self);
+void rog_be_destroy(void *self);
+swgl_status rog_be_set(void *self, double *const *f);
+swgl_status rog_be_get(void *self, double *const *f);
+swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, double *buf);
+swgl_status rog_be_halo_set(void *self, int x, int y, int w, int h, const double *buf);
+swgl_status rog_be_stage(void *self, int k, double *dt_stable);
+swgl_status rog_be_advance(void *self, int k, double dt);
+void rog_be_describe(const void *self, char *name, size_t len);
+const char *rog_be_precision(const void *self);
+void rog_be_finish(void *self);
+swgl_status rog_be_run_to(void *self, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp);
+swgl_status rog_be_sample(void *self, const size_t *cells, int n, double *const *out);
+void rog_be_set_time(void *self, double t, double stop);
+swgl_status rog_be_maps_start(void *self, const swe_maps *m);
+swgl_status rog_be_maps_read(void *self, swe_maps *m);
+int rog_be_host_clock(const void *self);
+swgl_status rog_be_account(void *self, swe_account *a);
+swgl_status rog_be_device_field(void *self, const char *name, scheme_device_field *f);
+/* A scheme_backend table of the engine (BACKEND_GPU; gpu-compute is the same backend on
+ * compute passes, scheme.c) with the scheme's create: roe's (roe_gpu_backend.c), hllc's
+ * (hllc_gpu.c). */
+/* the engine's capability tables (roe_gpu_backend.c), every face's */
+extern const scheme_forcing_ops rog_forcing;
+extern const scheme_device_ops rog_device;
+extern const scheme_probe_ops rog_probe;
+extern const scheme_halo_ops rog_halo;
+#define ROG_BACKEND(create_fn)                                                                                    \
+    {.backend = BACKEND_GPU, .create = create_fn, .destroy = rog_be_destroy, .set_state = rog_be_set,            \
+     .get_state = rog_be_get, .stage = rog_be_stage, .advance = rog_be_advance, .stages = scheme_one_stage,       \
+     .describe = rog_be_describe, .precision = rog_be_precision, .finish = rog_be_finish, .forcing = &rog_forcing, \
+     .device = &rog_device, .probe = &rog_probe, .halo = &rog_halo}
 
 /* ---- roe_gpu_step.c: binding the state, the update pass ----------------------------- */
 

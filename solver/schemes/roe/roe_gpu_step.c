@@ -144,6 +144,10 @@ swgl_status rog_update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, con
     gpu_pass_begin(&p, clock ? r->p_update_clock : r->p_update);
     rog_bind_state(r, &p, r->cur);
     if (r->forcing && r->forc->rain) gpu_pass_array(&p, "u_rain", r->rainf);
+    if (r->manning) {   /* the face's friction (ROE_MANNING) */
+        gpu_pass_array(&p, "u_manning", r->manning);
+        if (!r->dbl) gpu_pass_float(&p, "u_g", (float)r->g);
+    }
     if (r->dbl) {
         gpu_pass_array(&p, "u_sums_d", gpu_mrt_member(r->cell, 0));
         gpu_pass_array(&p, "u_tau", gpu_mrt_member(r->cell, 1));
