@@ -19,6 +19,11 @@ double roe_edge(const double wi[3], const double wj[3], double Hi, double Hj,
                     double ex, double ey, double g, double h_dry,
                     double fi[3], double fj[3]);
 
+/* The same edge as a face of the shared signature (swe.h swe_face_fn: mass flux F_h from
+ * L = i to R = j, the momentum L loses, the momentum R gains; beds as elevations z = -H),
+ * as the GPU's edge engine takes every first-order scheme's face (roe_face.glsl). */
+swe_face_fn roe_face;
+
 /* CPU solvers: the scalar one in double precision (the accuracy reference) and the
  * fast one (SIMD, OpenMP over rows) in single precision (SSE over 4 cells) or, as
  * ROE_CPU_FAST_DOUBLE, in double (SSE2 over 2 cells): the same kernels (roe_fast_body.h). */

@@ -157,3 +157,19 @@ double roe_edge(const double wi[3], const double wj[3], double Hi, double Hj,
     fj[2] = fjn * ey + fjt * ex;
     return speed;
 }
+
+/* roe_edge in the shared face signature (swe.h swe_face_fn; shaders/roe/roe_face.glsl is
+ * the same in GLSL): z = -H, F_h = (M1) Phi = qn_L + F-_LR[h], mL = F-_LR[qx, qy], mR =
+ * -F-_RL[qx, qy]; negations only, so the edge engine's sums are roe's bit for bit. */
+double roe_face(const double wL[3], const double wR[3], double zL, double zR, double ex, double ey, double g,
+                double h_dry, double *F_h, double mL[2], double mR[2])
+{
+    double fL[3], fR[3];
+    double speed = roe_edge(wL, wR, -zL, -zR, ex, ey, g, h_dry, fL, fR);
+    *F_h = (wL[1] * ex + wL[2] * ey) + fL[0];
+    mL[0] = fL[1];
+    mL[1] = fL[2];
+    mR[0] = -fR[1];
+    mR[1] = -fR[2];
+    return speed;
+}
