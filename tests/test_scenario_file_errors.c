@@ -2,8 +2,8 @@
  * in the bytes of its text fails (a status other than SWGL_OK) and leaves in
  * swgl_last_error() one line naming the file, the line and what was expected
  * (docs/scenarios.md, "Errors"): missing files, meshes and point files, grids that are
- * malformed, of the wrong size or hostile, control bytes and NULs, line ends.  The keys
- * and values: test_scenario_errors.c.
+ * malformed, of the wrong size or hostile, raster types, control bytes and NULs, line
+ * ends.  The keys and values: test_scenario_errors.c.
  *
  * Each case is a small scenario written into a fresh temporary folder as case.ini (its
  * text is here, next to the message it must give; scenario_errors.h); grid files come
@@ -211,6 +211,31 @@ static void test_line_ends(void)
                  "[initial], [boundary], [run], [roe], [kp], [friction], [sources], [gauges], [sediment] or [output])");
 }
 
+/* A raster's type (raster_read): by the name's ending, else by the first bytes; a file of
+ * a type this build does not read names itself and the formats it reads; a missing one
+ * cannot be opened, whatever its ending.  A value such as 1.e1 stays a number. */
+static void test_raster_types(void)
+{
+    put_file("dem.tif", "II*");
+    EXPECT_ERROR("[domain]\nbed = dem.tif\n" GOOD_INITIAL GOOD_RUN,
+                 "dem.tif: unknown raster type: this build reads ESRI ASCII grid (.asc)");
+    EXPECT_ERROR("[domain]\nbed = dem.tif\n" GOOD_INITIAL GOOD_RUN, "([domain] bed, ");
+    EXPECT_ERROR(GOOD_DOMAIN "[initial]\neta = dem.tif\n" GOOD_RUN,
+                 "dem.tif: unknown raster type: this build reads ESRI ASCII grid (.asc)");
+    EXPECT_ERROR("[domain]\nbed = missing.tif\n" GOOD_INITIAL GOOD_RUN, "missing.tif: cannot open");
+    EXPECT_ERROR("[domain]\nbed = missing.tif\n" GOOD_INITIAL GOOD_RUN, "([domain] bed, ");
+    put_file("bed.grid", "ncols 4\nnrows 3\nxllcorner 0\nyllcorner 0\ncellsize 2\n"
+                         "1 2 3 4\n5 6 7 8\n9 10 11 12\n");
+    EXPECT_ERROR("[domain]\nbed = bed.grid\n" GOOD_INITIAL GOOD_RUN, "(loaded)");
+    EXPECT_ERROR(GOOD_DOMAIN "[initial]\neta = 1.e1\n" GOOD_RUN, "(loaded)");
+    static const char *const files[] = {"dem.tif", "bed.grid"};
+    for (int k = 0; k < 2; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", tmp_dir, files[k]);
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     if (scenario_errors_setup()) return 1;
@@ -220,5 +245,6 @@ int main(void)
     test_hostile_grids();
     test_control_bytes();
     test_line_ends();
+    test_raster_types();
     return scenario_errors_done();
 }
