@@ -1,8 +1,8 @@
 /* kp_fast.c — the fast CPU solver of the Kurganov-Petrova scheme (kp_cpu.h, equations
  * 1-10 and the time integration there): float (dbl = 0) or double (dbl = 1), SIMD over
  * a row (branch-free loops with #pragma omp simd; the kernels are written once in
- * kp_fast_body.h and compiled for both types), OpenMP over units of a tile row, and
- * tile early exit.
+ * kp_fast_body.h (kp_fast_face.h, kp_fast_rates.h, kp_fast_update.h) and compiled for
+ * both types), OpenMP over units of a tile row, and tile early exit.
  *
  * Storage: structure of arrays of the real type, the ghost-ring grid of swgl_grid.h with
  * one more ring of padding cells round it (CELL_OFF, zero state), so that every
@@ -51,7 +51,7 @@
  *
  * apply: OpenMP over tile rows (each thread writes the wet flags of its own tiles), runs
  * of tiles of the same action, per cell the update of kp_cpu.h with the friction
- * H~f = g n^2 |u| / (h cbrt(h)) (a vectorizable cube root, kp_fast_body.h).
+ * H~f = g n^2 |u| / (h cbrt(h)) (a vectorizable cube root, kp_fast_face.h).
  *
  * Forcing (cpu_ref/swe.h "Boundary data, rain and point sources"), as kp_scalar.c has it:
  *  - boundary faces: the vectorized flux treats a ghost of a value code as free (its
@@ -77,7 +77,7 @@
  *    ternary needs may not be speculated, and the loop is not if-converted;
  *  - a sqrt that sets no errno: -fno-math-errno cannot be asked for by a pragma (the
  *    libm builtins' attributes are fixed on the command line), so sqrt is a Newton
- *    iteration (kp_fast_body.h, within a few ulp), always, so that the bits do not
+ *    iteration (kp_fast_face.h, within a few ulp), always, so that the bits do not
  *    depend on the flags.  It costs little: with -fno-math-errno and sqrtps instead,
  *    a Zen 4 core ran 12 % faster with SSE2 and 20 % slower with AVX-512.
  * Nested min/max are split into one compare per statement (GCC 12 cannot vectorize
@@ -114,7 +114,7 @@
 #define KP_INLINE static inline
 #endif
 
-/* most tiles per unit along x: its 42 row buffers (kp_fast_body.h) stay in L1 / L2 */
+/* most tiles per unit along x: its 42 row buffers (kp_fast_rates.h) stay in L1 / L2 */
 #define KP_CHUNK_F 8
 #define KP_CHUNK_D 4
 
@@ -195,7 +195,7 @@ static inline int bf_seg(const struct kp_fast *f, size_t r)
 
 static inline int bf_value_code(int c) { return c == CELL_LEVEL || c == CELL_DEPTH || c == CELL_DISCHARGE; }
 
-/* sqrt: Newton (kp_fast_body.h), whatever the flags */
+/* sqrt: Newton (kp_fast_face.h), whatever the flags */
 #define KP_SQRT_F nsqrt_f
 #define KP_SQRT_D nsqrt_d
 
@@ -432,7 +432,7 @@ static void plan(struct kp_fast *f, int stage, int use_map)
 }
 
 /* The level ghosts' w: their segment's level at the stage's time, which the slopes of
- * the cell beside them read (recon in kp_fast_body.h), in both state arrays. */
+ * the cell beside them read (recon in kp_fast_face.h), in both state arrays. */
 static void level_ghosts(struct kp_fast *f)
 {
     const swe_forcing *fo = f->clk->f;

@@ -2,6 +2,34 @@
 #ifndef SWGL_GPU_INTERNAL_H
 #define SWGL_GPU_INTERNAL_H
 
+#include <stddef.h>
+
+#include "swgl_error.h"
+
+/* ---- a program's source as it is assembled (gpu_source.c) ---- */
+
+#define GPU_MAX_SOURCES 32
+
+typedef struct gpu_srcbuf {
+    char *s;
+    size_t len, cap;
+    const char *files[GPU_MAX_SOURCES];   /* source-string number -> file name */
+    int nfiles;
+} gpu_srcbuf;
+
+/* Appends n bytes of s (formatted: fmt with two ints); 0, or -1 out of memory. */
+int gpu_src_put(gpu_srcbuf *b, const char *s, size_t n);
+int gpu_src_putf(gpu_srcbuf *b, const char *fmt, int a, int c);
+/* Appends file text (source string id), expanding #include "x.glsl" lines. */
+swgl_status gpu_src_append(gpu_srcbuf *b, const char *pass, const char *file, const char *text,
+                           int first_line, int depth);
+/* Rewrites "S:L(C): msg" (Mesa) and "S(L) : msg" (NVIDIA) as "file:L: msg"; first gets
+ * the first error line. */
+void gpu_src_rewrite_log(const gpu_srcbuf *b, const char *log, char *out, size_t outlen, char *first,
+                         size_t firstlen);
+
+/* ---- the rest ---- */
+
 /* The vertex array object and the full-screen vertex shader every pass draws with;
  * created on first use in the current context, released by gpu_context_destroy. */
 unsigned gpu_internal_vao(void);

@@ -7,7 +7,8 @@
  *     #line 1 2                    NAME.glsl (source string 2), each
  *                                  #include "F.glsl" replaced by F's text (string 3, 4, ...)
  * so that the driver's "S:L" or "S(L)" locations map back to file:line, which is how
- * the error message is written. */
+ * the error message is written.  The shader files and that assembly are gpu_source.c's;
+ * here: the programs (fragment, own vertex shader, compute form, kernels). */
 #include "gpu_program.h"
 
 #include <ctype.h>
@@ -19,11 +20,6 @@
 #include "gpu_clock.h"
 #include "gpu_internal.h"
 
-/* gpgpu's own shaders (shaders/gpgpu/: the prelude, copy, reduce, ...), embedded by the
- * build; a scheme's shaders come through gpu_shader_register. */
-extern const struct swgl_embedded swgl_shaders_gpgpu_files[];
-
-#define MAX_SOURCES 32
 #define MAX_UNIFORMS 64
 
 struct gpu_program {
@@ -62,182 +58,6 @@ void gpu_program_group_cells(const gpu_program *p, int *x, int *y)
     if (p->hx > 0 && p->hx < *x) *x -= p->hx;
     *x *= p->cx > 0 ? p->cx : 1;
     *y *= p->cy > 0 ? p->cy : 1;
-}
-
-/* ---- shader files: embedded, or from SWGL_SHADER_DIR ---- */
-
-typedef struct disk_file { char name[128]; char *text; struct disk_file *next; } disk_file;
-static disk_file *g_disk;
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *t = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (t && fread(t, 1, (size_t)n, f) == (size_t)n) t[n] = '\0';
-    else {
-        free(t);
-        t = NULL;
-    }
-    fclose(f);
-    return t;
-}
-
-/* The known tables of shader files: gpgpu's own first, then what schemes registered. */
-#define MAX_TABLES 16
-static struct { const char *folder; const struct swgl_embedded *files; } g_tables[MAX_TABLES] = {
-    {"gpgpu", swgl_shaders_gpgpu_files}};
-static int g_ntables = 1;
-
-void gpu_shader_register(const char *folder, const struct swgl_embedded *files)
-{
-    for (int t = 0; t < g_ntables; t++)
-        if (g_tables[t].files == files) return;
-    if (g_ntables < MAX_TABLES) {
-        g_tables[g_ntables].folder = folder;
-        g_tables[g_ntables++].files = files;
-    }
-}
-
-/* SWGL_SHADER_DIR/FOLDER/file for the table that embeds file (the folder layout of the
- * source tree's shaders/), read once and kept. */
-static const char *disk_source(const char *dir, const char *file)
-{
-    for (disk_file *d = g_disk; d; d = d->next)
-        if (strcmp(d->name, file) == 0) return d->text;
-    char *t = NULL;
-    for (int k = 0; k < g_ntables && !t; k++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s/%s", dir, g_tables[k].folder, file);
-        t = read_file(path);
-    }
-    if (!t) return NULL;
-    disk_file *d = calloc(1, sizeof *d);
-    if (!d) {
-        free(t);
-        return NULL;
-    }
-    snprintf(d->name, sizeof d->name, "%s", file);
-    d->text = t;
-    d->next = g_disk;
-    g_disk = d;
-    return t;
-}
-
-const char *gpu_shader_source(const char *file)
-{
-    const char *dir = getenv("SWGL_SHADER_DIR");
-    if (dir && *dir) return disk_source(dir, file);
-    for (int k = 0; k < g_ntables; k++)
-        for (const struct swgl_embedded *e = g_tables[k].files; e->name; e++)
-            if (strcmp(e->name, file) == 0) return e->text;
-    return NULL;
-}
-
-/* ---- assembling the source ---- */
-
-typedef struct srcbuf {
-    char *s;
-    size_t len, cap;
-    const char *files[MAX_SOURCES];   /* source-string number -> file name */
-    int nfiles;
-} srcbuf;
-
-static int put(srcbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->cap ? b->cap * 2 : 4096);
-        while (cap < b->len + n + 1) cap *= 2;
-        char *t = realloc(b->s, cap);
-        if (!t) return -1;
-        b->s = t;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-    return 0;
-}
-
-static int putf(srcbuf *b, const char *fmt, int a, int c)
-{
-    char line[64];
-    int n = snprintf(line, sizeof line, fmt, a, c);
-    return put(b, line, (size_t)n);
-}
-
-/* Appends file text (source string id), expanding #include "x.glsl" lines. */
-static swgl_status append_file(srcbuf *b, const char *pass, const char *file, const char *text,
-                              int first_line, int depth)
-{
-    int id = b->nfiles;
-    if (id >= MAX_SOURCES || depth > 4)
-        return swgl_fail(SWGL_ERR_ARG, "pass '%s': too many or too deeply nested #include files", pass);
-    b->files[b->nfiles++] = file;
-    if (putf(b, "#line %d %d\n", first_line, id)) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    int line = 1;
-    const char *p = text;
-    for (; line < first_line && *p; p++) if (*p == '\n') line++;
-    while (*p) {
-        const char *end = strchr(p, '\n');
-        size_t n = end ? (size_t)(end - p) + 1 : strlen(p);
-        const char *q = p;
-        while (q < p + n && (*q == ' ' || *q == '\t')) q++;
-        if (strncmp(q, "#include", 8) == 0) {
-            const char *a = strchr(q, '"'), *z = a ? strchr(a + 1, '"') : NULL;
-            if (!a || !z || z > p + n)
-                return swgl_fail(SWGL_ERR_COMPILE, "pass '%s': %s:%d: malformed #include", pass, file, line);
-            char inc[128];
-            snprintf(inc, sizeof inc, "%.*s", (int)(z - a - 1), a + 1);
-            const char *itext = gpu_shader_source(inc);
-            if (!itext)
-                return swgl_fail(SWGL_ERR_MISSING, "pass '%s': %s:%d: #include \"%s\": no such shader file",
-                                pass, file, line, inc);
-            static char names[MAX_SOURCES][128];   /* include names outlive this call */
-            int slot = b->nfiles;
-            snprintf(names[slot], sizeof names[slot], "%s", inc);
-            swgl_status st = append_file(b, pass, names[slot], itext, 1, depth + 1);
-            if (st != SWGL_OK) return st;
-            if (putf(b, "\n#line %d %d\n", line + 1, id)) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        } else if (put(b, p, n) || (!end && put(b, "\n", 1))) {
-            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        }
-        p += n;
-        line++;
-    }
-    return SWGL_OK;
-}
-
-/* Rewrites "S:L(C): msg" (Mesa) and "S(L) : msg" (NVIDIA) as "file:L: msg". */
-static void rewrite_log(const srcbuf *b, const char *log, char *out, size_t outlen, char *first,
-                        size_t firstlen)
-{
-    size_t o = 0;
-    first[0] = '\0';
-    for (const char *p = log; *p && o + 1 < outlen;) {
-        const char *end = strchr(p, '\n');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        int s, l, used = 0;
-        char line[1024];
-        snprintf(line, sizeof line, "%.*s", (int)n, p);
-        if ((sscanf(line, "%d:%d(%*d):%n", &s, &l, &used) == 2 && used > 0) ||
-            (sscanf(line, "%d(%d) :%n", &s, &l, &used) == 2 && used > 0)) {
-            const char *file = s >= 0 && s < b->nfiles ? b->files[s] : "?";
-            const char *msg = line + used;
-            while (*msg == ' ') msg++;
-            int w = snprintf(out + o, outlen - o, "%s:%d: %s\n", file, l, msg);
-            if (!first[0] && (strstr(msg, "error") || strstr(msg, "ERROR")))
-                snprintf(first, firstlen, "%s:%d: %s", file, l, msg);
-            o += (size_t)w < outlen - o ? (size_t)w : outlen - o - 1;
-        } else if (n) {
-            int w = snprintf(out + o, outlen - o, "%s\n", line);
-            o += (size_t)w < outlen - o ? (size_t)w : outlen - o - 1;
-        }
-        p += n + (end ? 1 : 0);
-    }
 }
 
 static const char *vertex_src =
@@ -285,15 +105,15 @@ static GLuint own_vertex_shader(const char *name, const char *vertex, const char
         *st = swgl_fail(SWGL_ERR_MISSING, "pass '%s': vertex shader file %s not found", name, file);
         return 0;
     }
-    srcbuf b = {0};
-    if (put(&b, "#version 330 core\n#line 1 0\n", 28) || (defines && put(&b, defines, strlen(defines))) ||
-        put(&b, "\n", 1)) {
+    gpu_srcbuf b = {0};
+    if (gpu_src_put(&b, "#version 330 core\n#line 1 0\n", 28) ||
+        (defines && gpu_src_put(&b, defines, strlen(defines))) || gpu_src_put(&b, "\n", 1)) {
         free(b.s);
         *st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         return 0;
     }
     b.files[b.nfiles++] = "(defines)";
-    if ((*st = append_file(&b, name, file, text, 1, 0)) != SWGL_OK) {
+    if ((*st = gpu_src_append(&b, name, file, text, 1, 0)) != SWGL_OK) {
         free(b.s);
         return 0;
     }
@@ -307,7 +127,7 @@ static GLuint own_vertex_shader(const char *name, const char *vertex, const char
         glGetShaderiv(vs, GL_INFO_LOG_LENGTH, &loglen);
         char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
         if (log) glGetShaderInfoLog(vs, loglen, NULL, log);
-        rewrite_log(&b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
+        gpu_src_rewrite_log(&b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
         *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (vertex shader): %s\n--- driver log ---\n%s", name,
                         first[0] ? first : "compile error", rewritten);
         free(log);
@@ -344,7 +164,7 @@ swgl_status gpu_program_create_vs(const char *name, const char *vertex, const ch
 
 /* Compiles and links the compute shader src (whose #line directives b describes, for
  * the log's file names).  0 with the message set on failure. */
-static GLuint compile_compute(const char *name, const srcbuf *b, const char *src, swgl_status *st)
+static GLuint compile_compute(const char *name, const gpu_srcbuf *b, const char *src, swgl_status *st)
 {
     GLuint cs = glCreateShader(GL_COMPUTE_SHADER);
     glShaderSource(cs, 1, &src, NULL);
@@ -356,7 +176,7 @@ static GLuint compile_compute(const char *name, const srcbuf *b, const char *src
         glGetShaderiv(cs, GL_INFO_LOG_LENGTH, &loglen);
         char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
         if (log) glGetShaderInfoLog(cs, loglen, NULL, log);
-        rewrite_log(b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
+        gpu_src_rewrite_log(b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
         *st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s' (compute): %s\n--- driver log ---\n%s", name,
                         first[0] ? first : "compile error", rewritten);
         free(log);
@@ -381,9 +201,9 @@ static GLuint compile_compute(const char *name, const srcbuf *b, const char *src
 
 unsigned gpu_internal_compute_program(const char *name, const char *const *parts, int nparts, swgl_status *st)
 {
-    srcbuf b = {0};
+    gpu_srcbuf b = {0};
     for (int i = 0; i < nparts; i++)
-        if (put(&b, parts[i], strlen(parts[i]))) {
+        if (gpu_src_put(&b, parts[i], strlen(parts[i]))) {
             free(b.s);
             *st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
             return 0;
@@ -400,14 +220,14 @@ unsigned gpu_internal_compute_program(const char *name, const char *const *parts
  * 430 and SWGL_COMPUTE defined, gets an epilogue that declares image k for output k and
  * stores every output there (swgl_store, called by SWGL_MAIN after the body).  0 with
  * the message set on failure. */
-static GLuint compute_form(const char *name, const srcbuf *b, GLuint frag, swgl_status *st)
+static GLuint compute_form(const char *name, const gpu_srcbuf *b, GLuint frag, swgl_status *st)
 {
     GLint n = 0;
     glGetProgramInterfaceiv(frag, GL_PROGRAM_OUTPUT, GL_ACTIVE_RESOURCES, &n);
-    srcbuf e = {0};
+    gpu_srcbuf e = {0};
     char line[256], store[4096] = "void swgl_store()\n{\n";
     size_t so = strlen(store);
-    int bad = put(&e, "\n#line 1 0\n", 11);
+    int bad = gpu_src_put(&e, "\n#line 1 0\n", 11);
     for (GLint i = 0; i < n && !bad; i++) {
         char oname[128];
         const GLenum props[2] = {GL_LOCATION, GL_TYPE};
@@ -423,14 +243,15 @@ static GLuint compute_form(const char *name, const srcbuf *b, GLuint frag, swgl_
         }
         snprintf(line, sizeof line, "layout(%s, binding = %d) uniform writeonly %s swgl_img_%d;\n",
                  uint4 ? "rgba32ui" : "rgba32f", v[0], uint4 ? "uimage2D" : "image2D", v[0]);
-        bad = put(&e, line, strlen(line));
+        bad = gpu_src_put(&e, line, strlen(line));
         so += (size_t)snprintf(store + so, sizeof store - so, "    imageStore(swgl_img_%d, swgl_px, %s);\n", v[0], oname);
     }
     snprintf(store + so, sizeof store - so, "}\n");
     const char *body = strchr(b->s, '\n');   /* the source less its #version line */
-    srcbuf c = {0};
-    bad = bad || put(&c, "#version 430 core\n#define SWGL_COMPUTE 1\n", 41) || !body ||
-          put(&c, body + 1, strlen(body + 1)) || put(&c, e.s, e.len) || put(&c, store, strlen(store));
+    gpu_srcbuf c = {0};
+    bad = bad || gpu_src_put(&c, "#version 430 core\n#define SWGL_COMPUTE 1\n", 41) || !body ||
+          gpu_src_put(&c, body + 1, strlen(body + 1)) || gpu_src_put(&c, e.s, e.len) ||
+          gpu_src_put(&c, store, strlen(store));
     free(e.s);
     if (bad) {
         free(c.s);
@@ -451,7 +272,7 @@ static swgl_status create_program(const char *name, const char *source, const ch
     *out = NULL;
     const char *prelude = gpu_shader_source("prelude.glsl");
     if (!prelude) return swgl_fail(SWGL_ERR_MISSING, "pass '%s': prelude.glsl not found", name);
-    srcbuf b = {0};
+    gpu_srcbuf b = {0};
     swgl_status st = SWGL_OK;
     char file[96];
     snprintf(file, sizeof file, "%s.glsl", name);
@@ -460,15 +281,15 @@ static swgl_status create_program(const char *name, const char *source, const ch
     size_t vlen = nl ? (size_t)(nl - prelude) + 1 : strlen(prelude);
     static const char kernel_head[] = "#version 430 core\n#define SWGL_COMPUTE 1\n#define SWGL_KERNEL 1\n";
     /* (gpu_clock.h's window width, for every program that reads a clock) */
-    if ((kernel ? put(&b, kernel_head, sizeof kernel_head - 1) : put(&b, prelude, vlen)) ||
-        put(&b, GPU_CLOCK_GLSL, sizeof GPU_CLOCK_GLSL - 1) || put(&b, "#line 1 0\n", 10) ||
-        (defines && put(&b, defines, strlen(defines))) || put(&b, "\n", 1)) {
+    if ((kernel ? gpu_src_put(&b, kernel_head, sizeof kernel_head - 1) : gpu_src_put(&b, prelude, vlen)) ||
+        gpu_src_put(&b, GPU_CLOCK_GLSL, sizeof GPU_CLOCK_GLSL - 1) || gpu_src_put(&b, "#line 1 0\n", 10) ||
+        (defines && gpu_src_put(&b, defines, strlen(defines))) || gpu_src_put(&b, "\n", 1)) {
         free(b.s);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
     b.files[b.nfiles++] = "(defines)";
-    if ((st = append_file(&b, name, "prelude.glsl", prelude, 2, 0)) != SWGL_OK ||
-        (st = append_file(&b, name, file, source, 1, 0)) != SWGL_OK) {
+    if ((st = gpu_src_append(&b, name, "prelude.glsl", prelude, 2, 0)) != SWGL_OK ||
+        (st = gpu_src_append(&b, name, file, source, 1, 0)) != SWGL_OK) {
         free(b.s);
         return st;
     }
@@ -510,7 +331,7 @@ static swgl_status create_program(const char *name, const char *source, const ch
         glGetShaderiv(fs, GL_INFO_LOG_LENGTH, &loglen);
         char *log = calloc((size_t)loglen + 1, 1), rewritten[6000], first[1024];
         if (log) glGetShaderInfoLog(fs, loglen, NULL, log);
-        rewrite_log(&b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
+        gpu_src_rewrite_log(&b, log ? log : "", rewritten, sizeof rewritten, first, sizeof first);
         st = swgl_fail(SWGL_ERR_COMPILE, "pass '%s': %s\n--- driver log ---\n%s", name,
                       first[0] ? first : "compile error", rewritten);
         free(log);

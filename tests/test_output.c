@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "output.h"
+#include "raster.h"
 
 static char tmp[256];
 
@@ -288,6 +289,51 @@ static unsigned char *read_png(const char *path, int *w, int *h)
     return px;
 }
 
+/* raster_read: the reader by the file's type; the raster's fields. */
+static void test_raster_read(void)
+{
+    double v[6] = {1, 2, 3, 4.5, 5, 6};
+    unsigned char mask[6] = {1, 1, 0, 1, 1, 1};
+    swgl_status rc = asc_write(tmp_path("r.asc"), 3, 2, 10, 20, 0.5, 0.25, v, mask);
+    CHECK(rc == 0, "asc_write: %s", swgl_last_error());
+    raster r;
+    rc = raster_read(tmp_path("r.asc"), &r);
+    if (CHECK(rc == SWGL_OK, "raster_read of an .asc: %s", swgl_last_error())) {
+        CHECK(r.nx == 3 && r.ny == 2 && r.x0 == 10 && r.y0 == 20 && r.dx == 0.5 && r.dy == 0.25,
+              "header read back");
+        CHECK(r.nodata && r.nodata[2] == 1 && isnan(r.v[2]) && r.nodata[0] == 0 && r.v[3] == 4.5,
+              "NODATA as the mask and NaN, row 0 southern");
+        CHECK(r.has_nodata_value && r.nodata_value == -9999, "the file's NODATA value");
+        CHECK(r.crs == NULL && r.format && strcmp(r.format, "ESRI ASCII grid") == 0, "format %s, no CRS",
+              r.format ? r.format : "(none)");
+    }
+    raster_free(&r);
+    raster_free(&r);   /* a freed raster is zeroed: freeing it again is fine */
+    /* another name: known by the first bytes (an .asc header) */
+    char from[512];
+    snprintf(from, sizeof from, "%s", tmp_path("r.asc"));   /* (tmp_path's buffer is one) */
+    rename(from, tmp_path("r.grid"));
+    rc = raster_read(tmp_path("r.grid"), &r);
+    CHECK(rc == SWGL_OK && r.nx == 3 && r.ny == 2, "an ASCII grid named r.grid: %s", swgl_last_error());
+    raster_free(&r);
+    unlink(tmp_path("r.grid"));
+    /* a type this build does not read: the file and the formats it reads */
+    FILE *f = fopen(tmp_path("dem.tif"), "wb");
+    if (f) {
+        fwrite("II*\0\10\0\0\0", 1, 8, f);
+        fclose(f);
+    }
+    rc = raster_read(tmp_path("dem.tif"), &r);
+    CHECK(rc == SWGL_ERR_INPUT && strstr(swgl_last_error(), "dem.tif: unknown raster type: this build reads "
+                                         "ESRI ASCII grid (.asc)"), "%s", swgl_last_error());
+    CHECK(r.v == NULL && r.nodata == NULL, "nothing to free after a failure");
+    unlink(tmp_path("dem.tif"));
+    rc = raster_read(tmp_path("none.tif"), &r);
+    CHECK(rc == SWGL_ERR_IO && strstr(swgl_last_error(), "none.tif: cannot open"), "%s", swgl_last_error());
+    rc = raster_read(tmp_path("none.asc"), &r);
+    CHECK(rc == SWGL_ERR_IO && strstr(swgl_last_error(), "none.asc: cannot open"), "%s", swgl_last_error());
+}
+
 static void test_png(void)
 {
     enum { NX = 40, NY = 20 };
@@ -480,6 +526,7 @@ int main(void)
     test_asc_roundtrip();
     test_asc_variants();
     test_asc_hostile();
+    test_raster_read();
     test_png();
     test_json();
     test_outdir();

@@ -6,6 +6,7 @@
 // reduction); swgl_clock_texel, both.  A kernel may compute the first once and hand it to
 // its other work groups (kp_flux_cs.glsl's control group).
 #include "clock_window.glsl"
+#include "step_rule.glsl"
 SWGL_INPUT(u_prev);
 uniform float u_left;     // stop - t as the CPU knows t (double, rounded)
 uniform int u_unknown;    // steps issued after that t: the u_unknown most recent of u_prev
@@ -40,15 +41,10 @@ vec4 swgl_clock_texel_with(int j, float b, float left, float S)
     float bits = flags - 4.0 * stop_of_prev;
     bool blown_before = bits >= 2.0;
     bool landed = stop_of_prev == u_stop && (bits == 1.0 || bits == 3.0);
-    // (isnan: NVIDIA's compiler turns !(b > 0.0) into b <= 0.0, which a NaN does not satisfy)
-    bool blown = blown_before || isnan(b) || !(b > 0.0) || b < u_floor;
-    float dt;
-    bool lands = false;
-    if (blown || landed) dt = 0.0;
-    else if (left <= b) {
-        dt = max(left, 0.0);
-        lands = true;
-    } else dt = b;
+    // the step rule (step_rule.glsl, the host's too), with no slack
+    bool blown = blown_before || swgl_step_blown(b, u_floor);
+    bool lands = !(blown || landed) && swgl_step_lands(b, left, 0.0);
+    float dt = blown || landed ? 0.0 : swgl_step_dt(b, left, 0.0);
     if (j == 0) return vec4(dt, p0.x, p0.y, 4.0 * u_stop + (lands || landed ? 1.0 : 0.0) + (blown ? 2.0 : 0.0));
     // texel W: the time after this step less the CPU's t (this step and the unknown ones),
     // and the bound (after a blow-up: the one that caused it, for the message)

@@ -15,6 +15,7 @@
 #include "gpu_program.h"
 #include "output.h"
 #include "output_nc.h"
+#include "raster.h"
 #include "scenario.h"
 #include "scheme_mpi.h"
 
@@ -156,13 +157,18 @@ SWGL_API swgl_status swgl_raster_read(const char *path, swgl_raster *r)
 {
     memset(r, 0, sizeof *r);
     if (!path) return swgl_fail(SWGL_ERR_ARG, "swgl_raster_read: no path");
-    unsigned char *nd = NULL;
-    swgl_status st = asc_read(path, &r->nx, &r->ny, &r->x0, &r->y0, &r->dx, &r->dy, &r->v, &nd);
+    raster g;
+    swgl_status st = raster_read(path, &g);
     if (st != SWGL_OK) return st;
-    size_t n = (size_t)r->nx * (size_t)r->ny;
-    for (size_t k = 0; nd && k < n; k++)
-        if (nd[k]) r->v[k] = NAN;
-    free(nd);
+    r->nx = g.nx;
+    r->ny = g.ny;
+    r->x0 = g.x0;
+    r->y0 = g.y0;
+    r->dx = g.dx;
+    r->dy = g.dy;
+    r->v = g.v;   /* NaN at NODATA (raster.h) */
+    g.v = NULL;
+    raster_free(&g);
     return SWGL_OK;
 }
 

@@ -29,13 +29,7 @@ void outdir_abort(outdir *o);                            /* frees o; NULL is fin
 swgl_status asc_write(const char *path, int nx, int ny, double xll, double yll, double dx,
                       double dy, const double *v, const unsigned char *mask);
 
-/* Reads an ESRI ASCII grid; fails (SWGL_ERR_INPUT) with a message naming the file, the
- * line and what was expected (bad header, short data, non-numeric, NaN), or SWGL_ERR_IO
- * when the file cannot be opened.  NODATA cells come back as NaN with nodata[k] = 1 when
- * nodata is non-NULL, else they are an error.  dx = dy = cellsize (or dx, dy when the
- * header has them).  *v is malloc'ed, row j = 0 southern. */
-swgl_status asc_read(const char *path, int *nx, int *ny, double *xll, double *yll, double *dx,
-                     double *dy, double **v, unsigned char **nodata);
+/* (The reader of rasters, ESRI ASCII grids among them, is raster.h's.) */
 
 /* Colour maps for png_write_field. */
 enum colormap { CMAP_DEPTH = 0,   /* white -> blue -> dark blue, for water depth */

@@ -4,9 +4,9 @@
  *                                 x = (i + offset) dx,  y = (j + offset) dy   (m)
  *                               offset 0.5 for cell centres (shallow water), 0 for grid
  *                               points (sediment); x, y from the grid's south-west corner
- *   a path ending ".asc"        an ESRI ASCII grid, which must have the grid's nx, ny and
- *                               cell size (and its xll, yll when the grid itself came
- *                               from a file)
+ *   a path ending ".asc"        a raster (raster_read: an ESRI ASCII grid), which must
+ *   (or any file name that is   have the grid's nx, ny and cell size (and its xll, yll
+ *   not an expression)          when the grid itself came from a file)
  *   mesh(NODES, TRIANGLES[, C]) a triangle mesh (mesh.h; C: the nodes file's value column,
  *                               4 = z when absent) sampled at the sample points in
  *                               map coordinates (xll + x, yll + y) by linear interpolation
@@ -19,6 +19,7 @@
  */
 #include "scenario_int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +29,27 @@
 
 #include "expr.h"
 #include "mesh.h"
-#include "output.h"
+#include "raster.h"
+
+/* A name ending ".EXT" (EXT a letter, then letters or digits: 8 at most) */
+static int has_file_ending(const char *value)
+{
+    const char *dot = strrchr(value, '.');
+    if (!dot || dot == value || !isalpha((unsigned char)dot[1])) return 0;
+    size_t n = 0;
+    for (const char *c = dot + 1; *c; c++, n++)
+        if (!isalnum((unsigned char)*c)) return 0;
+    return n <= 8;
+}
 
 int sc_value_is_grid(const char *value)
 {
-    size_t n = strlen(value);
-    return n > 4 && strcasecmp(value + n - 4, ".asc") == 0;
+    if (raster_known_ending(value)) return 1;
+    if (!has_file_ending(value)) return 0;
+    /* a file name, not an expression such as 2.e3 (raster_read then names its type) */
+    expr *x = expr_compile(value);
+    expr_free(x);
+    return x == NULL;
 }
 
 const char *sc_grid_path(const char *dir, const char *value, char *buf, size_t len)
@@ -151,11 +167,12 @@ static swgl_status field_from_grid(const sc_entry *e, const sc_grid *g, double *
                                    unsigned char *nodata)
 {
     char path[1024];
-    int nx, ny;
-    double xll, yll, dx, dy, *v;
-    unsigned char *nd;
+    raster r;
     sc_grid_path(g->dir, e->value, path, sizeof path);
-    swgl_status st = asc_read(path, &nx, &ny, &xll, &yll, &dx, &dy, &v, &nd);
+    swgl_status st = raster_read(path, &r);
+    int nx = r.nx, ny = r.ny;
+    double xll = r.x0, yll = r.y0, dx = r.dx, dy = r.dy, *v = r.v;
+    unsigned char *nd = r.nodata;
     if (st != SWGL_OK) {
         if (e->is_override) return swgl_fail(st, "%s (%s)", swgl_last_error(), e->where);
         return swgl_fail(st, "%s ([%s] %s, %s)", swgl_last_error(), e->section, e->key, e->where);
@@ -167,8 +184,7 @@ static swgl_status field_from_grid(const sc_entry *e, const sc_grid *g, double *
         sc_entry_error(e, SWGL_ERR_INPUT, "grid of the wrong size: %d x %d cells of %g x %g m at "
                        "(%g, %g), the domain is %d x %d cells of %g x %g m%s", nx, ny, dx, dy,
                        xll, yll, g->nx, g->ny, g->dx, g->dy, g->from_file ? " at the same corner" : "");
-        free(v);
-        free(nd);
+        raster_free(&r);
         return SWGL_ERR_INPUT;
     }
     size_t n = (size_t)nx * (size_t)ny;
@@ -176,15 +192,13 @@ static swgl_status field_from_grid(const sc_entry *e, const sc_grid *g, double *
         if (nd[k] && !nodata) {
             sc_entry_error(e, SWGL_ERR_INPUT, "NODATA at cell (%zu, %zu) (i, j from the south-west)",
                            k % (size_t)nx, k / (size_t)nx);
-            free(v);
-            free(nd);
+            raster_free(&r);
             return SWGL_ERR_INPUT;
         }
         out[k] = v[k];
         if (nodata) nodata[k] = nd[k];
     }
-    free(v);
-    free(nd);
+    raster_free(&r);
     return SWGL_OK;
 }
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "mesh.h"
-#include "output.h"
+#include "raster.h"
 
 #define MAX_CELLS SCENARIO_MAX_CELLS
 #define MAX_LEVEL 10
@@ -109,8 +109,21 @@ static swgl_status grid_from_file(sc_build *b, const sc_entry *ge)
     char path[1024];
     sc_grid *g = &b->grid;
     sc_grid_path(g->dir, ge->value, path, sizeof path);
-    swgl_status st = asc_read(path, &g->nx, &g->ny, &g->xll, &g->yll, &g->dx, &g->dy,
-                              &b->grid_values, &b->grid_nodata);
+    raster r;
+    swgl_status st = raster_read(path, &r);
+    if (st == SWGL_OK) {
+        g->nx = r.nx;
+        g->ny = r.ny;
+        g->xll = r.x0;
+        g->yll = r.y0;
+        g->dx = r.dx;
+        g->dy = r.dy;
+        b->grid_values = r.v;
+        b->grid_nodata = r.nodata;
+        r.v = NULL;
+        r.nodata = NULL;
+        raster_free(&r);
+    }
     if (st != SWGL_OK) {
         if (ge->is_override) return swgl_fail(st, "%s (%s)", swgl_last_error(), ge->where);
         return swgl_fail(st, "%s ([%s] %s, %s)", swgl_last_error(), ge->section, ge->key,

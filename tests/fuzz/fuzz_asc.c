@@ -3,7 +3,7 @@
  *
  * Each input is read twice: with a nodata array (NODATA cells come back as NaN) and
  * without (NODATA is then an error).  On success the documented properties are checked
- * (output.h): nx, ny >= 1, dx, dy > 0, every value finite except NODATA cells; reading
+ * (raster.h): nx, ny >= 1, dx, dy > 0, every value finite except NODATA cells; reading
  * every value also lets ASan see an array shorter than nx*ny.
  *
  * No allocation cap here (unlike fuzz_scenario): an allocation beyond libFuzzer's
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "output.h"
+#include "raster.h"
 
 static void read_once(const char *path, int with_nodata)
 {

@@ -10,6 +10,7 @@
  *         advance(0, dt); for k = 1..stages-1: stage(k), advance(k, dt)
  *         t = t + dt, or exactly stop on the step that reaches it
  * The step never exceeds the bound of the state it advances (the 1e-9 slack aside).
+ * The rule (blown, lands, dt) is shaders/gpgpu/step_rule.glsl's, shared with the device.
  * A backend with run_to (roe and kp on the GPU; all its stages per step) does the same on
  * the device, with the bound
  * kept there and read back a few steps late (no stall per step); SWGL_DT_READBACK=sync
@@ -18,14 +19,18 @@
  * resolution), so where stop - t exceeds the bound by less than that it takes the bound
  * and then a sliver of a step: the two paths can then differ by one step. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cpu_info.h"
 #include "scheme.h"
+#include "step_rule.glsl"   /* the rule, once for the host and the device (shaders/gpgpu) */
 
 #include <signal.h>
+
+#define TIMELOOP_LAND_SLACK 1e-9   /* step_rule.glsl's slack on the host */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -150,15 +155,15 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
             }
             if (be->forcing) be->forcing->set_time(in->self, t, stop);
             if ((st = be->stage(in->self, 0, &bound)) != SWGL_OK) goto done;
-            if (!(bound > 0) || bound < dt_floor) {
+            if (swgl_step_blown(bound, dt_floor)) {
                 st = blowup(in, t, n, bound);
                 goto done;
             }
             double left = stop - t;
-            int last = left <= bound * (1 + 1e-9);
             /* within a relative 1e-9 of the bound, the bound itself lands on the stop (the
              * rest is rounding of t): the step never exceeds the bound */
-            dt = !last ? bound : left < bound * (1 - 1e-9) ? left : bound;
+            int last = swgl_step_lands(bound, left, TIMELOOP_LAND_SLACK);
+            dt = swgl_step_dt(bound, left, TIMELOOP_LAND_SLACK);
             if ((st = be->advance(in->self, 0, dt)) != SWGL_OK) goto done;
             for (int k = 1; k < stages; k++) {
                 double b2;

@@ -1,0 +1,309 @@
+/* kp_fast_update.h — the time integration of the fast Kurganov-Petrova solver
+ * (kp_fast_body.h includes it, with T and FN defined, after kp_fast_rates.h): the
+ * update of a row with friction and rain, the point sources, a stage's apply over the
+ * tiles (early exit's actions); then the state in and out (set, get, halo strips, the
+ * wet map) and the typed fill of the constant arrays at create. */
+
+/* Time integration of n cells of a row from k (all arrays offset to k): stage 0 writes
+ * Q* (RK2) or Q^{n+1} (Euler, in place) into d from s0 = Q^n; stage 1 writes Q^{n+1} into
+ * d = Q^n from s0 = Q^n and s1 = Q*.  R may point to zeros (a tile whose rates were
+ * skipped).  wb[t]: 1 where the new state is a wet active cell.  Adds the clip to *clip
+ * and non-finite values to *bad.  fo (forcing): adds rdt rn[t] to w before the clip (the
+ * rain) and leaves the dry and thin-film rules to the sources' pass where ns[t] != 0.
+ * stage, fric and fo are constants at each call (inlined). */
+KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int fric, const int fo, T dt,
+                            const T *c, const T *Bij, const T *gn2, const T *const s0[3],
+                            const T *const s1[3], T *const d[3], const T *Rw, const T *Ru,
+                            const T *Rv, const T *rn, const T *ns, T rdt, int n, int co0, int co1, T *wb,
+                            T *clip, T *bad)
+{
+    const T z = (T)0, one = (T)1, half = (T)0.5, eps = (T)f->eps, kap = (T)f->kappa, rk = (T)f->rkappa;
+    const T k4 = (T)f->kappa4;
+    const T *w0 = s0[0], *u0 = s0[1], *v0 = s0[2];
+    const T *ws = stage ? s1[0] : s0[0], *us = stage ? s1[1] : s0[1], *vs = stage ? s1[2] : s0[2];
+    T *dw = d[0], *du = d[1], *dv = d[2];
+    const T dtf = stage ? dt * half : dt;   /* the friction's dt: dt or dt/2 */
+    T cl = z, bd = z;
+#pragma omp simd reduction(+ : cl, bd)
+    for (int t = 0; t < n; t++) {
+        const int act = c[t] == (T)CELL_ACTIVE;
+        const T b = Bij[t];
+        /* 1 + dt H~f of the stage's state (Q^n or Q*) */
+        T den = one;
+        if (fric) {
+            const T h = ws[t] - b;
+            const int wet = !(h <= eps);
+            const T hs = wet ? h : one, sf = FN(dfac)(hs, kap, rk, k4);
+            const T u = us[t] * sf, v = vs[t] * sf;
+            const T hf0 = gn2[t] * KP_SQRT(u * u + v * v) / (hs * FN(cbrt)(hs));
+            den = one + dtf * (wet ? hf0 : z);
+        }
+        T w, qu, qv;
+        if (stage == 0) {
+            w = w0[t] + dt * Rw[t];
+            qu = u0[t] + dt * Ru[t];
+            qv = v0[t] + dt * Rv[t];
+        } else {
+            w = half * (w0[t] + (ws[t] + dt * Rw[t]));
+            qu = half * (u0[t] + (us[t] + dt * Ru[t]));
+            qv = half * (v0[t] + (vs[t] + dt * Rv[t]));
+        }
+        if (fric) {
+            qu = qu / den;
+            qv = qv / den;
+        }
+        if (fo) w = w + rdt * rn[t];   /* rain, before the clip (kp_scalar.c) */
+        const T h0 = w - b;
+        const int neg = h0 < z;
+        cl += act && neg && t >= co0 && t < co1 ? -h0 : z;   /* the clip of the owned cells */
+        w = neg ? b : w;
+        const T h = neg ? z : h0;
+        const int dry = h <= eps, shoal = h < kap;
+        /* as kp_scalar.c: a shoal cell's momentum from its desingularized velocity (6) */
+        const T sc = h * FN(dfac)(h, kap, rk, k4);
+        const T su = qu * sc, sv = qv * sc;
+        const int keep = fo && ns[t] != z;   /* a source's cell: its rules come after it */
+        qu = keep ? qu : (dry ? z : (shoal ? su : qu));
+        qv = keep ? qv : (dry ? z : (shoal ? sv : qv));
+        bd += act ? (w - w) + (qu - qu) + (qv - qv) : z;
+        wb[t] = act && !dry ? one : z;
+        /* non-active cells keep Q^n's values (in Q* too: no read of the destination) */
+        dw[t] = act ? w : w0[t];
+        du[t] = act ? qu : u0[t];
+        dv[t] = act ? qv : v0[t];
+    }
+    *clip += cl;
+    *bad += bd;
+}
+
+KP_CLONES static void FN(update)(const struct kp_fast *f, int stage, T dt, const T *c, const T *Bij,
+                       const T *gn2, const T *const s0[3], const T *const s1[3], T *const d[3],
+                       const T *Rw, const T *Ru, const T *Rv, const T *rn, const T *ns, T rdt, int n,
+                       int co0, int co1, T *wb, T *clip, T *bad)
+{
+#define KP_UPD(st_, fr_, fo_) \
+    FN(update_k)(f, st_, fr_, fo_, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, co0, co1, wb, clip, bad)
+    if (!rn) {
+        if (stage == 0 && !gn2) KP_UPD(0, 0, 0);
+        else if (stage == 0) KP_UPD(0, 1, 0);
+        else if (!gn2) KP_UPD(1, 0, 0);
+        else KP_UPD(1, 1, 0);
+    } else {
+        if (stage == 0 && !gn2) KP_UPD(0, 0, 1);
+        else if (stage == 0) KP_UPD(0, 1, 1);
+        else if (!gn2) KP_UPD(1, 0, 1);
+        else KP_UPD(1, 1, 1);
+    }
+#undef KP_UPD
+}
+
+/* The point sources of apply (kp_scalar.c's order: after the update and its clip),
+ * serially: swe_source_take on the destination surface d[0], with the accounts, then the
+ * dry and thin-film rules of the update on the source cells, once each (their mask ns
+ * is 1; 2 marks a cell done). */
+static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, double dt, T *const d[3])
+{
+    const swe_forcing *fo = f->clk->f;
+    const double area = f->dx * f->dy, cw = stage == 1 ? 0.5 : 1.0, wsrc = f->rk2 && stage == 0 ? 0.5 : 1.0;
+    const T z = (T)0, eps = (T)f->eps, kap = (T)f->kappa, rk = (T)f->rkappa, k4 = (T)f->kappa4;
+    T *ns = (T *)f->fsrc;
+    for (int q = 0; q < fo->n_src; q++) {   /* a cell's sources together (swe.h) */
+        double add[SWE_SOURCES_PER_CELL], total;
+        int mem[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(fo, q, f->clk->src_q, cw * dt / area, mem, add, &total);
+        if (n == 0) continue;
+        const size_t k = f->src_kf[q];
+        const double before = (double)d[0][k];
+        d[0][k] = (T)swe_source_take(before, (double)a->Bij[k], total);
+        swe_sources_account(&f->clk->acc, mem, add, n, ((double)d[0][k] - before) * area, area, wsrc);
+    }
+    for (int q = 0; q < fo->n_src; q++) {
+        const size_t k = f->src_kf[q];
+        if (ns[k] != (T)1) continue;
+        ns[k] = (T)2;
+        const T h = d[0][k] - a->Bij[k];
+        const int dry = h <= eps, shoal = h < kap;
+        const T sc = h * FN(dfac)(h, kap, rk, k4);
+        d[1][k] = dry ? z : (shoal ? d[1][k] * sc : d[1][k]);
+        d[2][k] = dry ? z : (shoal ? d[2][k] * sc : d[2][k]);
+    }
+    for (int q = 0; q < fo->n_src; q++) ns[f->src_kf[q]] = (T)1;
+}
+
+static int FN(apply)(struct kp_fast *f, int stage, double dt)
+{
+    const FN(arrays) a = FN(arr)(f);
+    const int ntx = f->ntx, nty = f->nty, nx = f->nx, ny = f->ny, rk2 = f->rk2;
+    const int map = f->early_exit != KP_EARLY_EXIT_OFF;
+    const T dtT = (T)dt;
+    const T *zero = (const T *)f->zero;
+    const size_t cw = f->cw;
+    double clip = 0.0;
+    T bad = (T)0;
+    /* rain: cw dt factor per unit of rain[] (kp_scalar.c); frain NULL: no rain nor source */
+    const T *frain = (const T *)f->frain, *fsrc = (const T *)f->fsrc;
+    const double rain_s = f->clk ? swe_clock_rain(f->clk, stage, 1 + f->rk2, dt) : 0.0;   /* swe.h */
+    const T rdt = frain ? (T)rain_s : (T)0;
+#pragma omp parallel num_threads(f->nthreads) reduction(+ : clip, bad)
+    {
+        T *wb = (T *)f->tbuf + (size_t)omp_get_thread_num() * f->tsize;   /* one row */
+#pragma omp for schedule(dynamic, 1)
+        for (int ty = 0; ty < nty; ty++) {
+            const int j0 = ty * KP_TILE + 1, j1 = j0 + KP_TILE <= ny + 1 ? j0 + KP_TILE : ny + 1;
+            unsigned char *wet = f->wet + (size_t)ty * ntx;
+            const unsigned char *sk0 = f->skip[0] + (size_t)ty * ntx, *sk1 = f->skip[1] + (size_t)ty * ntx;
+            unsigned char *same = f->same + (size_t)ty * ntx;
+            if (map) memset(wet, 0, (size_t)ntx);
+            T cl = (T)0, bd = (T)0;
+            for (int j = j0; j < j1; j++) {
+                int tx = 0;
+                while (tx < ntx) {
+                    /* action of a tile: 0 compute, 1 compute with R = 0, 2 copy Q^n -> Q*,
+                     * 3 nothing (see kp_fast.c) */
+#define KP_ACTION(x) (stage == 0 ? (sk0[x] ? (rk2 && !same[x] ? 2 : 3) : 0) : (sk1[x] ? (sk0[x] ? 3 : 1) : 0))
+                    const int act = KP_ACTION(tx);
+                    int tx1 = tx + 1;
+                    while (tx1 < ntx && KP_ACTION(tx1) == act && (tx1 - tx) * KP_TILE < (int)cw) tx1++;
+#undef KP_ACTION
+                    const int i0 = tx * KP_TILE + 1, i1 = tx1 * KP_TILE + 1 <= nx + 1 ? tx1 * KP_TILE + 1 : nx + 1;
+                    const int n = i1 - i0;
+                    const size_t k = KP_IDX(f, i0, j);
+                    /* the chunk's cells whose clip counts (swe_problem own): t in [co0, co1) */
+                    const int rown = !f->own[2] || (j - 1 >= f->own[1] && j - 1 < f->own[3]);
+                    const int co0 = !rown ? 0 : f->own[2] ? f->own[0] + 1 - i0 : 0;
+                    const int co1 = !rown ? 0 : f->own[2] ? f->own[2] + 1 - i0 : n;
+                    if (act == 2) {
+                        for (int m = 0; m < 3; m++) memcpy(a.Q[1][m] + k, a.Q[0][m] + k, (size_t)n * sizeof(T));
+                    } else if (act != 3) {
+                        const T *s0[3] = {a.Q[0][0] + k, a.Q[0][1] + k, a.Q[0][2] + k};
+                        const T *s1[3] = {a.Q[1][0] ? a.Q[1][0] + k : NULL, a.Q[1][1] ? a.Q[1][1] + k : NULL,
+                                          a.Q[1][2] ? a.Q[1][2] + k : NULL};
+                        T *d[3];
+                        for (int m = 0; m < 3; m++) d[m] = (stage == 0 && rk2 ? a.Q[1][m] : a.Q[0][m]) + k;
+                        const T *Rw = act ? zero : a.R[0] + k, *Ru = act ? zero : a.R[1] + k,
+                                *Rv = act ? zero : a.R[2] + k;
+                        FN(update)(f, stage, dtT, a.cd + k, a.Bij + k, a.gn2 ? a.gn2 + k : NULL, s0, s1, d,
+                                   Rw, Ru, Rv, frain ? frain + k : NULL, frain ? fsrc + k : NULL, rdt, n,
+                                   co0, co1, wb, &cl, &bd);
+                        if (map)
+                            for (int x = tx; x < tx1; x++) {
+                                const int e0 = (x - tx) * KP_TILE, e1 = e0 + KP_TILE < n ? e0 + KP_TILE : n;
+                                T any = (T)0;
+#pragma omp simd reduction(max : any)
+                                for (int t = e0; t < e1; t++) any = wb[t] > any ? wb[t] : any;
+                                wet[x] |= any > (T)0;
+                            }
+                    }
+                    tx = tx1;
+                }
+            }
+            /* Q* = Q^n holds after a copy, and until the tile is computed again */
+            if (rk2)
+                for (int x = 0; x < ntx; x++) {
+                    if (stage == 0) same[x] = sk0[x];
+                    else if (!(sk0[x] && sk1[x])) same[x] = 0;
+                }
+            clip += (double)cl;
+            bad += bd;
+        }
+    }
+    f->clip_vol = clip * f->dx * f->dy;
+    if (frain && f->clk->f->n_src > 0) {
+        T *d[3];
+        for (int m = 0; m < 3; m++) d[m] = stage == 0 && rk2 ? a.Q[1][m] : a.Q[0][m];
+        FN(sources)(f, &a, stage, dt, d);
+    }
+    return bad != (T)0 ? -1 : 0;
+}
+
+static void FN(set_state)(struct kp_fast *f, const double *h, const double *qx, const double *qy)
+{
+    const FN(arrays) a = FN(arr)(f);
+    const int nx = f->nx, ny = f->ny;
+    for (int j = 0; j <= ny + 1; j++)
+        for (int i = 0; i <= nx + 1; i++) {
+            const size_t k = grid_at(nx, i, j), kf = KP_IDX(f, i, j);
+            if (a.cd[kf] != (T)CELL_ACTIVE) continue;
+            /* as kp_scalar.c: h < 0 (not a state) is read as 0, a NaN is kept (the next
+             * rates reports the blow-up); dry is decided on the stored depth, in T, as the
+             * wet map and the reconstruction decide it (a cell dry in float but not in
+             * double would otherwise keep its momentum in a tile that early exit skips) */
+            const double hd = h[k] > 0.0 ? h[k] : h[k] != h[k] ? h[k] : 0.0;
+            const T w = (T)(f->Bij_d[k] + hd);
+            const int dry = w - a.Bij[kf] <= (T)f->eps;
+            a.Q[0][0][kf] = w;
+            a.Q[0][1][kf] = dry ? (T)0 : (T)qx[k];
+            a.Q[0][2][kf] = dry ? (T)0 : (T)qy[k];
+        }
+}
+
+static void FN(get_state)(const struct kp_fast *f, double *h, double *qx, double *qy)
+{
+    const FN(arrays) a = FN(arr)(f);
+    const int nx = f->nx, ny = f->ny;
+    for (int j = 0; j <= ny + 1; j++)
+        for (int i = 0; i <= nx + 1; i++) {
+            const size_t k = grid_at(nx, i, j), kf = KP_IDX(f, i, j);
+            const int act = a.cd[kf] == (T)CELL_ACTIVE;
+            h[k] = act ? (double)(a.Q[0][0][kf] - a.Bij[kf]) : 0.0;
+            qx[k] = act ? (double)a.Q[0][1][kf] : 0.0;
+            qy[k] = act ? (double)a.Q[0][2][kf] : 0.0;
+        }
+}
+
+/* Q^n's values (w, hu, hv), as stored, of the w x h cells from ghost-ring cell (x, y) into
+ * buf (set 0) or from it (set 1): the domain decomposition's halo (kp_cpu_halo) */
+static void FN(halo)(struct kp_fast *f, int set, int x, int y, int w, int h, double *buf)
+{
+    const FN(arrays) a = FN(arr)(f);
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++) {
+            const size_t kf = KP_IDX(f, x + i, y + j);
+            double *b = buf + 3 * ((size_t)j * w + i);
+            for (int c = 0; c < 3; c++) {
+                if (set) a.Q[0][c][kf] = (T)b[c];
+                else b[c] = (double)a.Q[0][c][kf];
+            }
+        }
+}
+
+/* wet map of Q^n (after set_state) */
+static void FN(wet_map)(struct kp_fast *f)
+{
+    const FN(arrays) a = FN(arr)(f);
+    const T eps = (T)f->eps;
+    memset(f->wet, 0, (size_t)f->ntx * (size_t)f->nty);
+    for (int j = 1; j <= f->ny; j++)
+        for (int i = 1; i <= f->nx; i++) {
+            const size_t kf = KP_IDX(f, i, j);
+            if (a.cd[kf] == (T)CELL_ACTIVE && !(a.Q[0][0][kf] - a.Bij[kf] <= eps))
+                f->wet[(size_t)((j - 1) / KP_TILE) * f->ntx + (size_t)((i - 1) / KP_TILE)] = 1;
+        }
+}
+
+/* typed fill of the constant arrays at create */
+static void FN(fill)(struct kp_fast *f, const kp_problem *p)
+{
+    FN(arrays) a = FN(arr)(f);
+    const int nx = f->nx, ny = f->ny;
+    for (size_t k = 0; k < f->n; k++) a.cd[k] = (T)CELL_OFF;
+    for (int j = 0; j <= ny + 1; j++)
+        for (int i = 0; i <= nx + 1; i++) {
+            const size_t k = grid_at(nx, i, j), kf = KP_IDX(f, i, j);
+            double be, bw, bn, bs, bij;
+            kp_cell_bed(p, i, j, &be, &bw, &bn, &bs, &bij);
+            a.BE[kf] = (T)be;
+            a.BW[kf] = (T)bw;
+            a.BN[kf] = (T)bn;
+            a.BS[kf] = (T)bs;
+            a.Bij[kf] = (T)bij;
+            f->Bij_d[k] = bij;
+            a.cd[kf] = (T)p->sw.code[k];
+            a.Q[0][0][kf] = (T)bij;
+            if (a.Q[1][0]) a.Q[1][0][kf] = (T)bij;
+            if (a.gn2) a.gn2[kf] = p->sw.code[k] == CELL_ACTIVE ? (T)(p->sw.g * p->manning[k] * p->manning[k]) : (T)0;
+            if (f->frain)   /* rain[] on the active cells, 0 elsewhere or without rain */
+                ((T *)f->frain)[kf] =
+                    p->sw.forcing->rain && p->sw.code[k] == CELL_ACTIVE ? (T)p->sw.forcing->rain[k] : (T)0;
+        }
+    for (int q = 0; f->fsrc && q < p->sw.forcing->n_src; q++) ((T *)f->fsrc)[f->src_kf[q]] = (T)1;
+}
