@@ -205,7 +205,7 @@ int bench_sediment(int argc, char **argv)
         }
     }
     bench_gpu dev;   /* the device, its passes and their copy ceiling */
-    if (bench_gpu_setup(device, &dev)) return 1;
+    if (bench_gpu_setup(device, 0, &dev)) return 1;
     const char *renderer = dev.renderer;
     const int has_fp64 = dev.fp64;
     const double ceiling = dev.ceiling;

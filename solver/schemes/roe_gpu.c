@@ -40,6 +40,7 @@
 #include "gpu_context.h"
 #include "roe.h"
 #include "scheme_shaders.h"
+#include "tuning.h"
 
 void roe_gpu_destroy(roe_gpu *r)
 {
@@ -125,6 +126,12 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out) { return roe_gpu
 
 swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **out)
 {
+    return roe_gpu_create_tuned(p, use_double, NULL, out);
+}
+
+swgl_status roe_gpu_create_tuned(const swe_problem *p, int use_double, const swgl_tuning *tune, roe_gpu **out)
+{
+    const swgl_tuning *tn = tuning_or_default(tune);
     swgl_status st;
     *out = NULL;
     if ((st = swe_problem_check(p)) != SWGL_OK) return st;
@@ -146,13 +153,12 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
     /* The state arrays hold the codes, which set_state writes; the programs get the
      * codes' numbers as #defines from the one enum (swgl_grid.h). */
     r->code = p->code;
-    const char *variant = getenv("SWGL_ROE_MASS"), *fuse = getenv("SWGL_ROE_FUSED");
     r->forc = p->forcing;
     r->forcing = swe_forcing_any(r->forc);
     /* the fused kernel: gpu-compute, float, no boundary data (whose rates come from the
-     * edge arrays); SWGL_ROE_FUSED=0 keeps the passes (to measure the choice) */
-    r->fused = r->compute && !r->dbl && !r->forcing && !(fuse && strcmp(fuse, "0") == 0);
-    r->mass_from_edges = r->dbl || (!r->fused && !(variant && strcmp(variant, "cell") == 0));
+     * edge arrays); tune roe.fused=off keeps the passes (to measure the choice) */
+    r->fused = r->compute && !r->dbl && !r->forcing && tn->roe_fused;
+    r->mass_from_edges = r->dbl || !r->fused;
     char defs[1024];
     if (r->dbl) {
         if ((st = double_defines(r, defs, sizeof defs)) != SWGL_OK) {
@@ -177,20 +183,16 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
         if (r->forc->n_src) snprintf(defs + l, sizeof defs - l, "#define ROE_SOURCES 1\n");
     }
     char defs_clock[1200], defs_step[1300];
-    /* SWGL_ROE_STAGE=1: the fused kernel reads its group's copy of the texels in shared
-     * memory (roe_step_cs.glsl; measured slower, so not the default); SWGL_ROE_GROUP=AxB:
-     * its work group (default 8x16, the fastest measured on the H200: docs/performance.md):
-     * to measure the choices */
-    const char *stg = getenv("SWGL_ROE_STAGE"), *gv = getenv("SWGL_ROE_GROUP");
-    r->gx = 8;
-    r->gy = 16;
-    /* shared memory: the border edges' two vec4 arrays and, staged, the texel copies */
-    if (r->fused && (st = group_from_env("SWGL_ROE_GROUP", gv, 2, &r->gx, &r->gy)) != SWGL_OK) {
+    /* tune roe.group=AxB: the fused kernel's work group (default 8x16, the fastest measured
+     * on the H200: docs/performance.md), to measure the choice */
+    r->gx = tn->roe_group[0];
+    r->gy = tn->roe_group[1];
+    /* shared memory: the border edges' two vec4 arrays */
+    if (r->fused && (st = tuning_check_group("roe.group", tn->roe_group, 2)) != SWGL_OK) {
         roe_gpu_destroy(r);
         return st;
     }
-    snprintf(defs_step, sizeof defs_step, "%s%s#define ROE_GX %d\n#define ROE_GY %d\n", defs,
-             stg && strcmp(stg, "1") == 0 ? "#define ROE_STAGING 1\n" : "", r->gx, r->gy);
+    snprintf(defs_step, sizeof defs_step, "%s#define ROE_GX %d\n#define ROE_GY %d\n", defs, r->gx, r->gy);
     snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
     snprintf(r->maps_defs, sizeof r->maps_defs, "%s", defs);
     if (r->dbl) {

@@ -19,6 +19,9 @@ typedef struct roe_gpu roe_gpu;
  * GL_ARB_gpu_shader_fp64, else the passes fail to build: the backend checks first). */
 swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out);
 swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **out);
+/* The same with the tuning choices (tuning.h; NULL: the defaults): roe.fused, roe.group. */
+struct swgl_tuning;
+swgl_status roe_gpu_create_tuned(const swe_problem *p, int use_double, const struct swgl_tuning *tune, roe_gpu **out);
 int roe_gpu_is_double(const roe_gpu *r);
 void roe_gpu_destroy(roe_gpu *r);
 /* arrays of grid_size(nx, ny) doubles (swgl_grid.h); inactive cells are set to 0 */

@@ -21,7 +21,7 @@ static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, vo
                          "--precision double: the renderer '%s' lacks GL_ARB_gpu_shader_fp64 (no doubles in "
                          "shaders); use --precision single (roe's default on the gpu) or --backend cpu",
                          cfg->renderer ? cfg->renderer : "?");
-    swgl_status st = roe_gpu_create_ex(&rp->p, dbl, &r);
+    swgl_status st = roe_gpu_create_tuned(&rp->p, dbl, cfg ? cfg->tune : NULL, &r);
     if (st != SWGL_OK) return st;
     snprintf(r->renderer, sizeof r->renderer, "%s", cfg && cfg->renderer ? cfg->renderer : "?");
     *self = r;

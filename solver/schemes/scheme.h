@@ -39,6 +39,7 @@
 #include "swgl_error.h"
 #include "swgl_grid.h"
 #include "swe.h"
+#include "tuning.h"
 
 /* BACKEND_GPU_COMPUTE: the GPU backend of each scheme with its passes built and run as
  * GL 4.3 compute passes from the same GLSL (gpu_set_compute_passes; issue 13); it has no
@@ -64,6 +65,7 @@ typedef struct timeloop_span {
     void *user;
     /* the instance's own stop request (scheme_inst stop_flag), or NULL */
     const volatile sig_atomic_t *stop_flag;
+    int clock_every;         /* a GPU backend's clock read back every N steps (0: the default) */
 } timeloop_span;
 
 /* A stop asked for: by a signal (timeloop_request_stop) or the span's own flag. */
@@ -86,6 +88,7 @@ typedef struct scheme_config {
     const char *renderer;                 /* GL renderer, or NULL for the CPU backends */
     int has_fp64;                         /* the GL context has GL_ARB_gpu_shader_fp64 */
     enum precision_choice precision;      /* --precision */
+    const swgl_tuning *tune;              /* the tuning choices (tuning.h); NULL: the defaults */
 } scheme_config;
 
 struct swe_maps;
@@ -109,7 +112,8 @@ typedef struct scheme_backend {
      * never stalls; steps queued after the landing take dt = 0 and change nothing.
      * stop_index numbers the stops of the run.  Fills the span's steps, dt_min, dt_max;
      * on a blow-up returns SWGL_ERR_BLOWUP with span->t the last good time (the time
-     * loop words the message).  The time loop uses it unless SWGL_DT_READBACK=sync. */
+     * loop words the message).  The time loop uses it unless the instance steps on the
+     * host's clock (tune host_clock). */
     swgl_status (*run_to)(void *self, double t, double stop, int stop_index, double dt_floor,
                           struct timeloop_span *span);
     /* Optional (the shallow-water schemes): the time of the next step's stage 0 and the
@@ -260,7 +264,9 @@ typedef struct scheme_inst {
     /* (when not NULL) nonzero asks the time loop to stop after its step, as a signal does
      * (swgl_sim_request_stop: this instance alone) */
     const volatile sig_atomic_t *stop_flag;
-    int host_clock;          /* nonzero: the time step read back every step (no run_to) */
+    int host_clock;          /* nonzero: the time step read back every step (no run_to); scheme_open
+                              * sets it from the config's tune host_clock */
+    int clock_every;         /* the config's tune clock_every (run_to's read-backs) */
     long steps_run;          /* the steps of the time loop's call so far (set before after_step
                               * and the stop callback) */
     int compute_prev;        /* a GPU instance: 1 + its pass mode (0 fragment, 1 compute); 0 otherwise */

@@ -122,14 +122,13 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
     r->dt_min = INFINITY;
     r->dt_max = 0;
     in->steps_run = 0;
-    const char *mode = getenv("SWGL_DT_READBACK");
-    const int on_device = be->run_to && !(mode && strcmp(mode, "sync") == 0) &&
+    const int on_device = be->run_to &&
                           !(be->host_clock && be->host_clock(in->self)) && !in->after_step && !(o->max_steps > 0) &&
                           !in->host_clock;
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {
-            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag};
+            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every};
             pl.base = n;
             st = be->run_to(in->self, t, stop, o->stop_base + s, dt_floor, &sp);
             if (st == SWGL_ERR_BLOWUP) blowup(in, sp.t, n + sp.steps, sp.bound);
