@@ -131,7 +131,7 @@ static void profile(void)
          * (the clock is chosen in the integration kernel), and the reduction of the groups'
          * minima may take no dispatch at all on a small grid */
         all = all && ((n[k] > 0 && sec[k] > 0) || (gpu_compute_passes() && k == KP_PASS_WET) ||
-                      (kp_gpu_fused(g) && (k == KP_PASS_GATHER || k == KP_PASS_CLOCK || k == KP_PASS_REDUCE)));
+                      (kp_gpu_fused(g) && (k == KP_PASS_CLOCK || k == KP_PASS_REDUCE)));
         total += sec[k];
         printf("      %-12s %4ld passes %8.3f ms\n", kp_gpu_pass_name(k), n[k], 1e3 * sec[k]);
     }

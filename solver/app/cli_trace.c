@@ -26,6 +26,9 @@ int cmd_trace(int argc, char **argv)
         else if (strcmp(argv[i], "--steps") == 0 && more) steps = atol(argv[++i]);
         else if (strcmp(argv[i], "--set") == 0 && more) sets[nsets++] = argv[++i];
         else if (strcmp(argv[i], "--device") == 0 && more) d.use_device = 1, d.device = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--backend") == 0 && more &&
+                 (!strcmp(argv[i + 1], "gpu") || !strcmp(argv[i + 1], "gpu-compute")))
+            d.backend = argv[++i];
         else if (strcmp(argv[i], "--tune") == 0 && more) {
             int t = cli_tune("trace", argv[++i], tune, sizeof tune);
             if (t) {
@@ -35,7 +38,7 @@ int cmd_trace(int argc, char **argv)
         } else if (argv[i][0] != '-' && !d.scenario) d.scenario = argv[i];
         else {
             fprintf(stderr, "swgl trace: unexpected '%s'; usage: swgl trace SCENARIO|--case NAME [--steps N] "
-                            "[--out DIR] [--set K=V] [--device N] [--tune K=V]\n", argv[i]);
+                            "[--out DIR] [--set K=V] [--device N] [--backend gpu|gpu-compute] [--tune K=V]\n", argv[i]);
             free(sets);
             return 2;
         }
