@@ -585,10 +585,11 @@ static void test_hostile_grids(void)
     EXPECT_ERROR(text, "case.ini:2)");
 }
 
-int main(void)
+/* argv[1]: the folder of the test data (tests/data; CMake passes its path), else the
+ * relative tests/data */
+int main(int argc, char **argv)
 {
-    const char *d = getenv("SWGL_TEST_DATA");
-    snprintf(data_dir, sizeof data_dir, "%s", d ? d : "tests/data");
+    snprintf(data_dir, sizeof data_dir, "%s", argc > 1 ? argv[1] : "tests/data");
     snprintf(tmp_dir, sizeof tmp_dir, "%s/swgl-scenario-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(tmp_dir)) {
         printf("cannot make a temporary folder\n");

@@ -258,7 +258,6 @@ static const struct {
     {"SWGL_KP_EE", NULL},
     {"SWGL_ROE_MASS", NULL},
     {"SWGL_ROE_STAGE", NULL},
-    {"SWGL_OUTDIR_NO_EXCHANGE", NULL},
 };
 
 void tuning_warn_removed_env(FILE *f)
