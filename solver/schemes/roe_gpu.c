@@ -12,10 +12,10 @@
  *             on its low side and on its high side (shaders/roe/roe_edge.glsl)
  *   cell      (sum F-[qx, qy], dt_i, tau_i) per volume (roe_dt.glsl), which the update
  *             reads instead of re-gathering the momentum from the four edges; the mass
- *             fluxes it re-reads from the edges' x channels (SWGL_ROE_MASS=cell: the dt
- *             pass writes them as a second target instead, fewer bytes but one more
- *             render target, measured slower on an H100 at 0.8-1M cells:
- *             docs/performance.md)
+ *             fluxes it re-reads from the edges' x channels (the dt pass writing them
+ *             as a second target instead, fewer bytes but one more render target,
+ *             measured slower on an H100 at 0.8-1M cells, was removed: its figures
+ *             are in docs/performance.md)
  * Double (`--precision double`, roe_gpu_create_ex; GL_ARB_gpu_shader_fp64, refused
  * without it): the same passes from the same sources (shaders/roe/roe_real.glsl: real =
  * double), each float4 array two RGBA32UI arrays of packed doubles, as the sediment
@@ -29,7 +29,7 @@
  *             takes the chosen dt as a double (two int uniforms), and run_to's landing
  *             step is recomputed in double by the update (roe_update.glsl), so a stop
  *             is reached as exactly as by the time loop on the CPU
- *   mass fluxes always from the edges (SWGL_ROE_MASS=cell is a float variant)
+ *   mass fluxes always from the edges
  *   the problem's constants compiled in as exact decimal images (%.17e LF) */
 #include "roe_gpu_internal.h"
 

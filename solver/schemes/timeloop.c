@@ -12,7 +12,7 @@
  * The step never exceeds the bound of the state it advances (the 1e-9 slack aside).
  * A backend with run_to (roe and kp on the GPU; all its stages per step) does the same on
  * the device, with the bound
- * kept there and read back a few steps late (no stall per step); SWGL_DT_READBACK=sync
+ * kept there and read back a few steps late (no stall per step); tune host_clock=on
  * makes it read the bound back every step instead (to measure the difference).  The
  * device computes the time left in float and has no 1e-9 slack (below float's
  * resolution), so where stop - t exceeds the bound by less than that it takes the bound
