@@ -229,16 +229,7 @@ swgl_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
     c->surf = EGL_NO_SURFACE;
     c->info.device_index = -1;
 
-    /* SWGL_PASSES=compute: every pass of this process as a compute pass (tests of the
-     * gpu-compute backend through the GL tests written for the fragment passes) */
-    const char *pm = getenv("SWGL_PASSES");
-    int env_compute = pm && strcmp(pm, "compute") == 0;
-    if (pm && *pm && !env_compute && strcmp(pm, "fragment") != 0) {
-        free(c);
-        return swgl_fail(SWGL_ERR_ARG, "SWGL_PASSES=%s: expected fragment or compute", pm);
-    }
     gpu_context_desc local = desc ? *desc : (gpu_context_desc){.device = -1};
-    if (env_compute) local.want_compute = 1;
     desc = &local;
     int want = -1;
     const char *env = getenv("SWGL_DEVICE");
@@ -304,13 +295,6 @@ swgl_status gpu_context_create(const gpu_context_desc *desc, gpu_context **out)
                     "no OpenGL 3.3 core context could be created (%s). %s", why, install_hint);
 ready:
     fill_info(&c->info);
-    if (env_compute) {
-        if (!c->info.compute_context) {
-            gpu_context_destroy(c);
-            return swgl_fail(SWGL_ERR_NO_CONTEXT, "SWGL_PASSES=compute: this device offers no GL 4.3 core context");
-        }
-        gpu_set_compute_passes(1);
-    }
     if ((st = gpu_check_gl("context set-up")) != SWGL_OK) {
         gpu_context_destroy(c);
         return st;

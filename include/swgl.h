@@ -72,6 +72,11 @@ typedef struct swgl_sim_desc {
     int mpi_alone;                   /* over MPI ranks: rank 0 runs the whole grid by itself and
                                       * the other ranks' calls return at once (benches: one rank
                                       * against several in one job) */
+    const char *tune;                /* tuning choices as "key=value" items separated by commas
+                                      * or newlines (--tune), e.g. "clock_every=8,kp.fused=flux";
+                                      * NULL: every default.  swgl_tune_keys lists the keys; an
+                                      * unknown key, a bad value or one out of range fails the
+                                      * create with a message naming the key (docs/api.md) */
 } swgl_sim_desc;
 
 /* Creates a simulation: loads the scenario, opens the backend, sets the initial state (or the
@@ -195,6 +200,11 @@ SWGL_API swgl_status swgl_sim_trace_step(swgl_sim *sim, const char *dir, int *pa
 /* ---- the library ------------------------------------------------------------------------------ */
 
 SWGL_API const char *swgl_version(void);
+/* The tuning keys of swgl_sim_desc.tune, a line each (name, type, default, help), written on f. */
+SWGL_API void swgl_tune_keys(FILE *f);
+/* Checks a tune text as swgl_sim_create would: SWGL_OK, or SWGL_ERR_ARG with a message naming
+ * the key and what was expected (a command line can refuse it before any work). */
+SWGL_API swgl_status swgl_tune_check(const char *tune);
 /* Whether this build has a feature: "netcdf" (run.nc, restart), "mpi", "gl"; and
  * "clean-exit": 0 once a netCDF write failed in this process (HDF5's exit handlers then crash:
  * leave with _exit after fflush). */

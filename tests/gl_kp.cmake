@@ -1,9 +1,9 @@
 # The Kurganov-Petrova scheme on the GPU (Brodtkorb et al. 2011): a program a subject,
 # their shared helpers in gl_kp_util.h.  gl_zcompute.cmake runs them again on compute
-# passes (SWGL_PASSES=compute, NAME_compute).
+# passes (--compute, NAME_compute).
 #   test_gl_kp_conservation  lake at rest (rough bed, emerged island), mass with walls
 #   test_gl_kp_early_exit    early exit on/off/auto, tiles, fragments; the step on kernels
-#   test_gl_kp_flux          the cell and faces flux variants; a problem and its transpose
+#   test_gl_kp_flux          a problem and its transpose
 #   test_gl_kp_clock         the step chosen on the GPU (run_to) vs read back; the profile
 #   test_gl_kp_cpu           GPU (float) vs the CPU scalar solver (double), masked domain
 #   test_gl_kp_scheme        refusals, scheme.h and the time loop, the case thacker

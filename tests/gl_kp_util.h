@@ -15,6 +15,7 @@
 #include "kp.h"
 #include "kp_gpu.h"
 #include "scheme.h"
+#include "tuning.h"
 
 /* ---------- problems built by hand ---------- */
 typedef double (*bed_fn)(double x, double y);
@@ -217,16 +218,10 @@ static inline double bed_flat(double x, double y)
     return 0.0;
 }
 
-/* the early-exit methods (SWGL_KP_EE) */
-static const char *const ee_methods[KP_GPU_EE_COUNT] = {"quads", "quads32", "quads64", "depth", "depthclear"};
-
-/* the main of a test: a context (or a skip), SWGL_KP_FLUX and SWGL_KP_EE unset */
+/* the main of a test: a context (or a skip; --compute: compute passes) */
 static inline gpu_context *kp_test_begin(void)
 {
-    gpu_context *ctx = test_gl_context();
-    unsetenv("SWGL_KP_FLUX");
-    unsetenv("SWGL_KP_EE");
-    return ctx;
+    return test_gl_context();
 }
 
 #endif

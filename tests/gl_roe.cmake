@@ -1,6 +1,6 @@
 # The Roe scheme on the GPU (issue: Lastra et al.): a program a subject, their shared
 # helpers in gl_roe_util.h.  gl_zcompute.cmake runs them again on compute passes
-# (SWGL_PASSES=compute, NAME_compute).
+# (--compute, NAME_compute).
 #   test_gl_roe_flux          the GLSL edge flux vs the C one (float; double with fp64)
 #   test_gl_roe_conservation  lake at rest, mass with walls, a case and its rotation
 #   test_gl_roe_cpu           GPU (float) vs CPU double: lastra-test1, lastra-test2, Thacker

@@ -4,14 +4,37 @@
 #define SWGL_GL_UTIL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "check.h"
 #include "gpu_context.h"
+#include "gpu_program.h"
 
+/* Whether the program was started with --compute (gl_zcompute.cmake: the GL tests again with
+ * every pass a GL 4.3 compute pass): read from the process's command line, so that every
+ * test using test_gl_context follows it without parsing its own arguments. */
+static inline int test_gl_compute_flag(void)
+{
+    static int known, on;
+    if (!known) {
+        char buf[8192];
+        FILE *f = fopen("/proc/self/cmdline", "rb");
+        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f) fclose(f);
+        buf[n] = '\0';
+        for (size_t i = 0; i < n; i += strlen(buf + i) + 1) on |= strcmp(buf + i, "--compute") == 0;
+        known = 1;
+    }
+    return on;
+}
+
+/* A context (GL 4.3 with every pass a compute pass under --compute), or a skip. */
 static inline gpu_context *test_gl_context(void)
 {
     gpu_context *ctx = NULL;
-    swgl_status st = gpu_context_create(NULL, &ctx);
+    const int compute = test_gl_compute_flag();
+    gpu_context_desc want = {.device = -1, .want_compute = compute};
+    swgl_status st = gpu_context_create(&want, &ctx);
     if (st == SWGL_ERR_NO_DEVICE || st == SWGL_ERR_NO_CONTEXT) {
         static char why[2048];
         snprintf(why, sizeof why, "no EGL device with OpenGL 3.3 core: %s", swgl_last_error());
@@ -22,7 +45,12 @@ static inline gpu_context *test_gl_context(void)
         exit(1);
     }
     const gpu_info *i = gpu_context_info(ctx);
-    printf("renderer: %s (%s), GL %d.%d\n", i->renderer, i->vendor, i->gl_major, i->gl_minor);
+    if (compute) {
+        if (!i->compute_context) check_skip("--compute: this device offers no GL 4.3 core context");
+        gpu_set_compute_passes(1);
+    }
+    printf("renderer: %s (%s), GL %d.%d%s\n", i->renderer, i->vendor, i->gl_major, i->gl_minor,
+           compute ? ", compute passes" : "");
     return ctx;
 }
 

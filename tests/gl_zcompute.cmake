@@ -1,18 +1,18 @@
 # Issue 13: the GL tests of the schemes (roe, kp, hllc, sediment) again with every pass built and run as a GL
-# 4.3 compute pass from the same GLSL (SWGL_PASSES=compute, gpgpu/gpu_program.c): the
+# 4.3 compute pass from the same GLSL (the flag --compute, tests/gl_util.h): the
 # same checks against the CPU solvers and the same bounds.  They skip (77) without an EGL
 # device or where it offers no GL 4.3.  test_gpu_compute.sh: --backend gpu-compute
 # through the program, against gpu and cpu-scalar, for every scheme and boundary type.
 foreach(t test_gl_reduce ${SWGL_GL_ROE_TESTS} ${SWGL_GL_KP_TESTS} ${SWGL_GL_HLLC_TESTS} test_gl_sediment)
-  add_test(NAME ${t}_compute COMMAND ${t})
+  add_test(NAME ${t}_compute COMMAND ${t} --compute)
   set_tests_properties(${t}_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 600
-    ENVIRONMENT "SWGL_PASSES=compute;OMP_WAIT_POLICY=PASSIVE;SWGL_GL_CHECK=1;SWGL_DATA=${PROJECT_SOURCE_DIR}/../shared/data;SWGL_TEST_DATA=${CMAKE_CURRENT_SOURCE_DIR}/data")
+    ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE;SWGL_GL_CHECK=1;SWGL_DATA=${PROJECT_SOURCE_DIR}/../shared/data")
 endforeach()
 add_test(NAME test_gpu_compute COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_gpu_compute.sh $<TARGET_FILE:swgl>)
 set_tests_properties(test_gpu_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")
 # the boundaries, hydrographs, sources, gauges, flood maps, trace, SIGINT and restart tests
 # (test_boundaries.sh) with their GPU part on compute passes: every boundary type
-add_test(NAME test_boundaries_compute COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_boundaries.sh $<TARGET_FILE:swgl>)
+add_test(NAME test_boundaries_compute COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_boundaries.sh $<TARGET_FILE:swgl> --compute)
 set_tests_properties(test_boundaries_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 300
-  ENVIRONMENT "SWGL_PASSES=compute;OMP_WAIT_POLICY=PASSIVE")
+  ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")

@@ -121,10 +121,9 @@ static inline void put_file(const char *name, const char *text)
 
 /* Sets data_dir (SWGL_TEST_DATA, else tests/data) and makes tmp_dir; 0, or 1 when the
  * temporary folder cannot be made. */
-static inline int scenario_errors_setup(void)
+static inline int scenario_errors_setup(const char *data)
 {
-    const char *d = getenv("SWGL_TEST_DATA");
-    snprintf(data_dir, sizeof data_dir, "%s", d ? d : "tests/data");
+    snprintf(data_dir, sizeof data_dir, "%s", data ? data : "tests/data");
     snprintf(tmp_dir, sizeof tmp_dir, "%s/swgl-scenario-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(tmp_dir)) {
         printf("cannot make a temporary folder\n");

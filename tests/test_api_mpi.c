@@ -4,7 +4,8 @@
  * argv[1]; run under mpirun -n P, every rank checks its own whole-grid fields against that
  * file to the bit (the CPU backends over ranks do the same operations on the same values:
  * tests/test_mpi.sh), set_field and the observers included.  Each rank ends with "N passed,
- * N failed" (the ranks past 0 print with SWGL_MPI_VERBOSE=1) and its exit status. */
+ * N failed" (the ranks past 0 print too: the sim is made with tune mpi.verbose=on) and its
+ * exit status. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
     const int write = strcmp(argv[2], "write") == 0, rank = swgl_mpi_rank(), P = swgl_mpi_size();
     const char *backend = argc > 3 ? argv[3] : "cpu-scalar";
     const char *set[] = {"domain.nx=40", "domain.ny=30", "domain.dx=5", "domain.dy=6", NULL};
-    swgl_sim_desc d = {.case_name = "dambreak", .backend = backend, .set = set};
+    swgl_sim_desc d = {.case_name = "dambreak", .backend = backend, .set = set, .tune = "mpi.verbose=on"};
     swgl_sim *sim = NULL;
     if (!CHECK(swgl_sim_create(&d, &sim) == SWGL_OK, "rank %d of %d: create %s: %s", rank, P, backend,
                swgl_last_error()))

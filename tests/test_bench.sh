@@ -61,9 +61,9 @@ ok $? "bench roe: Test 1 level 0 prints one run's steps ($bench_steps), as swgl 
 
 # bench kp, with compute passes where GL 4.3 is there (the compute ceiling)
 if [ $compute = 1 ]; then
-  SWGL_PASSES=compute "$swgl" bench kp --sizes 32 --t-end 0.2 --cpu-max 32 --scalar-max 32 --min-time $T > "$tmp/kp.log" 2>&1
+  "$swgl" bench kp --backend gpu-compute --sizes 32 --t-end 0.2 --cpu-max 32 --scalar-max 32 --min-time $T > "$tmp/kp.log" 2>&1
   r=$?
-  ceiling "bench kp (SWGL_PASSES=compute)" "$tmp/kp.log" "compute copy-cs"
+  ceiling "bench kp (--backend gpu-compute)" "$tmp/kp.log" "compute copy-cs"
 else
   "$swgl" bench kp --sizes 32 --t-end 0.2 --cpu-max 32 --scalar-max 32 --min-time $T > "$tmp/kp.log" 2>&1
   r=$?

@@ -6,11 +6,28 @@
 swgl=$1
 tmp=$(mktemp -d)
 trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
-# SWGL_PASSES=compute (test_boundaries_compute): the GPU part on compute passes, where the
-# device has GL 4.3
-if [ "$SWGL_PASSES" = compute ] && ! "$swgl" info 2>/dev/null | grep -q '^compute: *yes'; then
-  echo "skip: SWGL_PASSES=compute, and no EGL device with a GL 4.3 core context"
-  exit 77
+# --compute (test_boundaries_compute): the GPU part on compute passes, where the device has
+# GL 4.3: the program through a wrapper that turns the gpu backend into gpu-compute
+if [ "$2" = --compute ]; then
+  if ! "$swgl" info 2>/dev/null | grep -q '^compute: *yes'; then
+    echo "skip: --compute, and no EGL device with a GL 4.3 core context"
+    exit 77
+  fi
+  cat > "$tmp/swgl-compute" <<WRAP
+#!/bin/sh
+cmd=\$1; shift
+set -- "\$@" END
+for a; do
+  [ "\$a" = END ] && break
+  case "\$prev" in --backend|--compare) [ "\$a" = gpu ] && a=gpu-compute ;; esac
+  set -- "\$@" "\$a"; prev=\$a; shift
+done
+shift
+[ "\$cmd" = trace ] && set -- "\$@" --backend gpu-compute
+exec "$swgl" "\$cmd" "\$@"
+WRAP
+  chmod +x "$tmp/swgl-compute"
+  swgl=$tmp/swgl-compute
 fi
 pass=0 fail=0
 ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok    $2"; else fail=$((fail + 1)); echo "FAIL  $2"; fi; }
@@ -221,7 +238,7 @@ if "$swgl" info > "$tmp/info" 2>&1 && grep -qi renderer "$tmp/info"; then
     [ "$n" -ge 2 ] && [ $missing = 0 ] && grep -q '<h2>1. <code>' "$tmp/trace_$c/index.html"
     ok $? "$c: index.html lists $n passes, every picture it shows is there ($missing missing)"
   done
-  # (on compute passes, SWGL_PASSES=compute, the fused kernels stand for the edge and flux passes)
+  # (on compute passes, --compute, the fused kernels stand for the edge and flux passes)
   grep -Eq 'roe_edge.glsl|roe_step_cs.glsl' "$tmp/trace_lastra-test1/index.html" &&
     grep -Eq 'kp_flux_cell.glsl|kp_flux_cs.glsl' "$tmp/trace_thacker/index.html" &&
     grep -q 'sed_h' "$tmp/trace_sediment-gaussian/index.html"

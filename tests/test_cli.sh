@@ -312,5 +312,47 @@ if [ -s "$tmp/snap/run.nc" ]; then
   ok $? "a full disk (ulimit -f) while writing run.nc: exit 1, the message, no folder: $(tail -1 "$tmp/err")"
 fi
 
+# --tune (the tuning keys, solver/schemes/core/tuning.c): bad text is refused before any work
+# with a non-zero exit and a message naming the key and what was expected; no folder is
+# made, and an existing good one is left as it was
+"$swgl" run --case lastra-test2 --backend cpu-scalar --set run.t_end=0.02 --out "$tmp/tg" --quiet
+ok $? "a run for --tune's checks"
+cp "$tmp/tg/h.asc" "$tmp/tg.before"
+"$swgl" run --case lastra-test2 --backend cpu-scalar --set run.t_end=0.02 --tune kp.group=99 --out "$tmp/tbad" 2> "$tmp/err"
+r=$?
+[ $r -ne 0 ] && grep -q 'kp.group=99: expected AxB' "$tmp/err" && [ ! -e "$tmp/tbad" ]
+ok $? "--tune kp.group=99 (not AxB): exit $r, the key and the expectation named, no folder: $(cat "$tmp/err")"
+"$swgl" run --case lastra-test2 --backend cpu-scalar --set run.t_end=0.02 --tune clock_every=0 --out "$tmp/tbad" 2> "$tmp/err"
+r=$?
+[ $r -ne 0 ] && grep -q 'clock_every=0: expected integer 1..63' "$tmp/err" && [ ! -e "$tmp/tbad" ]
+ok $? "--tune clock_every=0 (out of range): exit $r, the range named, no folder: $(cat "$tmp/err")"
+"$swgl" run --case lastra-test2 --backend cpu-scalar --set run.t_end=0.02 --tune kp.flux=cell --out "$tmp/tg" 2> "$tmp/err"
+r=$?
+[ $r -ne 0 ] && grep -q "unknown key 'kp.flux'" "$tmp/err" && cmp -s "$tmp/tg/h.asc" "$tmp/tg.before" &&
+  [ -z "$(ls -a "$tmp" | grep '\.tg\.swgl-tmp')" ]
+ok $? "--tune kp.flux=cell (a removed variant's key) over a good folder: exit $r, the key named, the folder untouched: $(cat "$tmp/err")"
+"$swgl" run --case lastra-test2 --backend cpu-scalar --set run.t_end=0.02 --tune host_clock --out "$tmp/tbad" 2> "$tmp/err"
+r=$?
+[ $r -ne 0 ] && grep -q "'host_clock': expected key=value" "$tmp/err" && [ ! -e "$tmp/tbad" ]
+ok $? "--tune host_clock (no '='): exit $r, the item named: $(cat "$tmp/err")"
+"$swgl" run --case lastra-test2 --backend cpu-scalar --set run.t_end=0.02 --tune host_clock=maybe --out "$tmp/tbad" 2> "$tmp/err"
+r=$?
+[ $r -ne 0 ] && grep -q 'host_clock=maybe: expected on|off' "$tmp/err" && [ ! -e "$tmp/tbad" ]
+ok $? "--tune host_clock=maybe: exit $r, on|off named: $(cat "$tmp/err")"
+# --tune help and swgl tune-keys: the table, a line a key with its default
+"$swgl" run --tune help > "$tmp/th" 2>&1
+r=$?
+"$swgl" tune-keys > "$tmp/tk" 2>&1
+n=$(grep -c ' default ' "$tmp/tk")
+[ $r = 0 ] && [ "$n" = 14 ] && grep -q '^kp.group ' "$tmp/tk" && grep -q '^mpi.blocks ' "$tmp/tk" &&
+  [ "$(grep ' default ' "$tmp/th")" = "$(cat "$tmp/tk")" ]
+ok $? "--tune help (exit $r) lists the $n keys, as swgl tune-keys does"
+# a removed environment variable still set: the run goes on, with one warning naming it
+# and the --tune key that replaced it
+SWGL_KP_GROUP=16x8 "$swgl" run --case lastra-test2 --backend cpu-scalar --set run.t_end=0.02 --out "$tmp/tenv" --quiet 2> "$tmp/err"
+r=$?
+[ $r = 0 ] && [ "$(grep -c 'warning' "$tmp/err")" = 1 ] && grep -q 'SWGL_KP_GROUP=16x8 is no longer read: use --tune kp.group' "$tmp/err"
+ok $? "SWGL_KP_GROUP=16x8 set: the run succeeds (exit $r) with one warning naming --tune kp.group: $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -46,7 +46,7 @@ static void dt_on_gpu(void)
             if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
             for (int k = 0; k < 2 && st == SWGL_OK; k++) {
                 if (m == 0) {
-                    timeloop_span sp = {0, k ? stops[0] : 0, INFINITY, 0, NAN, NULL, NULL, NULL};
+                    timeloop_span sp = {0, k ? stops[0] : 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0};
                     st = kp_gpu_run_to(g, k ? stops[0] : 0, stops[k], k, 1e-9 * stops[1], &sp);
                     steps[m] += sp.steps;
                     CHECK(st != SWGL_OK || sp.t == stops[k], "run_to lands exactly on %g (%.17g)", stops[k], sp.t);
@@ -83,7 +83,7 @@ static void dt_on_gpu(void)
             kp_gpu *g = NULL;
             swgl_status st = kp_gpu_create(&r.p, &g);
             if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
-            timeloop_span sp = {0, 0, INFINITY, 0, NAN, NULL, NULL, NULL};
+            timeloop_span sp = {0, 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0};
             double bound = 0;
             if (st == SWGL_OK && m == 0) st = kp_gpu_run_to(g, 0, 1.0, 0, 1e-9, &sp);
             if (st == SWGL_OK && m == 1) st = kp_gpu_rates(g, 0, &bound);
@@ -101,24 +101,21 @@ static void dt_on_gpu(void)
 }
 
 /* ---------- the per-pass profile ---------- */
-/* The per-pass profile a bench reads: every pass of a run_to with early exit and the
- * faces variant is timed. */
+/* The per-pass profile a bench reads: every pass of a run_to with early exit is timed. */
 static void profile(void)
 {
     prob r;
     prob_init(&r, 48, 40, 1.0, 1.0, bed_bump, CELL_WALL);
     dambreak_init(&r, 0.3, 0.0);
     r.p.early_exit = KP_EARLY_EXIT_ON;
-    setenv("SWGL_KP_FLUX", "faces", 1);
     kp_gpu *g = NULL;
     swgl_status st = kp_gpu_create(&r.p, &g);
-    unsetenv("SWGL_KP_FLUX");
     double sec[KP_PASS_COUNT] = {0};
     long n[KP_PASS_COUNT] = {0}, steps = 0;
     if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
     if (st == SWGL_OK) {
         kp_gpu_profile(g, 1);
-        timeloop_span sp = {0, 0, INFINITY, 0, NAN, NULL, NULL, NULL};
+        timeloop_span sp = {0, 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0};
         st = kp_gpu_run_to(g, 0, 0.5, 0, 1e-9, &sp);
         steps = sp.steps;
     }
@@ -127,15 +124,15 @@ static void profile(void)
     int all = 1;
     double total = 0;
     for (int k = 0; k < KP_PASS_COUNT; k++) {
-        /* compute passes: no wet map; the kernels (kp_gpu_fused): no gather or clock pass
+        /* compute passes: no wet map; the kernels (kp_gpu_fused): no clock pass
          * (the clock is chosen in the integration kernel), and the reduction of the groups'
          * minima may take no dispatch at all on a small grid */
         all = all && ((n[k] > 0 && sec[k] > 0) || (gpu_compute_passes() && k == KP_PASS_WET) ||
-                      (kp_gpu_fused(g) && (k == KP_PASS_GATHER || k == KP_PASS_CLOCK || k == KP_PASS_REDUCE)));
+                      (kp_gpu_fused(g) && (k == KP_PASS_CLOCK || k == KP_PASS_REDUCE)));
         total += sec[k];
         printf("      %-12s %4ld passes %8.3f ms\n", kp_gpu_pass_name(k), n[k], 1e3 * sec[k]);
     }
-    /* RK2: two flux evaluations per step (each with its wet map and gather), one reduction
+    /* RK2: two flux evaluations per step (each with its wet map), one reduction
      * and one clock (steps queued after the landing count too); a sample llvmpipe gets
      * wrong is dropped (kp_gpu_flux.c), so only "every pass has samples" is asserted */
     long issued = kp_gpu_fused(g) ? n[KP_PASS_INTEGRATE] : n[KP_PASS_CLOCK];   /* one per step issued */

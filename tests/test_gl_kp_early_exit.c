@@ -1,29 +1,16 @@
 /* test_gl_kp_early_exit.c — early exit of the Kurganov-Petrova scheme on the GPU (dry
  * tiles skipped), on small grids built by hand (gl_kp_util.h):
- *  - early exit on, off and auto give the same bits with every method (SWGL_KP_EE) and
- *    both flux variants, also with the variant switched during a run and with the water
- *    jumping; off computes every tile, on fewer; a dry domain computes no tile, runs no
- *    fragment of the flux passes and does not change;
- *  - the step on kernels (gpu-compute: SWGL_PASSES=compute, test_gl_kp_early_exit_compute):
+ *  - early exit on, off and auto give the same bits, also with the water jumping; off
+ *    computes every tile, on fewer; a dry domain computes no tile, runs no fragment of
+ *    the flux pass and does not change;
+ *  - the step on kernels (gpu-compute: --compute, test_gl_kp_early_exit_compute):
  *    on, off and auto give the same bits and on fewer tiles, tiles run in turn by a few
  *    work groups, water jumping and host-clock steps between run_to spans, a dry domain. */
 #include "gl_kp_util.h"
 
 /* ---------- early exit ---------- */
-/* steps with the flux variant switched: cell, faces, cell (each 25 steps) */
-static swgl_status switched_run(const prob *r, state *s)
-{
-    kp_gpu *g = NULL;
-    swgl_status st = kp_gpu_create(&r->p, &g);
-    if (st == SWGL_OK) st = kp_gpu_set_state(g, r->h, r->qx, r->qy);
-    for (int k = 0; k < 3 && st == SWGL_OK; k++)
-        if ((st = kp_gpu_set_flux(g, k == 1 ? KP_GPU_FLUX_FACES : KP_GPU_FLUX_CELL)) == SWGL_OK)
-            st = gpu_steps(g, 25, NULL, 0);
-    state_alloc(s, r);
-    if (st == SWGL_OK) st = kp_gpu_get_state(g, s->h, s->qx, s->qy);
-    kp_gpu_destroy(g);
-    return st;
-}
+/* (the quads, quads32, quads64 and depthclear methods and the faces flux were removed,
+ * issue 25: early exit is the depth test's, the flux the cell pass's) */
 
 /* a column of water: depth h within sqrt(r2) of (cx, cy), dry elsewhere */
 static void column_init(prob *r, double cx, double cy, double r2, double h)
@@ -42,12 +29,9 @@ static void early_exit(void)
     prob_init(&r, 80, 72, 1.0, 1.0, bed_flat, CELL_WALL);
     column_init(&r, 30, 33, 36, 1.0);
     long all_frags = (long)grid_stride(r.nx) * grid_rows(r.ny);
-    for (int flux = 0; flux < 2; flux++) {
-        const char *fn = flux ? "faces" : "cell";
+    {
         state off;
         long tiles_off[2] = {0, 0}, frags_off = -1;
-        setenv("SWGL_KP_FLUX", fn, 1);
-        unsetenv("SWGL_KP_EE");
         kp_gpu *g = NULL;
         r.p.early_exit = KP_EARLY_EXIT_OFF;
         int ok_off = gpu_run(&r, 120, NULL, 0, &off, &g) == SWGL_OK;
@@ -58,98 +42,68 @@ static void early_exit(void)
             if (kp_gpu_rates(g, 0, &b) == SWGL_OK) frags_off = kp_gpu_fragments(g);
         }
         kp_gpu_destroy(g);
-        CHECK(ok_off, "early exit off runs (%s)", fn);
+        CHECK(ok_off, "early exit off runs");
         CHECK(tiles_off[0] == tiles_off[1], "early exit off computes every tile (%ld of %ld)", tiles_off[0],
               tiles_off[1]);
-        /* compute passes (SWGL_PASSES=compute): early exit is off and no fragment is counted */
+        /* compute passes (--compute): early exit is off and no fragment is counted */
         if (!gpu_compute_passes())
-            CHECK(frags_off == (flux ? 2 : 1) * all_frags, "early exit off (%s): the flux passes run %ld fragments "
-                  "(%ld cells with the ring%s)", fn, frags_off, all_frags, flux ? ", twice" : "");
+            CHECK(frags_off == all_frags, "early exit off: the flux pass runs %ld fragments (%ld cells with the ring)",
+                  frags_off, all_frags);
         else
             printf("skip  compute passes: no fragments, and early exit runs inside the flux kernel (float, no "
-                   "boundary data: kp_flux_cs.glsl) or not at all, so tiles and fragments are not counted (%s flux); "
-                   "test_gpu_compute.sh checks the kernel's early exit gives the same state on, off and auto\n", fn);
-        for (int e = 0; e < KP_GPU_EE_COUNT; e++) {
-            state s[2];
-            long tiles[2] = {0, 0}, frags = -1;
-            double est[2] = {0, 0};
-            long choices = 0;
-            int ok = 1, named = 0;
-            setenv("SWGL_KP_EE", ee_methods[e], 1);
-            for (int m = 0; m < 2; m++) {
-                g = NULL;
-                r.p.early_exit = m ? KP_EARLY_EXIT_AUTO : KP_EARLY_EXIT_ON;
-                ok = ok && gpu_run(&r, 120, NULL, 0, &s[m], &g) == SWGL_OK;
-                if (g && m == 0) {
-                    named = strcmp(kp_gpu_ee_name(kp_gpu_ee_method(g)), ee_methods[e]) == 0;
-                    kp_gpu_tiles(g, &tiles[0], &tiles[1]);
-                    kp_gpu_count_fragments(g, 1);
-                    double b;
-                    if (kp_gpu_rates(g, 0, &b) == SWGL_OK) frags = kp_gpu_fragments(g);
-                }
-                if (g && m == 1) {
-                    kp_gpu_profile(g, 0);   /* waits for the timer queries in flight */
-                    kp_gpu_auto_estimates(g, &est[1], &est[0], &choices);
-                }
-                kp_gpu_destroy(g);
-            }
-            CHECK(ok && named, "early exit runs (%s flux, %s)", fn, ee_methods[e]);
-            if (ok && ok_off) {
-                CHECK(same_bits(&off, &s[0]), "early exit on (%s) vs off, %s flux, 120 RK2 steps: identical bits",
-                      ee_methods[e], fn);
-                CHECK(same_bits(&off, &s[1]), "early exit auto (%s) vs off, %s flux: identical bits", ee_methods[e],
-                      fn);
-                if (!gpu_compute_passes()) {
-                    CHECK(tiles[0] < tiles[1] && tiles[0] > 0,
-                          "early exit on (%s) skips tiles after 120 steps (%ld of %ld computed)", ee_methods[e],
-                          tiles[0], tiles[1]);
-                    CHECK(frags > 0 && frags < frags_off, "early exit on (%s, %s flux): the flux passes run %ld "
-                          "fragments (off: %ld)", ee_methods[e], fn, frags, frags_off);
-                    /* auto timed a flux evaluation with and without early exit (steps 0 and 1,
-                     * 100 and 101) and chose */
-                    CHECK(choices >= 1 && est[0] > 0 && est[1] > 0,
-                          "early exit auto (%s, %s) measured both variants: %.3g ms with, %.3g ms without, %ld "
-                          "choices", fn, ee_methods[e], 1e3 * est[1], 1e3 * est[0], choices);
-                }
-            }
-            for (int m = 0; m < 2; m++) state_free(&s[m]);
-        }
-        state_free(&off);
-    }
-    unsetenv("SWGL_KP_FLUX");
-
-    /* the flux variant switched during a run (cell, faces, cell): the faces arrays and the
-     * depth marks start afresh */
-    {
+                   "boundary data: kp_flux_cs.glsl) or not at all, so tiles and fragments are not counted; "
+                   "test_gpu_compute.sh checks the kernel's early exit gives the same state on, off and auto\n");
         state s[2];
+        long tiles[2] = {0, 0}, frags = -1;
+        double est[2] = {0, 0};
+        long choices = 0;
         int ok = 1;
-        unsetenv("SWGL_KP_EE");
-        r.p.early_exit = KP_EARLY_EXIT_OFF;
-        ok = switched_run(&r, &s[0]) == SWGL_OK;
-        r.p.early_exit = KP_EARLY_EXIT_ON;
-        for (int e = 0; e < KP_GPU_EE_COUNT; e++) {
-            setenv("SWGL_KP_EE", ee_methods[e], 1);
-            int ok1 = ok && switched_run(&r, &s[1]) == SWGL_OK;
-            CHECK(ok1 && same_bits(&s[0], &s[1]), "flux variant switched twice during a run: early exit on (%s) "
-                  "and off give identical bits", ee_methods[e]);
-            state_free(&s[1]);
+        for (int m = 0; m < 2; m++) {
+            g = NULL;
+            r.p.early_exit = m ? KP_EARLY_EXIT_AUTO : KP_EARLY_EXIT_ON;
+            ok = ok && gpu_run(&r, 120, NULL, 0, &s[m], &g) == SWGL_OK;
+            if (g && m == 0) {
+                kp_gpu_tiles(g, &tiles[0], &tiles[1]);
+                kp_gpu_count_fragments(g, 1);
+                double b;
+                if (kp_gpu_rates(g, 0, &b) == SWGL_OK) frags = kp_gpu_fragments(g);
+            }
+            if (g && m == 1) {
+                kp_gpu_profile(g, 0);   /* waits for the timer queries in flight */
+                kp_gpu_auto_estimates(g, &est[1], &est[0], &choices);
+            }
+            kp_gpu_destroy(g);
         }
-        state_free(&s[0]);
+        CHECK(ok, "early exit on and auto run");
+        if (ok && ok_off) {
+            CHECK(same_bits(&off, &s[0]), "early exit on vs off, 120 RK2 steps: identical bits");
+            CHECK(same_bits(&off, &s[1]), "early exit auto vs off: identical bits");
+            if (!gpu_compute_passes()) {
+                CHECK(tiles[0] < tiles[1] && tiles[0] > 0, "early exit on skips tiles after 120 steps (%ld of %ld "
+                      "computed)", tiles[0], tiles[1]);
+                CHECK(frags > 0 && frags < frags_off, "early exit on: the flux pass runs %ld fragments (off: %ld)",
+                      frags, frags_off);
+                /* auto timed a flux evaluation with and without early exit (steps 0 and 1,
+                 * 100 and 101) and chose */
+                CHECK(choices >= 1 && est[0] > 0 && est[1] > 0,
+                      "early exit auto measured both variants: %.3g ms with, %.3g ms without, %ld choices",
+                      1e3 * est[1], 1e3 * est[0], choices);
+            }
+        }
+        for (int m = 0; m < 2; m++) state_free(&s[m]);
+        state_free(&off);
     }
 
     /* the water jumps (set_state) from one corner of the box to the other: the tiles it
      * left are skipped from then on and must hold the zero state again (kp_fill.glsl), as
      * computing them gives */
-    for (int flux = 0; flux < 2; flux++) {
+    {
         state s[2];
         prob b;
         prob_init(&b, 80, 72, 1.0, 1.0, bed_bump, CELL_WALL);
-        setenv("SWGL_KP_FLUX", flux ? "faces" : "cell", 1);
-        for (int e = -1; e < KP_GPU_EE_COUNT; e++) {
-            int m = e >= 0;
+        for (int m = 0; m < 2; m++) {
             long tiles[2] = {0, 0};
             kp_gpu *g = NULL;
-            if (m) setenv("SWGL_KP_EE", ee_methods[e], 1);
             b.p.early_exit = m ? KP_EARLY_EXIT_ON : KP_EARLY_EXIT_OFF;
             swgl_status st = kp_gpu_create(&b.p, &g);
             for (int jump = 0; jump < 3 && st == SWGL_OK; jump++) {
@@ -166,57 +120,50 @@ static void early_exit(void)
                 CHECK(st == SWGL_OK, "jumping water runs: %s", swgl_last_error());
                 continue;
             }
-            CHECK(st == SWGL_OK && same_bits(&s[0], &s[1]), "water jumping across the box (%s flux, %s): early exit "
-                  "on and off give identical bits (%ld of %ld tiles computed at the end)", flux ? "faces" : "cell",
-                  ee_methods[e], tiles[0], tiles[1]);
-            state_free(&s[1]);
+            CHECK(st == SWGL_OK && same_bits(&s[0], &s[1]), "water jumping across the box: early exit on and off "
+                  "give identical bits (%ld of %ld tiles computed at the end)", tiles[0], tiles[1]);
         }
         state_free(&s[0]);
+        state_free(&s[1]);
         prob_free(&b);
     }
-    unsetenv("SWGL_KP_FLUX");
 
-    /* a dry domain: no tile computed, no fragment of the flux passes run, the state
+    /* a dry domain: no tile computed, no fragment of the flux pass run, the state
      * unchanged (bit for bit), bound +inf */
-    for (int flux = 0; flux < 2; flux++)
-        for (int e = 0; e < KP_GPU_EE_COUNT; e++) {
-            prob d;
-            prob_init(&d, 40, 40, 1.0, 1.0, bed_bump, CELL_WALL);
-            d.p.early_exit = KP_EARLY_EXIT_ON;
-            setenv("SWGL_KP_FLUX", flux ? "faces" : "cell", 1);
-            setenv("SWGL_KP_EE", ee_methods[e], 1);
-            for (size_t k = 0; k < grid_size(40, 40); k++)   /* water below h_dry */
-                d.h[k] = d.code[k] == CELL_ACTIVE ? 1e-6 : 0.0;
-            kp_gpu *g = NULL;
-            state s0, s1;
-            state_alloc(&s0, &d);
-            double bound = 0;
-            swgl_status st = kp_gpu_create(&d.p, &g);
-            if (st == SWGL_OK) st = kp_gpu_set_state(g, d.h, d.qx, d.qy);
-            if (st == SWGL_OK) st = kp_gpu_get_state(g, s0.h, s0.qx, s0.qy);
-            if (st == SWGL_OK) kp_gpu_count_fragments(g, 1);
-            if (st == SWGL_OK) st = kp_gpu_rates(g, 0, &bound);
-            long c = -1, t = -1, f0 = g ? kp_gpu_fragments(g) : -2;
-            if (st == SWGL_OK) st = kp_gpu_tiles(g, &c, &t);
-            if (st == SWGL_OK) st = kp_gpu_apply(g, 0, 0.5);
-            if (st == SWGL_OK) st = gpu_steps(g, 20, NULL, 0);
-            long f1 = g ? kp_gpu_fragments(g) : -2;
-            state_alloc(&s1, &d);
-            if (st == SWGL_OK) st = kp_gpu_get_state(g, s1.h, s1.qx, s1.qy);
-            CHECK(st == SWGL_OK, "dry domain runs: %s", swgl_last_error());
-            if (!gpu_compute_passes())   /* compute: early exit off, nothing counted */
-                CHECK(c == 0 && t == 9 && f0 == 0 && f1 == 0,
-                  "dry domain (%s flux, %s): the flux pass computes %ld of %ld tiles (expected 0 of 9), %ld and %ld "
-                  "fragments (first and last evaluation)", flux ? "faces" : "cell", ee_methods[e], c, t, f0, f1);
-            CHECK(isinf(bound) && bound > 0, "dry domain: the bound is +inf (%g)", bound);
-            CHECK(same_bits(&s0, &s1), "dry domain: 20 steps leave the state as it was, bit for bit");
-            state_free(&s0);
-            state_free(&s1);
-            kp_gpu_destroy(g);
-            prob_free(&d);
-        }
-    unsetenv("SWGL_KP_FLUX");
-    unsetenv("SWGL_KP_EE");
+    {
+        prob d;
+        prob_init(&d, 40, 40, 1.0, 1.0, bed_bump, CELL_WALL);
+        d.p.early_exit = KP_EARLY_EXIT_ON;
+        for (size_t k = 0; k < grid_size(40, 40); k++)   /* water below h_dry */
+            d.h[k] = d.code[k] == CELL_ACTIVE ? 1e-6 : 0.0;
+        kp_gpu *g = NULL;
+        state s0, s1;
+        state_alloc(&s0, &d);
+        double bound = 0;
+        swgl_status st = kp_gpu_create(&d.p, &g);
+        if (st == SWGL_OK) st = kp_gpu_set_state(g, d.h, d.qx, d.qy);
+        if (st == SWGL_OK) st = kp_gpu_get_state(g, s0.h, s0.qx, s0.qy);
+        if (st == SWGL_OK) kp_gpu_count_fragments(g, 1);
+        if (st == SWGL_OK) st = kp_gpu_rates(g, 0, &bound);
+        long c = -1, t = -1, f0 = g ? kp_gpu_fragments(g) : -2;
+        if (st == SWGL_OK) st = kp_gpu_tiles(g, &c, &t);
+        if (st == SWGL_OK) st = kp_gpu_apply(g, 0, 0.5);
+        if (st == SWGL_OK) st = gpu_steps(g, 20, NULL, 0);
+        long f1 = g ? kp_gpu_fragments(g) : -2;
+        state_alloc(&s1, &d);
+        if (st == SWGL_OK) st = kp_gpu_get_state(g, s1.h, s1.qx, s1.qy);
+        CHECK(st == SWGL_OK, "dry domain runs: %s", swgl_last_error());
+        if (!gpu_compute_passes())   /* compute: early exit off, nothing counted */
+            CHECK(c == 0 && t == 9 && f0 == 0 && f1 == 0,
+                  "dry domain: the flux pass computes %ld of %ld tiles (expected 0 of 9), %ld and %ld fragments "
+                  "(first and last evaluation)", c, t, f0, f1);
+        CHECK(isinf(bound) && bound > 0, "dry domain: the bound is +inf (%g)", bound);
+        CHECK(same_bits(&s0, &s1), "dry domain: 20 steps leave the state as it was, bit for bit");
+        state_free(&s0);
+        state_free(&s1);
+        kp_gpu_destroy(g);
+        prob_free(&d);
+    }
     prob_free(&r);
 }
 
@@ -227,7 +174,7 @@ static long run_to_stops(kp_gpu *g, double t0, const double *stops, int n)
     long steps = 0;
     double t = t0;
     for (int k = 0; k < n; k++) {
-        timeloop_span sp = {0, t, INFINITY, 0, NAN, NULL, NULL, NULL};
+        timeloop_span sp = {0, t, INFINITY, 0, NAN, NULL, NULL, NULL, 0};
         if (kp_gpu_run_to(g, t, stops[k], k, 1e-9, &sp) != SWGL_OK || sp.t != stops[k]) return -1;
         steps += sp.steps;
         t = sp.t;
@@ -247,7 +194,7 @@ static void kernel_steps(void)
     column_init(&r, 30, 33, 36, 1.0);
     kp_gpu *g = NULL;
     if (kp_gpu_create(&r.p, &g) != SWGL_OK || !kp_gpu_fused(g)) {
-        printf("skip  the step on kernels needs the compute backend (SWGL_PASSES=compute: test_gl_kp_early_exit_compute)\n");
+        printf("skip  the step on kernels needs the compute backend (--compute: test_gl_kp_early_exit_compute)\n");
         kp_gpu_destroy(g);
         prob_free(&r);
         return;
@@ -279,16 +226,17 @@ static void kernel_steps(void)
         CHECK(tiles[0][0] == tiles[0][1] && tiles[1][0] > 0 && tiles[1][0] < tiles[1][1],
               "kernels, %s: early exit on computes %ld of %ld tiles in the last step (off: %ld)",
               rk2 ? "RK2" : "Euler", tiles[1][0], tiles[1][1], tiles[0][0]);
-        /* dispatches of 3 work groups (SWGL_KP_MAX_GROUPS): the control group and two that
+        /* dispatches of 3 work groups (tune kp.max_groups=3): the control group and two that
          * run the list's tiles in turn, as a grid of more than 65535 tiles would */
         for (int m = 1; m >= 0; m--) {
             state f;
             long n = -1;
             r.p.early_exit = modes[m];
-            setenv("SWGL_KP_MAX_GROUPS", "3", 1);
+            swgl_tuning tune;
+            tuning_defaults(&tune);
+            tune.kp_max_groups = 3;
             g = NULL;
-            swgl_status st = kp_gpu_create(&r.p, &g);
-            unsetenv("SWGL_KP_MAX_GROUPS");
+            swgl_status st = kp_gpu_create_tuned(&r.p, 0, &tune, &g);
             if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
             if (st == SWGL_OK) n = run_to_stops(g, 0, stops, 3);
             state_alloc(&f, &r);

@@ -70,7 +70,7 @@ static void precision_wiring(const gpu_info *info)
             continue;
         }
         const char *prec = st == SWGL_OK ? e.be->precision(e.self) : "?";
-        char nm[sizeof e.name];   /* compute passes (SWGL_PASSES=compute): "gpu-compute (...)" stands for "gpu (...)" */
+        char nm[sizeof e.name];   /* compute passes (--compute): "gpu-compute (...)" stands for "gpu (...)" */
         snprintf(nm, sizeof nm, "%s", e.name);
         if (gpu_compute_passes() && strncmp(nm, "gpu-compute", 11) == 0) snprintf(nm, sizeof nm, "gpu%.300s", e.name + 11);
         CHECK(st == SWGL_OK && strncmp(nm, cases[c].name, strlen(cases[c].name)) == 0 &&
@@ -81,7 +81,7 @@ static void precision_wiring(const gpu_info *info)
     }
     /* the pass mode is the process's while GPU instances are open: gpu-compute, then gpu
      * while it is open, is refused; two gpu-compute instances closed in either order
-     * leave a later gpu instance a fragment one (not with SWGL_PASSES=compute, which
+     * leave a later gpu instance a fragment one (not with --compute, which
      * makes every instance compute) */
     if (gpu_compute_available() && !gpu_compute_passes()) {
         scheme_config cfg = {.renderer = info->renderer, .has_fp64 = info->has_fp64};

@@ -1,5 +1,5 @@
 /* test_gl_roe_clock.c — the Roe scheme's time step kept on the GPU (run_to, clock.glsl)
- * against the step read back every step (SWGL_DT_READBACK=sync): the same steps, exact
+ * against the step read back every step (tune host_clock=on): the same steps, exact
  * landings on the stops (also dense ones), the same volume and states to float rounding;
  * a NaN cell and initial.qx = 1e30 are blow-ups at t = 0. */
 #include "gl_roe_util.h"
@@ -20,11 +20,14 @@ static void dt_on_gpu(const char *renderer)
         return;
     }
     scheme_config cfg = {.renderer = renderer};
+    swgl_tuning host;   /* the step read back every step */
+    tuning_defaults(&host);
+    host.host_clock = 1;
     double stops[2] = {0.3, 1.0}, *h[2];
     timeloop_result tr[2];
     size_t n = grid_size(s.nx, s.ny);
     for (int m = 0; m < 2; m++) {
-        if (m == 1) setenv("SWGL_DT_READBACK", "sync", 1);
+        cfg.tune = m == 1 ? &host : NULL;
         scheme_inst e;
         h[m] = calloc(3 * n, sizeof(double));
         double *f[3] = {h[m], h[m] + n, h[m] + 2 * n};
@@ -34,7 +37,7 @@ static void dt_on_gpu(const char *renderer)
         CHECK(st == SWGL_OK, "%s: %s", m ? "sync" : "on the GPU", swgl_last_error());
         scheme_close(&e);
     }
-    unsetenv("SWGL_DT_READBACK");
+    cfg.tune = NULL;
     double dmax = 0, hmax = 0;
     for (size_t k = 0; k < n; k++) {
         dmax = fmax(dmax, fabs(h[0][k] - h[1][k]));
@@ -59,7 +62,7 @@ static void dt_on_gpu(const char *renderer)
         long nsteps[2];
         swgl_clear_error();
         for (int m = 0; m < 2; m++) {
-            if (m == 1) setenv("SWGL_DT_READBACK", "sync", 1);
+            cfg.tune = m == 1 ? &host : NULL;
             scheme_inst e;
             timeloop_result r2;
             hv[m] = calloc(3 * n, sizeof(double));
@@ -72,7 +75,7 @@ static void dt_on_gpu(const char *renderer)
             mass[m] = grid_volume(hv[m], s.code, s.nx, s.ny, s.dx * s.dy);
             scheme_close(&e);
         }
-        unsetenv("SWGL_DT_READBACK");
+        cfg.tune = NULL;
         double dm = 0, hm = 0;
         for (size_t k = 0; k < n; k++) {
             dm = fmax(dm, fabs(hv[0][k] - hv[1][k]));
@@ -89,7 +92,7 @@ static void dt_on_gpu(const char *renderer)
 
     /* a NaN in the state is a blow-up on both paths, at the time it appeared */
     for (int m = 0; m < 2; m++) {
-        if (m == 1) setenv("SWGL_DT_READBACK", "sync", 1);
+        cfg.tune = m == 1 ? &host : NULL;
         scheme_inst e;
         timeloop_result r2;
         double *f[3];
@@ -104,7 +107,7 @@ static void dt_on_gpu(const char *renderer)
         scheme_close(&e);
         for (int k = 0; k < 3; k++) free(f[k]);
     }
-    unsetenv("SWGL_DT_READBACK");
+    cfg.tune = NULL;
     d->setup_free(&s);
     scenario_free(&sc);
 

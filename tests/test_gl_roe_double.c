@@ -70,7 +70,7 @@ static void double_vs_scalar(const char *renderer)
 
 /* run_to in double: the step is chosen by gpgpu's float clock, the landing step is
  * recomputed in double by the update (roe_update.glsl); against the time loop reading
- * the bound back every step (SWGL_DT_READBACK=sync): the same steps, both land exactly
+ * the bound back every step (tune host_clock=on): the same steps, both land exactly
  * on every stop, and the states agree to double rounding.  A NaN is a blow-up. */
 static void double_run_to(const char *renderer)
 {
@@ -84,6 +84,9 @@ static void double_run_to(const char *renderer)
         return;
     }
     scheme_config cfg = {.renderer = renderer, .has_fp64 = 1, .precision = PRECISION_DOUBLE};
+    swgl_tuning host;   /* the step read back every step */
+    tuning_defaults(&host);
+    host.host_clock = 1;
     double stops[8];
     for (int k = 0; k < 8; k++) stops[k] = 0.25 * (k + 1);   /* a stop every ~10 steps */
     size_t n = grid_size(s.nx, s.ny);
@@ -91,7 +94,7 @@ static void double_run_to(const char *renderer)
     swgl_clear_error();
     timeloop_result tr[2];
     for (int m = 0; m < 2; m++) {
-        if (m == 1) setenv("SWGL_DT_READBACK", "sync", 1);
+        cfg.tune = m == 1 ? &host : NULL;
         scheme_inst e;
         for (int q = 0; q < 3; q++) f[m][q] = calloc(n, sizeof(double));
         swgl_status st = scheme_open(&e, d, BACKEND_GPU, &s, &cfg);
@@ -102,7 +105,7 @@ static void double_run_to(const char *renderer)
         mass[m] = grid_volume(f[m][0], s.code, s.nx, s.ny, s.dx * s.dy);
         scheme_close(&e);
     }
-    unsetenv("SWGL_DT_READBACK");
+    cfg.tune = NULL;
     double dm = 0, hm = 0;
     for (size_t k = 0; k < n; k++) {
         dm = fmax(dm, fabs(f[0][0][k] - f[1][0][k]));
@@ -119,7 +122,7 @@ static void double_run_to(const char *renderer)
 
     /* a NaN in the state is a blow-up at t = 0 on both paths */
     for (int m = 0; m < 2; m++) {
-        if (m == 1) setenv("SWGL_DT_READBACK", "sync", 1);
+        cfg.tune = m == 1 ? &host : NULL;
         scheme_inst e;
         timeloop_result r2;
         double *g[3];
@@ -135,7 +138,7 @@ static void double_run_to(const char *renderer)
         scheme_close(&e);
         for (int k = 0; k < 3; k++) free(g[k]);
     }
-    unsetenv("SWGL_DT_READBACK");
+    cfg.tune = NULL;
     d->setup_free(&s);
     scenario_free(&sc);
 }

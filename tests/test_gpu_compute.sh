@@ -37,45 +37,42 @@ run() {   # name, tolerance vs gpu, tolerance vs cpu-scalar, swgl run arguments.
 run roe-dambreak 1e-6 1e-4 --case dambreak --set run.t_end=1
 run roe-lastra2 1e-6 1e-4 --case lastra-test2 --set run.t_end=0.2
 # roe's fused kernel (roe_step_cs.glsl) ran in those two, and the pass-per-stage form
-# (SWGL_ROE_FUSED=0) gives the same numbers: the fused kernel calls the passes' functions
+# (--tune roe.fused=off) gives the same numbers: the fused kernel calls the passes' functions
 grep -q '"solver": "gpu-compute (float, fused kernel' "$tmp/roe-dambreak-g/summary.json"
 ok $? "roe-dambreak: gpu-compute ran roe's fused kernel ($(grep '"solver"' "$tmp/roe-dambreak-g/summary.json"))"
-SWGL_ROE_STAGE=1 "$swgl" run --case dambreak --set run.t_end=1 --backend gpu-compute --quiet --out "$tmp/roe-staged" \
-  > "$tmp/roe-staged.log" 2>&1
-cmp -s "$tmp/roe-staged/h.asc" "$tmp/roe-dambreak-g/h.asc" && cmp -s "$tmp/roe-staged/qx.asc" "$tmp/roe-dambreak-g/qx.asc"
-ok $? "roe-dambreak: SWGL_ROE_STAGE=1 (the kernel reads its group's copy of the texels) writes the same h, qx"
-SWGL_ROE_FUSED=0 "$swgl" run --case dambreak --set run.t_end=1 --backend gpu-compute --compare gpu --quiet \
+# (the staged roe kernel, SWGL_ROE_STAGE=1, was removed, issue 25: its check with it)
+"$swgl" run --case dambreak --set run.t_end=1 --backend gpu-compute --tune roe.fused=off --compare gpu --quiet \
   --out "$tmp/roe-passes" > "$tmp/roe-passes.log" 2>&1
 grep -q '"solver": "gpu-compute (float, ' "$tmp/roe-passes/summary.json" && ! grep -q 'fused kernel' "$tmp/roe-passes/summary.json" && cmp -s "$tmp/roe-passes/h.asc" "$tmp/roe-dambreak-g/h.asc" &&
   cmp -s "$tmp/roe-passes/qx.asc" "$tmp/roe-dambreak-g/qx.asc" && cmp -s "$tmp/roe-passes/qy.asc" "$tmp/roe-dambreak-g/qy.asc"
-ok $? "roe-dambreak: SWGL_ROE_FUSED=0 (edge and dt passes) writes the fused kernel's h, qx, qy to the digit"
+ok $? "roe-dambreak: --tune roe.fused=off (edge and dt passes) writes the fused kernel's h, qx, qy to the digit"
 # kp: the circular dam break (RK2), Thacker's drying slopes, and valley-flood: discharge,
 # level, free and wall segments, hydrographs, rain and a pump (the host clock)
 run kp-circular 1e-6 1e-4 --case circular-dambreak --set run.t_end=0.5
 run kp-thacker 1e-6 1e-3 --case thacker --set run.t_end=300 --set run.output_times=
 # kp's kernels ran in those two (kp_flux_cs.glsl, the clock with stage 0's integration,
 # kp_integrate_cs.glsl, and stage 1's flux with its integration), and give what the passes
-# give (SWGL_KP_FUSED=0) with the dry tiles skipped (early exit on), computed (off) or as
+# give (--tune kp.fused=off) with the dry tiles skipped (early exit on), computed (off) or as
 # auto chooses (the default), what the flux kernel alone gives with the other stages as
-# passes (SWGL_KP_FUSED=flux), and what the flux kernel reading the arrays instead of its
-# group's copy gives (SWGL_KP_STAGE=0): Thacker's basin wets and dries its tiles
+# passes (kp.fused=flux), and what the flux kernel reading the arrays instead of its
+# group's copy gives (kp.stage=off): Thacker's basin wets and dries its tiles
 grep -q '"solver": "gpu-compute (float, .*fused flux kernel (groups 16x8, 1x1 cells an invocation), clock in the integration, stage 1 flux and integration fused, early exit auto' "$tmp/kp-thacker-g/summary.json"
 ok $? "kp-thacker: gpu-compute ran kp's fused flux kernel ($(grep '"solver"' "$tmp/kp-thacker-g/summary.json"))"
-for v in "SWGL_KP_FUSED=0 kp.early_exit=auto" "SWGL_KP_FUSED=1 kp.early_exit=off" "SWGL_KP_FUSED=1 kp.early_exit=on" \
-         "SWGL_KP_FUSED=flux kp.early_exit=auto" "SWGL_KP_STAGE=0 kp.early_exit=auto"; do
-  env ${v% *} "$swgl" run --case thacker --set run.t_end=300 --set run.output_times= --set ${v#* } --backend gpu-compute \
+for v in "kp.fused=off kp.early_exit=auto" "kp.fused=on kp.early_exit=off" "kp.fused=on kp.early_exit=on" \
+         "kp.fused=flux kp.early_exit=auto" "kp.stage=off kp.early_exit=auto"; do
+  "$swgl" run --case thacker --set run.t_end=300 --set run.output_times= --set ${v#* } --tune ${v% *} --backend gpu-compute \
     --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
   cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-thacker-g/h.asc" && cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-thacker-g/qx.asc" &&
     cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-thacker-g/qy.asc"
   ok $? "kp-thacker: $v writes what the fused kernel with early exit auto writes (h, qx, qy) to the digit ($(grep '"solver"' "$tmp/kp-v/summary.json"))"
   rm -rf "$tmp/kp-v"
 done
-# the flux kernel's sweep (SWGL_KP_CELLS=AxB: each invocation A columns of B cells, points
+# the flux kernel's sweep (--tune kp.cells=AxB: each invocation A columns of B cells, points
 # and faces carried from cell to cell) gives what one cell an invocation gives, to the bit:
 # the same functions with the same arguments.  On kp's dam break (inactive cells of the dam
 # and the island, walls, RK2, early exit on so that tiles are skipped and computed) with
 # tiles that do not divide the grid, staged and not
-SWGL_KP_FUSED=0 "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 --backend gpu-compute --quiet \
+"$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 --backend gpu-compute --tune kp.fused=off --quiet \
   --out "$tmp/kp-dam-p" > "$tmp/kp-dam-p.log" 2>&1
 # (xshare 1: a row's points computed once and handed to the neighbouring invocation
 # through shared memory, the first and last invocation of a row standing for the cells
@@ -83,7 +80,9 @@ SWGL_KP_FUSED=0 "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=
 for v in "16x8 1x1 1 on 0" "8x8 2x4 1 on 0" "16x8 3x2 0 on 0" "4x4 5x7 1 off 0" "16x8 1x3 0 auto 0" \
          "32x2 1x8 0 on 1" "16x4 1x5 1 on 1" "4x4 1x3 0 off 1" "8x2 1x1 1 auto 1"; do
   set -- $v
-  SWGL_KP_GROUP=$1 SWGL_KP_CELLS=$2 SWGL_KP_STAGE=$3 SWGL_KP_XSHARE=$5 "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 \
+  stage=off; [ $3 = 1 ] && stage=on
+  xshare=off; [ $5 = 1 ] && xshare=on
+  "$swgl" run --case dambreak --set run.scheme=kp --set run.t_end=1 --tune "kp.group=$1,kp.cells=$2,kp.stage=$stage,kp.xshare=$xshare" \
     --set kp.early_exit=$4 --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
   shared=0; grep -q 'rows shared' "$tmp/kp-v/summary.json" && shared=1
   grep -q "fused flux kernel (groups $1, $2 cells an invocation" "$tmp/kp-v/summary.json" && [ $shared = $5 ] &&
@@ -92,36 +91,36 @@ for v in "16x8 1x1 1 on 0" "8x8 2x4 1 on 0" "16x8 3x2 0 on 0" "4x4 5x7 1 off 0" 
   ok $? "kp-dambreak: group $1, cells $2 an invocation, staged $3, early exit $4, rows shared $5 writes the passes' h, qx, qy to the digit ($(head -c 200 "$tmp/kp-v.log"))"
   rm -rf "$tmp/kp-v"
 done
-SWGL_KP_CELLS=2x4 SWGL_KP_STAGE=0 "$swgl" run --case thacker --set run.t_end=300 --set run.output_times= --backend gpu-compute --quiet \
+"$swgl" run --case thacker --set run.t_end=300 --set run.output_times= --backend gpu-compute --tune kp.cells=2x4,kp.stage=off --quiet \
   --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
 cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-thacker-g/h.asc" && cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-thacker-g/qx.asc" &&
   cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-thacker-g/qy.asc"
-ok $? "kp-thacker: SWGL_KP_CELLS=2x4 (the sweep unstaged, the default group) writes one cell an invocation's h, qx, qy"
+ok $? "kp-thacker: --tune kp.cells=2x4 (the sweep unstaged, the default group) writes one cell an invocation's h, qx, qy"
 rm -rf "$tmp/kp-v"
-SWGL_KP_GROUP=32x2 SWGL_KP_CELLS=1x8 SWGL_KP_STAGE=0 SWGL_KP_XSHARE=1 "$swgl" run --case thacker --set run.t_end=300 \
+"$swgl" run --case thacker --set run.t_end=300 --tune kp.group=32x2,kp.cells=1x8,kp.stage=off,kp.xshare=on \
   --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
 cmp -s "$tmp/kp-v/h.asc" "$tmp/kp-thacker-g/h.asc" && cmp -s "$tmp/kp-v/qx.asc" "$tmp/kp-thacker-g/qx.asc" &&
   cmp -s "$tmp/kp-v/qy.asc" "$tmp/kp-thacker-g/qy.asc" && grep -q 'groups 32x2, 1x8 cells an invocation, rows shared' "$tmp/kp-v/summary.json"
 ok $? "kp-thacker: the large grids' flux kernel (32x2 groups, 1x8 cells, rows shared, unstaged) writes one cell an invocation's h, qx, qy"
 rm -rf "$tmp/kp-v"
-SWGL_KP_XSHARE=1 SWGL_KP_CELLS=2x4 SWGL_KP_STAGE=0 "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+"$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --tune kp.xshare=on,kp.cells=2x4,kp.stage=off --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
 r=$?
-[ "$r" != 0 ] && grep -q 'SWGL_KP_XSHARE=1: expected one column' "$tmp/kp-v.log"
-ok $? "SWGL_KP_XSHARE=1 with two columns an invocation fails with a message naming it (exit $r: $(head -c 160 "$tmp/kp-v.log"))"
+[ "$r" != 0 ] && grep -q 'kp.xshare=on: expected one column' "$tmp/kp-v.log"
+ok $? "--tune kp.xshare=on with two columns an invocation fails with a message naming it (exit $r: $(head -c 160 "$tmp/kp-v.log"))"
 # a sweep whose staged tile needs more than the 32 KiB of shared memory GL guarantees is refused by name
-SWGL_KP_CELLS=4x4 "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+"$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --tune kp.cells=4x4 --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
 r=$?
-[ "$r" != 0 ] && grep -q 'SWGL_KP_GROUP=16x8, SWGL_KP_CELLS=4x4, SWGL_KP_XSHARE=0, staged): its tile of 64 x 32 cells' "$tmp/kp-v.log"
-ok $? "SWGL_KP_CELLS=4x4 with 16x8 groups (staged: 68 x 36 cells, 76.5 KiB) fails with a message naming it (exit $r: $(head -c 200 "$tmp/kp-v.log"))"
-# the same check without SWGL_KP_CELLS: rows shared in 16x32 groups, staged (the default on a small grid), need 36.3 KiB
-SWGL_KP_XSHARE=1 SWGL_KP_GROUP=16x32 "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+[ "$r" != 0 ] && grep -q 'kp.group=16x8, kp.cells=4x4, kp.xshare=off, staged): its tile of 64 x 32 cells' "$tmp/kp-v.log"
+ok $? "--tune kp.cells=4x4 with 16x8 groups (staged: 68 x 36 cells, 76.5 KiB) fails with a message naming it (exit $r: $(head -c 200 "$tmp/kp-v.log"))"
+# the same check without kp.cells: rows shared in 16x32 groups, staged (the default on a small grid), need 36.3 KiB
+"$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --tune kp.xshare=on,kp.group=16x32 --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
 r=$?
-[ "$r" != 0 ] && grep -q 'SWGL_KP_GROUP=16x32, SWGL_KP_CELLS=1x1, SWGL_KP_XSHARE=1, staged): its tile of 14 x 32 cells' "$tmp/kp-v.log"
-ok $? "SWGL_KP_XSHARE=1 with 16x32 groups, staged, fails with a message naming it (exit $r: $(head -c 200 "$tmp/kp-v.log"))"
-SWGL_KP_XSHARE=yes "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
+[ "$r" != 0 ] && grep -q 'kp.group=16x32, kp.cells=1x1, kp.xshare=on, staged): its tile of 14 x 32 cells' "$tmp/kp-v.log"
+ok $? "--tune kp.xshare=on with 16x32 groups, staged, fails with a message naming it (exit $r: $(head -c 200 "$tmp/kp-v.log"))"
+"$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --tune kp.xshare=yes --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
 r=$?
-[ "$r" != 0 ] && grep -q 'SWGL_KP_XSHARE=yes: expected 0 or 1' "$tmp/kp-v.log"
-ok $? "SWGL_KP_XSHARE=yes is refused by name (exit $r)"
+[ "$r" != 0 ] && grep -q 'kp.xshare=yes: expected auto|off|on' "$tmp/kp-v.log"
+ok $? "--tune kp.xshare=yes is refused by name (exit $r)"
 run kp-valley 1e-6 1e-3 --case valley-flood --set run.t_end=600 --set run.output_times=
 # sediment: the dual-lithology scheme with its inflow
 run sediment-basin 1e-6 1e-4 --case sediment-basin --set sediment.steps=50 --set run.t_end=

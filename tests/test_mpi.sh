@@ -12,7 +12,7 @@
 # cell narrower than kp RK2 needs must change the result (so the comparison can fail), and
 # a grid that cannot be split as asked is refused by name.  Mode gl (the third argument): the same on
 # the GPU backends (gpu, gpu-compute) on llvmpipe, one rank timed with the host clock
-# (SWGL_DT_READBACK=sync) as a run over ranks is, so the same bits again, and against the
+# (--tune host_clock=on) as a run over ranks is, so the same bits again, and against the
 # default one-rank run (the clock on the GPU, its times in float) within float rounding;
 # kp's halo exchange overlapped with its inner cells' stage 0 against the plain exchange.
 # Exit 77 where swgl has no MPI, mpirun is missing, or (gl) there is no EGL device.
@@ -83,16 +83,15 @@ same() {
   done
   return $r
 }
-# case NAME RANKS BLOCKS ARGS...: one rank, then RANKS ranks (BLOCKS: SWGL_MPI_BLOCKS, or - for
-# the automatic choice; mpirun passes its environment to the ranks it starts here), every
-# file the same
+# case NAME RANKS BLOCKS ARGS...: one rank (on the host clock where $sync says so), then RANKS
+# ranks (BLOCKS: --tune mpi.blocks, or - for the automatic choice), every file the same
 case_() {
   name=$1 n=$2 b=$3
   shift 3
-  SWGL_DT_READBACK=$sync "$swgl" run "$@" --quiet --out "$tmp/$name-1" > "$tmp/$name-1.log" 2>&1
+  "$swgl" run "$@" --tune host_clock=$sync --quiet --out "$tmp/$name-1" > "$tmp/$name-1.log" 2>&1
   r1=$?
   [ "$b" = - ] && b=
-  SWGL_MPI_BLOCKS=$b mpi "$n" run "$@" --quiet --out "$tmp/$name-n" > "$tmp/$name-n.log" 2>&1
+  mpi "$n" run "$@" --tune mpi.blocks=${b:-auto} --quiet --out "$tmp/$name-n" > "$tmp/$name-n.log" 2>&1
   r2=$?
   solver=$(grep '"solver"' "$tmp/$name-n/summary.json" 2> /dev/null)
   [ $r1 = 0 ] && [ $r2 = 0 ] && echo "$solver" | grep -q "over $n MPI ranks" && same "$tmp/$name-1" "$tmp/$name-n"
@@ -119,7 +118,7 @@ near() {   # NAME ARGS...: h of case_ NAME's run over ranks against the default 
   rm -rf "$tmp/d"
 }
 if [ "$mode" = gl ]; then
-  sync=sync
+  sync=on
   case_ roe-gpu-2 2 - --case dambreak --set run.t_end=10 --backend gpu
   near roe-gpu-2 --case dambreak --set run.t_end=10 --backend gpu
   case_ roe-compute-3 3 - --case dambreak --set run.t_end=10 --backend gpu-compute
@@ -133,10 +132,10 @@ if [ "$mode" = gl ]; then
   case_ sed-compute-2 2 - --case sediment-basin --set sediment.steps=200 --set sediment.form=paper --backend gpu-compute
   # kp's stage 0 on the GPU over ranks: the halo exchanged while the block's inner cells are
   # computed (the cases above ran so); the solver line says it, and with it off
-  # (SWGL_MPI_OVERLAP=0) every file is the same; roe exchanges before its stage
+  # (--tune mpi.overlap=off) every file is the same; roe exchanges before its stage
   for b in gpu gpu-compute; do
-    SWGL_MPI_BLOCKS=2x2 mpi 4 run $K --backend $b --quiet --out "$tmp/ov-$b" > /dev/null 2>&1 &&
-      SWGL_MPI_OVERLAP=0 SWGL_MPI_BLOCKS=2x2 mpi 4 run $K --backend $b --quiet --out "$tmp/nov-$b" > /dev/null 2>&1 &&
+    mpi 4 run $K --backend $b --tune mpi.blocks=2x2 --quiet --out "$tmp/ov-$b" > /dev/null 2>&1 &&
+      mpi 4 run $K --backend $b --tune mpi.overlap=off,mpi.blocks=2x2 --quiet --out "$tmp/nov-$b" > /dev/null 2>&1 &&
       grep -q 'halo 4, overlapped' "$tmp/ov-$b/summary.json" && ! grep -q 'overlapped' "$tmp/nov-$b/summary.json" &&
       same "$tmp/ov-$b" "$tmp/nov-$b"
     ok $? "kp on $b over 2 x 2 blocks: the halo exchange overlapped with the inner cells' stage 0, the same files as without"
@@ -144,7 +143,7 @@ if [ "$mode" = gl ]; then
   ! grep -q 'overlapped' "$tmp/roe-gpu-2-n/summary.json" && grep -q 'over 2 MPI ranks' "$tmp/roe-gpu-2-n/summary.json"
   ok $? "roe over ranks exchanges its halo before its stage (no overlap named)"
 else
-  sync=
+  sync=off
   case_ roe-scalar-2 2 - --case dambreak --set run.t_end=10 --backend cpu-scalar
   case_ roe-scalar-3 3 - --case dambreak --set run.t_end=10 --backend cpu-scalar
   case_ roe-fast-2x2 4 2x2 --case dambreak --set run.t_end=10 --backend cpu
@@ -171,11 +170,11 @@ else
   case_ sed-paper-2x2 4 2x2 --case sediment-basin --set sediment.steps=300 --set sediment.form=paper --backend cpu
   "$swgl" run --case sediment-basin --set sediment.steps=300 --set sediment.form=paper --backend cpu-scalar --quiet \
     --out "$tmp/sh1" > /dev/null 2>&1
-  SWGL_MPI_HALO=1 SWGL_MPI_BLOCKS=4x1 mpi 4 run --case sediment-basin --set sediment.steps=300 --set sediment.form=paper \
+  mpi 4 run --case sediment-basin --set sediment.steps=300 --set sediment.form=paper --tune mpi.halo=1,mpi.blocks=4x1 \
     --backend cpu-scalar --quiet --out "$tmp/sh2" > /dev/null 2>&1
   r=$?
   [ $r = 0 ] && ! cmp -s "$tmp/sh1/h.asc" "$tmp/sh2/h.asc"
-  ok $? "sediment (paper form) with a halo of 1 instead of 2 (SWGL_MPI_HALO=1) gives another h (exit $r)"
+  ok $? "sediment (paper form) with a halo of 1 instead of 2 (--tune mpi.halo=1) gives another h (exit $r)"
 
   # run.nc (where swgl has netCDF) gathered on rank 0, and a restart from it over 3 ranks
   "$swgl" run --case circular-dambreak --set run.t_end=0.3 --backend cpu --quiet --out "$tmp/ra" > /dev/null 2>&1
@@ -193,11 +192,11 @@ else
   # the comparison can fail: kp RK2 reads Q* two cells out, made from Q^n four out; a halo
   # of 3 leaves the outermost cells of each block a step behind
   "$swgl" run --case circular-dambreak --set run.t_end=0.5 --backend cpu-scalar --quiet --out "$tmp/h1" > /dev/null 2>&1
-  SWGL_MPI_HALO=3 mpi 2 run --case circular-dambreak --set run.t_end=0.5 \
+  mpi 2 run --case circular-dambreak --set run.t_end=0.5 --tune mpi.halo=3 \
     --backend cpu-scalar --quiet --out "$tmp/h3" > "$tmp/h3.log" 2>&1
   r=$?
   [ $r = 0 ] && ! cmp -s "$tmp/h1/h.asc" "$tmp/h3/h.asc"
-  ok $? "kp RK2 with a halo of 3 instead of 4 (SWGL_MPI_HALO=3) gives another h (exit $r)"
+  ok $? "kp RK2 with a halo of 3 instead of 4 (--tune mpi.halo=3) gives another h (exit $r)"
 
   # one rank under mpirun is the plain run (no blocks)
   "$mpirun" -n 1 "$swgl" run --case dambreak --set run.t_end=2 --backend cpu-scalar --quiet --out "$tmp/one" > /dev/null 2>&1 &&
@@ -209,12 +208,12 @@ else
   refused() {   # name pattern blocks args...
     name=$1 pat=$2 b=$3
     shift 3
-    SWGL_MPI_BLOCKS=$b mpi 2 run "$@" --quiet --out "$tmp/$name" > "$tmp/$name.log" 2>&1
+    mpi 2 run "$@" --tune mpi.blocks=$b --quiet --out "$tmp/$name" > "$tmp/$name.log" 2>&1
     r=$?
     [ $r != 0 ] && grep -q "$pat" "$tmp/$name.log" && [ ! -e "$tmp/$name" ]
     ok $? "$name: refused over 2 ranks (exit $r: $(grep swgl: "$tmp/$name.log" | head -c 240))"
   }
-  refused blocks "SWGL_MPI_BLOCKS=3x3: expected AxB" 3x3 --case dambreak --backend cpu
+  refused blocks "mpi.blocks=3x3: expected AxB" 3x3 --case dambreak --backend cpu
   # the public API (swgl.h) over ranks: every call collective, swgl_sim_field the whole grid on
   # every rank, to the bit one rank's (run_to, step, set_field, observers)
   if [ -n "$api" ]; then
@@ -222,7 +221,7 @@ else
       "$api" "$tmp/api-$b.ref" write $b > "$tmp/api1-$b.log" 2>&1
       ok $? "the API's one-rank reference on $b ($(tail -1 "$tmp/api1-$b.log"))"
       for n in 2 3; do
-        SWGL_MPI_VERBOSE=1 timeout 120 "$mpirun" -n $n --oversubscribe "$api" "$tmp/api-$b.ref" check $b > "$tmp/api$n-$b.log" 2>&1
+        timeout 120 "$mpirun" -n $n --oversubscribe "$api" "$tmp/api-$b.ref" check $b > "$tmp/api$n-$b.log" 2>&1
         r=$?
         [ $r = 0 ] && ! grep -q FAIL "$tmp/api$n-$b.log"
         ok $? "the API over $n ranks on $b: every rank's whole-grid fields are one rank's (exit $r: $(grep -m1 FAIL "$tmp/api$n-$b.log" | head -c 200))"

@@ -477,11 +477,11 @@ static void test_outdir(void)
     CHECK(!exists(f2), "the first run's frames/f1.txt went with its folder");
 
     /* where the file system has no atomic exchange: old aside, new in, old removed */
-    setenv("SWGL_OUTDIR_NO_EXCHANGE", "1", 1);
+    outdir_set_exchange(0);
     o = outdir_open(d);
     write_text(outdir_path(o, "h.asc"), "third");
     CHECK(outdir_commit(o) == 0 && strcmp(read_text(f1), "third") == 0, "replaced without the exchange");
-    unsetenv("SWGL_OUTDIR_NO_EXCHANGE");
+    outdir_set_exchange(1);
 
     /* what a killed run leaves beside DIR is cleaned by the next one: a staging folder
      * of a dead process, and an old folder of a run killed between the two renames of

@@ -9,7 +9,8 @@ installs the build into SWGL_TEST_PREFIX and puts the prefix's module on PYTHONP
   - fields: (ny, nx) float64 arrays, row 0 the southern one (a bed of 0.001 y + 0.0001 x);
     set_field round trip; eta = bed + h;
   - errors raise swgl.Error (a RuntimeError) with the library's message and status: a bad
-    set= key names it, run_to to an earlier time, an unknown field, wrong shapes;
+    set= key names it, a bad tune= value names its key (a good dict is taken), run_to to an
+    earlier time, an unknown field, wrong shapes;
   - observers (an exception in one comes out of run_to; a stop request), finish and out=,
     close and the context manager.
 """
@@ -206,6 +207,16 @@ e = raises(lambda: swgl.Sim(case="dambreak", backend="cpu-scalar", set=["run.cfl
 check(e is not None and isinstance(e, RuntimeError) and "cfl" in str(e) and isinstance(e.status, swgl.Status)
       and e.status != swgl.Status.OK,
       "set=['run.cfl=7'] raises swgl.Error naming the key: %s (%s)" % (e, e and e.status.name))
+# tune= (swgl_sim_desc.tune, the last member of the desc: a wrong ctypes mirror would pass
+# garbage or nothing): a dict with each kind of value is taken, and a bad value named
+with swgl.Sim(case="dambreak", backend="cpu-scalar",
+              tune={"clock_every": 8, "mpi.overlap": False, "kp.group": (16, 8)}) as sim:
+    sim.run_to(0.1)
+    check(sim.time == 0.1 and sim.steps > 0, "tune={'clock_every': 8, 'mpi.overlap': False, 'kp.group': (16, 8)} "
+          "is taken, and the sim steps to 0.1 s (%d steps)" % sim.steps)
+e = raises(lambda: swgl.Sim(case="dambreak", backend="cpu-scalar", tune="clock_every=8,kp.group=99"))
+check(e is not None and "kp.group=99" in str(e) and "expected AxB" in str(e) and e.status == swgl.Status.ERR_ARG,
+      "tune='clock_every=8,kp.group=99' raises swgl.Error naming the key and the expectation: %s" % e)
 e = raises(lambda: swgl.Sim(case="dambreak", backend="tpu"))
 check(e is not None and "tpu" in str(e), "an unknown backend raises swgl.Error naming it: %s" % e)
 e = raises(lambda: swgl.Sim(case="no-such-case", backend="cpu-scalar"))

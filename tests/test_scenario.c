@@ -476,11 +476,12 @@ static void test_cases(void)
     }
 }
 
-int main(void)
+/* argv[1]: the folder of the test data (tests/data; CMake passes its path), else the
+ * relative tests/data */
+int main(int argc, char **argv)
 {
     scheme_keys_install();
-    const char *d = getenv("SWGL_TEST_DATA");
-    snprintf(data_dir, sizeof data_dir, "%s", d ? d : "tests/data");
+    snprintf(data_dir, sizeof data_dir, "%s", argc > 1 ? argv[1] : "tests/data");
     test_basic();
     test_defaults_and_overrides();
     test_grid();

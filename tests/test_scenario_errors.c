@@ -274,10 +274,12 @@ static void test_number_text(void)
     EXPECT_OV_ERROR(GOOD, ov2, "--set run.=0.5: expected section.key=value (the key is empty)");
 }
 
-int main(void)
+/* argv[1]: the folder of the test data (tests/data; CMake passes its path), else the
+ * relative tests/data */
+int main(int argc, char **argv)
 {
     scheme_keys_install();   /* the schemes' keys, before a scenario is read */
-    if (scenario_errors_setup()) return 1;
+    if (scenario_errors_setup(argc > 1 ? argv[1] : NULL)) return 1;
     test_good_base();
     test_structure();
     test_initial();

@@ -236,10 +236,12 @@ static void test_raster_types(void)
     }
 }
 
-int main(void)
+/* argv[1]: the folder of the test data (tests/data; CMake passes its path), else the
+ * relative tests/data */
+int main(int argc, char **argv)
 {
     scheme_keys_install();   /* the schemes' keys, before a scenario is read */
-    if (scenario_errors_setup()) return 1;
+    if (scenario_errors_setup(argc > 1 ? argv[1] : NULL)) return 1;
     test_missing_files();
     test_mesh_values();
     test_bad_grids();

@@ -158,12 +158,29 @@ def _set_list(set):
     return [s if isinstance(s, bytes) else str(s).encode() for s in set]
 
 
+def _tune_text(tune):
+    """tune=: "key=value,key=value" text, or a dict (True/False: on/off, a pair: AxB)."""
+    if tune is None or isinstance(tune, (str, bytes)):
+        return tune
+    if isinstance(tune, dict):
+        items = []
+        for k, v in tune.items():
+            if isinstance(v, bool):
+                v = "on" if v else "off"
+            elif isinstance(v, (list, tuple)):
+                v = "x".join(str(x) for x in v)
+            items.append("%s=%s" % (k, v))
+        return ",".join(items)
+    raise Error("swgl.Sim: tune must be None, a 'key=value,...' string or a dict, not %r" % (tune,),
+                Status.ERR_ARG)
+
+
 class Sim:
     """A simulation (swgl_sim): a scenario on a backend, stepped to the times asked for.
 
     Sim(scenario=None, case=None, set=None, backend=None, precision=None, out=None, *,
         device=None, use_current_context=False, restart=None, restart_time=None,
-        compare=None, progress=None, profile=False, host_clock=False)
+        compare=None, progress=None, profile=False, host_clock=False, tune=None)
 
     scenario   a scenario file (docs/scenarios.md); case: a built-in case instead (neither:
                the default demo, case "dambreak")
@@ -181,12 +198,16 @@ class Sim:
                run's messages there (restart, comparison); None: the library prints nothing
     profile    time every GPU pass (profile())
     host_clock step on the host's clock (a GPU backend reads the time step back every step)
+    tune       tuning choices (swgl_sim_desc.tune, --tune; `swgl tune-keys` lists them): a
+               "key=value,key=value" string or a dict, e.g. {"clock_every": 8,
+               "kp.group": (16, 8), "mpi.overlap": False}; a bad key or value raises
+               swgl.Error naming it
     """
 
     def __init__(self, scenario=None, case=None, set=None, backend=None, precision=None,
                  out=None, *, device=None, use_current_context=False, restart=None,
                  restart_time=None, compare=None, progress=None, profile=False,
-                 host_clock=False):
+                 host_clock=False, tune=None):
         self._h = None
         self._observers = []
         self._pending = None
@@ -214,6 +235,7 @@ class Sim:
         d.progress = _PROGRESS[progress]
         d.profile = int(bool(profile))
         d.host_clock = int(bool(host_clock))
+        d.tune = _b(_tune_text(tune))
         self._desc = d
         h = c_void_p()
         _check(_sim_create(ctypes.byref(d), ctypes.byref(h)))

@@ -99,6 +99,7 @@ class _SimDesc(ctypes.Structure):
         ("profile", c_int),
         ("host_clock", c_int),
         ("mpi_alone", c_int),
+        ("tune", c_char_p),
     ]
 
 

@@ -1,4 +1,4 @@
-// kp_flux_cell.glsl — the flux pass, "cell" variant (SWGL_KP_FLUX=cell): one fragment per
+// kp_flux_cell.glsl — the flux pass, (the "cell" variant, the one kept): one fragment per
 // cell computes R(Q) (3) and its local bound, cpu_ref/kp_cpu.h items 1-10, Brodtkorb et
 // al. (2011) (3)-(6) and (8), with nothing stored between cells: it reconstructs its own
 // four points and the facing point of each of its four neighbours (items 1-6), computes

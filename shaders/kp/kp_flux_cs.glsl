@@ -38,12 +38,12 @@
 // Float, without boundary data (kp_gpu.c keeps the passes for double and for runs with
 // boundary data, rain or sources, whose inflow wets dry tiles).
 // Tried and dropped (docs/performance.md): forms that compute each point (and each face)
-// once per tile in shared memory, as kp_faces.glsl does across passes, ran 1.5 (points)
+// once per tile in shared memory, as the removed "faces" pass did across passes, ran 1.5 (points)
 // and 3.3 (points and faces) times slower on an H200 than one cell per invocation, which
 // computes them once per cell; the sweep shares them through registers instead (its
 // speed against one cell per invocation: docs/performance.md).
 // The work group and the cells an invocation sweeps: defines of kp_gpu_kernels.c, chosen by the
-// grid's size (SWGL_KP_GROUP, SWGL_KP_CELLS, SWGL_KP_XSHARE, SWGL_KP_STAGE override; the
+// grid's size (tune kp.group, kp.cells, kp.xshare, kp.stage override; the
 // dispatch covers KP_GX KP_CX x KP_GY KP_CY cells a group, (KP_GX - 2) x KP_GY KP_CY
 // under KP_XSHARE)
 #ifndef KP_GX

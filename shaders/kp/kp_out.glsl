@@ -1,4 +1,4 @@
-// kp_out.glsl — the output of the passes that finish R (kp_flux_cell.glsl, kp_gather.glsl):
+// kp_out.glsl — the output of the passes that finish R (kp_flux_cell.glsl):
 // o_R = (R_w, R_hu, R_hv, cfl r), and in double a third, float, target holding cfl r for
 // the min reduction and the clock; the cell sizes and cfl they take.
 uniform real2 u_dxy;

@@ -1,6 +1,6 @@
 // kp_rates.glsl — cpu_ref/kp_cpu.h items 9-10 (Brodtkorb et al. 2011 (3), (8)): R of an
 // active cell from its four faces (xy frame: (mass, hu, hv, a)) and its bed source, and
-// its local bound, shared by kp_flux_cell.glsl and kp_gather.glsl:
+// its local bound, shared by kp_flux_cell.glsl and kp_flux_cs.glsl:
 //   R = -(F_E - F_W)/dx - (G_N - G_S)/dy + (0, S_hu, S_hv)
 //   r = min(dx / max(a_E, a_W), dy / max(a_N, a_S))   (x / 0 = +inf)
 // out = (R_w, R_hu, R_hv, cfl r); cfl r = -1 when `bad` (a NaN or an infinity in the

@@ -1,5 +1,5 @@
 // kp_recon.glsl — the reconstruction and the face flux of the Kurganov-Petrova scheme as
-// Brodtkorb et al. (2011) run it, shared by the flux passes (kp_flux_cell.glsl, kp_faces.glsl).
+// Brodtkorb et al. (2011) run it, shared by the flux passes (kp_flux_cell.glsl, kp_flux_cs.glsl).
 // The numbered items are those of cpu_ref/kp_cpu.h (the C truth: cpu_ref/kp_scalar.c):
 //   item 1  neighbour values for the slopes (kp_boundary.glsl)
 //   item 2  generalized minmod slopes (4): d = MM(theta (Q+ - Q), (Q+ - Q-)/2, theta (Q - Q-))

@@ -34,14 +34,14 @@
 // (roe_gpu_step.c keeps the passes for double and for runs whose boundary rates are read
 // back from the edge arrays).
 // The work group: ROE_GX x ROE_GY invocations, one a cell of a tile of that size (defines
-// of roe_gpu.c: 8 x 16, the fastest of six shapes measured on the H200, or SWGL_ROE_GROUP)
+// of roe_gpu.c: 8 x 16, the fastest of six shapes measured on the H200, or --tune roe.group)
 #ifndef ROE_GX
 #define ROE_GX 8
 #define ROE_GY 16
 #endif
 layout(local_size_x = ROE_GX, local_size_y = ROE_GY) in;
 #ifdef ROE_STAGING
-// ROE_STAGING (SWGL_ROE_STAGE=1; not the default: 5% slower on the H200, where kp's
+// ROE_STAGING (no longer set by roe_gpu.c: its SWGL_ROE_STAGE=1 was removed, 5% slower on the H200, where kp's
 // kernel gains 4% from the same): the group's copy of the state and bed texels its edges
 // read (the tile and the ring of cells around it), loaded once (about 1.5 texel fetches
 // a cell for each array instead of some 5) and read by roe_edge_at from shared memory

@@ -52,12 +52,11 @@ int bench_gpu_about(int use_device, int device, char *renderer, char *vendor, ch
     return rc;
 }
 
-int bench_gpu_setup(int device, bench_gpu *g)
+int bench_gpu_setup(int device, int compute, bench_gpu *g)
 {
     memset(g, 0, sizeof *g);
     snprintf(g->renderer, sizeof g->renderer, "no GPU");
-    const char *passes = getenv("SWGL_PASSES");
-    g->compute = passes && strcmp(passes, "compute") == 0;
+    g->compute = compute != 0;
     if (bench_gpu_about(device >= 0, device, g->renderer, g->vendor, g->version, sizeof g->renderer, &g->fp64)) {
         fprintf(stderr, "swgl: %s\n", swgl_last_error());
         return 1;
@@ -70,7 +69,7 @@ void bench_gpu_print(const bench_gpu *g, int with_fp64)
 {
     printf("GPU: %s | %s | GL %s", g->renderer, g->vendor, g->version);
     if (with_fp64) printf("; fp64: %s", g->fp64 ? "yes" : "no");
-    printf("; passes: %s\n", g->compute ? "compute (SWGL_PASSES=compute)" : "fragment");
+    printf("; passes: %s\n", g->compute ? "compute (gpu-compute)" : "fragment");
     printf("copy ceiling: %s %dx%d float4, %.1f GB/s (swgl_copy_bandwidth: bench gpgpu's row of that size)\n",
            g->compute ? "compute copy-cs" : "fragment copy", SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N, g->ceiling);
 }

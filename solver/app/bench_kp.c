@@ -20,16 +20,12 @@
 
 
 /* Fewest bytes a step moves per cell (float4 = 16 B; kp_gpu_step.c's head comment): a flux
- * evaluation "cell" 48 B (reads the cell's state and bed, writes R), "faces" 144 B (a
- * face pass writing three targets, a gather reading them); the reduction 16 (stage 0);
+ * evaluation 48 B (reads the cell's state and bed, writes R); the reduction 16 (stage 0);
  * the integration 64 (stage 1: 80); the wet map 16 per stage with early exit.
- * Euler 128 B (faces 224), RK2 256 B (faces 448). */
-enum flux_variant { FLUX_CELL = 0, FLUX_FACES = 1 };
-static const char *flux_name(enum flux_variant f) { return f == FLUX_FACES ? "faces" : "cell"; }
-
-static double bytes_per_cell_step(enum flux_variant f, int rk2, int early)
+ * Euler 128 B, RK2 256 B. */
+static double bytes_per_cell_step(int rk2, int early)
 {
-    double flux = f == FLUX_CELL ? 48 : 144;
+    double flux = 48;
     double stage0 = flux + 16 + 64 + (early ? 16 : 0);
     double stage1 = flux + 80 + (early ? 16 : 0);
     return rk2 ? stage0 + stage1 : stage0;
@@ -49,7 +45,8 @@ static int parse_sizes(const char *s, int *sizes, int max)
     return n;
 }
 
-static enum flux_variant g_flux = FLUX_CELL;   /* the GPU runs' flux variant */
+static const char *g_gpu = "gpu";  /* the GPU runs' backend (--backend) */
+static char g_tune[CLI_TUNE_MAX];   /* --tune items for every sim */
 
 /* the pass profile of a run: each pass's name and GPU seconds */
 #define MAX_PASSES 32
@@ -88,7 +85,8 @@ static int run_one(void *user, bench_sample *out)
     snprintf(s8, sizeof s8, "initial.depth=(x - 20)^2 + (y - 20)^2 < 6.25 ? 2.5 : %.17g", g_outside);
     const char *sets[9] = {s1, s2, s3, s4, s5, s6, s7, s8, NULL};
     swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = j->b, .precision = j->precision,
-                       .profile = j->prof != NULL, .use_device = g_device >= 0, .device = g_device};
+                       .profile = j->prof != NULL, .use_device = g_device >= 0, .device = g_device,
+                       .tune = g_tune};
     swgl_sim *sim = NULL;
     swgl_sim_info info;
     double wall = 0, steps = 0, tiles = -1;
@@ -106,9 +104,6 @@ static int run_one(void *user, bench_sample *out)
     out->wall = wall;
     out->steps = (long)steps;
     if (swgl_sim_stat(sim, "tiles_fraction", &tiles) == SWGL_OK) j->tiles = tiles;
-    /* the GPU's flux kernel, as its description names it ("flux faces"; the fused kernel's
-     * is the cell one) */
-    if (strncmp(info.backend, "gpu", 3) == 0) g_flux = strstr(info.solver, "flux faces") ? FLUX_FACES : FLUX_CELL;
     if (j->prof) {
         profile *prof = j->prof;
         const char *name;
@@ -154,6 +149,13 @@ int bench_kp(int argc, char **argv)
         else if (strcmp(a, "--cpu-max") == 0 && more) cpu_max = atoi(argv[++i]);
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
         else if (strcmp(a, "--no-gpu") == 0) gpu = 0;
+        else if (strcmp(a, "--backend") == 0 && more &&
+                 (!strcmp(argv[i + 1], "gpu") || !strcmp(argv[i + 1], "gpu-compute")))
+            g_gpu = argv[++i];
+        else if (strcmp(a, "--tune") == 0 && more) {
+            int t = cli_tune("bench kp", argv[++i], g_tune, sizeof g_tune);
+            if (t) return t > 0 ? 0 : 2;
+        }
         else if (strcmp(a, "--outside") == 0 && more && atof(argv[i + 1]) >= 0) g_outside = atof(argv[++i]);
         else if (strcmp(a, "--min-time") == 0 && more && bench_parse_min_time(argv[i + 1]) > 0)
             min_s = bench_parse_min_time(argv[++i]);
@@ -162,14 +164,15 @@ int bench_kp(int argc, char **argv)
         else {
             printf("usage: swgl bench kp [--sizes N,N,...] [--t-end T] [--scalar-max N] [--cpu-max N]\n"
                    "                     [--outside H] [--precision single|double] [--min-time S] [--device N]\n"
-                   "                     [--no-gpu]\n"
+                   "                     [--no-gpu] [--backend gpu|gpu-compute] [--tune KEY=VALUE]...\n"
                    "  the circular dam break (40 m x 40 m) on N x N cells (default 128,256,512,1024), to\n"
                    "  T s (default 4, Brodtkorb et al.'s Figure 10); Euler and RK2, early exit off and on;\n"
                    "  the fast CPU solver up to N = --cpu-max (1024), the scalar one up to --scalar-max\n"
                    "  (256).  Mcells/s = cells x steps / wall, the median of 3 measurements of at least\n"
                    "  S s of stepping each (--min-time, default 1): the run repeated, a new sim each time,\n"
-                   "  after a warm-up run; 'spread' = (max - min) / median.  SWGL_KP_FLUX=cell|faces picks\n"
-                   "  the GPU's flux variant.  --outside H: the still water around the column (default\n"
+                   "  after a warm-up run; 'spread' = (max - min) / median.  --backend: the GPU runs'\n"
+                   "  backend (default gpu); --tune: a tuning key for every run (--tune help lists them).\n"
+                   "  --outside H: the still water around the column (default\n"
                    "  0.5 m, the paper's case 1, where every cell is wet; 0: a dry bed, where early exit\n"
                    "  skips the tiles the wave has not reached).  --precision double runs the GPU (fp64) and\n"
                    "  the fast CPU solver in double (default single; the scalar solver is always double).\n");
@@ -182,11 +185,11 @@ int bench_kp(int argc, char **argv)
     }
     g_device = device;
     const char *precision = dbl ? "double" : "single";
-    bench_gpu dev;   /* the device, its passes (compute under SWGL_PASSES=compute) and their ceiling */
+    bench_gpu dev;   /* the device, its passes (compute with --backend gpu-compute) and their ceiling */
     memset(&dev, 0, sizeof dev);
     snprintf(dev.renderer, sizeof dev.renderer, "no GPU");
-    dev.compute = getenv("SWGL_PASSES") && strcmp(getenv("SWGL_PASSES"), "compute") == 0;
-    if (gpu && bench_gpu_setup(device, &dev)) return 1;
+    dev.compute = strcmp(g_gpu, "gpu-compute") == 0;
+    if (gpu && bench_gpu_setup(device, dev.compute, &dev)) return 1;
     const char *renderer = dev.renderer;
     const int compute = dev.compute;
     const double ceiling = dev.ceiling;
@@ -200,7 +203,7 @@ int bench_kp(int argc, char **argv)
            "time, after a warm-up run; steps: one run's); spread = (max - min) / median of the three, the largest of "
            "the row; 'tiles' = share of the tiles the flux computed in the last step\n", bench_rule(min_s));
     if (gpu && compute)
-        printf("GPU passes: compute (SWGL_PASSES=compute): early exit is off there, so 'gpu ee' runs every tile\n");
+        printf("GPU passes: compute (--backend gpu-compute): early exit is in the fused kernel where it runs\n");
     int rc = 0;
     static const char *integ[2] = {"euler", "rk2"}, *ee[2] = {"off", "on"};
     for (int r2 = 0; r2 < 2; r2++) {
@@ -216,7 +219,7 @@ int bench_kp(int argc, char **argv)
             memset(c, 0, sizeof c);
             memset(&sc, 0, sizeof sc);
             for (int e = 0; e < 2; e++) {
-                if (gpu) rc |= measure(n, t_end, integ[r2], ee[e], "gpu", precision, min_s, &g[e]);
+                if (gpu) rc |= measure(n, t_end, integ[r2], ee[e], g_gpu, precision, min_s, &g[e]);
                 if (n <= cpu_max) rc |= measure(n, t_end, integ[r2], ee[e], "cpu", precision, min_s, &c[e]);
             }
             if (n <= scalar_max) rc |= measure(n, t_end, integ[r2], "off", "cpu-scalar", precision, min_s, &sc);
@@ -238,7 +241,7 @@ int bench_kp(int argc, char **argv)
             double best_g = fmax(MC(g[0]), MC(g[1])), best_c = fmax(MC(c[0]), MC(c[1]));
             snprintf(b[7], 24, best_g > 0 && best_c > 0 ? "%.1f" : "-", best_g / best_c);
             bench_fmt_spread(b[8], 24, spread);
-            double gbs = MC(g[0]) * 1e6 * bytes_per_cell_step(g_flux, r2, 0) * (dbl ? 2 : 1) / 1e9;
+            double gbs = MC(g[0]) * 1e6 * bytes_per_cell_step(r2, 0) * (dbl ? 2 : 1) / 1e9;
             printf("%6d %9.0f %6ld | %9s %9s %6s %7.1f %6.3f | %9s %9s %6s | %9s | %7s | %6s\n", n, cells, steps, b[0],
                    b[1], b[2], gbs, ceiling > 0 ? gbs / ceiling : 0, b[3], b[4], b[5], b[6], b[7], b[8]);
             fflush(stdout);
@@ -253,7 +256,7 @@ int bench_kp(int argc, char **argv)
         for (int e = 0; e < 2; e++) {
             profile prof = {0};
             bench_sample r;
-            kp_job j = {n, t_end, "rk2", ee[e], "gpu", precision, -1, &prof};
+            kp_job j = {n, t_end, "rk2", ee[e], g_gpu, precision, -1, &prof};
             memset(&r, 0, sizeof r);
             rc |= run_one(&j, &r);
             double total = 0;
@@ -265,8 +268,8 @@ int bench_kp(int argc, char **argv)
                     printf("  %-12s %8.3f s  %5.1f%%\n", prof.name[p], prof.sec[p], total > 0 ? 100 * prof.sec[p] / total : 0);
         }
         printf("\nfewest bytes a step moves per cell (GPU, %s flux): Euler %.0f B, RK2 %.0f B (early exit: + %.0f B "
-               "per stage for the wet map)\n", flux_name(g_flux), bytes_per_cell_step(g_flux, 0, 0),
-               bytes_per_cell_step(g_flux, 1, 0), 16.0);
+               "per stage for the wet map)\n", "cell", bytes_per_cell_step(0, 0),
+               bytes_per_cell_step(1, 0), 16.0);
     }
     return rc;
 }

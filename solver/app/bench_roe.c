@@ -28,8 +28,7 @@
  *   dt     reads 4 edge texels (64 B) and the state (16), writes the sums (16)
  *   min    reads 16 (+ 1/3 for the pyramid, not counted)
  *   update reads the state, the sums (32) and the 4 edge texels for the mass fluxes (64),
- *          writes 16 (SWGL_ROE_MASS=cell: the dt pass writes the mass fluxes as a second
- *          target, +16 + 16, and the update reads that one texel, -64 + 16)
+ *          writes 16
  * (before the momentum sums went from the dt pass to the update and the codes into the
  * state, with no positivity limiter: 352 B) */
 #define ROE_BYTES_PER_CELL (32.0 + 64 + 64 + 16 + 16 + 16 + 32 + 64 + 16)
@@ -59,13 +58,15 @@ typedef struct {
     long cells;
 } roe_job;
 
+static char g_tune[CLI_TUNE_MAX];   /* --tune items for every sim */
+
 /* One run of a sim of the case with the overrides to its t_end (bench_run_fn): wall time and
  * steps, the grid's cells; 0, or 1 after printing what failed. */
 static int run_sim(void *user, bench_sample *out)
 {
     roe_job *j = user;
     swgl_sim_desc d = {.case_name = j->name, .set = j->sets, .backend = j->col->b, .precision = j->col->p,
-                       .use_device = j->device >= 0, .device = j->device};
+                       .use_device = j->device >= 0, .device = j->device, .tune = g_tune};
     swgl_sim *sim = NULL;
     swgl_sim_info info;
     double w = 0, n = 0;
@@ -123,7 +124,10 @@ int bench_roe(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
-        if (strcmp(a, "--test1") == 0 && more && !parse_range(argv[i + 1], &l1a, &l1b)) i++;
+        if (strcmp(a, "--tune") == 0 && more) {
+            int t = cli_tune("bench roe", argv[++i], g_tune, sizeof g_tune);
+            if (t) return t > 0 ? 0 : 2;
+        } else if (strcmp(a, "--test1") == 0 && more && !parse_range(argv[i + 1], &l1a, &l1b)) i++;
         else if (strcmp(a, "--test2") == 0 && more && !parse_range(argv[i + 1], &l2a, &l2b)) i++;
         else if (strcmp(a, "--scalar-max") == 0 && more) scalar_max = atoi(argv[++i]);
         else if (strcmp(a, "--cpu-max") == 0 && more) cpu_max = atoi(argv[++i]);
@@ -139,6 +143,7 @@ int bench_roe(int argc, char **argv)
         } else {
             printf("usage: swgl bench roe [--test1 A-B] [--test2 A-B] [--scalar-max L] [--cpu-max L]\n"
                    "                      [--t-scale F] [--device N] [--min-time S] [--precision single|double|both]\n"
+                   "                      [--tune KEY=VALUE]...\n"
                    "  levels of Test 1 (default 0-3; the paper: 0-5) and Test 2 (default 0-3; paper 0-4);\n"
                    "  the scalar CPU solver runs up to level L (default 2), the fast CPU one up to L (5);\n"
                    "  --t-scale F runs every case to F times its end time (default 1: the paper's times).\n"
@@ -147,13 +152,13 @@ int bench_roe(int argc, char **argv)
                    "  repeated, a new sim each time, after a warm-up run; 'spread' = (max - min) / median.\n"
                    "  --precision: the GPU and the fast CPU solver in single (default), double (the GPU\n"
                    "  needs fp64), or both, with the cost of double per step (double / float); the scalar\n"
-                   "  solver is double.  SWGL_DT_READBACK=sync reads the time step back every step instead\n"
-                   "  of keeping it on the GPU.\n");
+                   "  solver is double.  --tune KEY=VALUE sets a tuning key for every run (--tune help\n"
+                   "  lists them), e.g. --tune host_clock=on reads the time step back every step.\n");
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
     bench_gpu dev;   /* the device, its passes and their copy ceiling */
-    if (bench_gpu_setup(device, &dev)) return 1;
+    if (bench_gpu_setup(device, 0, &dev)) return 1;
     const char *renderer = dev.renderer;
     const int has_fp64 = dev.fp64;
     const double ceiling = dev.ceiling;
@@ -161,13 +166,9 @@ int bench_roe(int argc, char **argv)
     printf("swgl bench roe — Lastra et al. (2009) Tables 1 and 2 on this machine\n");
     bench_gpu_print(&dev, 1);
     printf("CPU: %s, fast solver with %d OpenMP threads\n", swgl_cpu_model(), threads);
-    const char *mode = getenv("SWGL_DT_READBACK"), *mass = getenv("SWGL_ROE_MASS");
-    int edges = !(mass && strcmp(mass, "cell") == 0);
     printf("GPU bytes per cell and step (fewest, all passes): %.0f B (float), %.0f B (double); time step %s; mass "
-           "fluxes %s\n",
-           ROE_BYTES_PER_CELL + (edges ? 0 : 32 - 64), ROE_BYTES_PER_CELL_D,
-           mode && strcmp(mode, "sync") == 0 ? "read back every step" : "kept on the GPU",
-           edges ? "re-read from the edges" : "passed from the dt pass (SWGL_ROE_MASS=cell; float only)");
+           "fluxes re-read from the edges\n",
+           ROE_BYTES_PER_CELL, ROE_BYTES_PER_CELL_D, g_tune[0] && strstr(g_tune, "host_clock=on") ? "read back every step" : "kept on the GPU");
     printf("timing: every time the %s of stepping (the run to t_end repeated, a new sim each time, after a "
            "warm-up run; steps: one run's); spread = (max - min) / median of the three, the largest of the row\n",
            bench_rule(min_s));

@@ -36,6 +36,8 @@ typedef struct scase {
     int alone, sync;
 } scase;
 
+static char g_tune[CLI_TUNE_MAX];   /* --tune items for every sim */
+
 /* One run (bench_run_fn; every rank makes the same calls and gets the same numbers): its wall
  * (the slowest rank's) and steps, and as extra figures the cell updates (0) and the slowest
  * rank's halo exchange (1), each over the wall. */
@@ -54,7 +56,8 @@ static int run_case(void *user, bench_sample *r)
     snprintf(s[7], sizeof s[7], "initial.depth=(x - 20)^2 + (y - 20)^2 < 6.25 ? 2.5 : 0.5");
     const char *sets[9] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], NULL};
     swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = c->backend, .precision = "single",
-                       .use_device = c->device >= 0, .device = c->device, .host_clock = c->sync, .mpi_alone = c->alone};
+                       .use_device = c->device >= 0, .device = c->device, .host_clock = c->sync, .mpi_alone = c->alone,
+                       .tune = g_tune};
     swgl_sim *sim = NULL;
     double wall = 0, steps = 0, cells = 0, exch = 0;
     swgl_status st = swgl_sim_create(&d, &sim);
@@ -81,15 +84,15 @@ static int run_case(void *user, bench_sample *r)
 }
 
 /* The blocks of a square grid over P ranks as the library splits it (docs/mpi.md: the
- * least cut length, wider blocks first on a tie; SWGL_MPI_BLOCKS=AxB chooses them);
- * -1 where SWGL_MPI_BLOCKS does not fit P. */
+ * least cut length, wider blocks first on a tie; --tune mpi.blocks=AxB chooses them, the
+ * last one given); -1 where those do not fit P. */
 static int square_blocks(int P, int *px, int *py)
 {
-    const char *v = getenv("SWGL_MPI_BLOCKS");
-    if (v && *v) {
-        int a = 0, b = 0, used = 0;
-        if (sscanf(v, "%dx%d%n", &a, &b, &used) != 2 || v[used] != '\0' || a < 1 || b < 1 || (long)a * b != P)
-            return -1;
+    const char *v = NULL;
+    for (const char *s = strstr(g_tune, "mpi.blocks="); s; s = strstr(s + 1, "mpi.blocks=")) v = s + 11;
+    if (v && strncmp(v, "auto", 4) != 0) {
+        int a = 0, b = 0;
+        if (sscanf(v, "%dx%d", &a, &b) != 2 || a < 1 || b < 1 || (long)a * b != P) return -1;
         *px = a;
         *py = b;
         return 0;
@@ -133,7 +136,10 @@ int bench_scaling(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
-        if (strcmp(a, "--strong") == 0 && more) strong = atoi(argv[++i]);
+        if (strcmp(a, "--tune") == 0 && more) {
+            int t = cli_tune("bench scaling", argv[++i], g_tune, sizeof g_tune);
+            if (t) return t > 0 ? 0 : 2;
+        } else if (strcmp(a, "--strong") == 0 && more) strong = atoi(argv[++i]);
         else if (strcmp(a, "--weak") == 0 && more) weak = atoi(argv[++i]);
         else if (strcmp(a, "--steps") == 0 && more) steps = atoi(argv[++i]);
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
@@ -145,6 +151,7 @@ int bench_scaling(int argc, char **argv)
             if (swgl_mpi_rank() == 0)
                 printf("usage: mpirun -n P swgl bench scaling [--strong N] [--weak N] [--steps S] [--schemes roe,kp]\n"
                        "                 [--backends gpu-compute,gpu,cpu,cpu-scalar] [--min-time T] [--device N]\n"
+                       "                 [--tune KEY=VALUE]... (--tune help lists the keys)\n"
                        "  strong: an N x N grid (default 8192) on one rank, then over the P ranks; weak: N x N cells a\n"
                        "  rank (default 4096); 0 skips either.  Each run about S steps (default 20).  Every figure is\n"
                        "  the median of 3 measurements of at least T s of stepping each (--min-time, default 1): the\n"
@@ -160,8 +167,7 @@ int bench_scaling(int argc, char **argv)
     int px = 1, py = 1;
     /* the blocks of a square grid (the weak runs' grid is B px x B py, which splits the same) */
     if (weak > 0 && square_blocks(P, &px, &py)) {
-        if (rank0) fprintf(stderr, "swgl bench scaling: SWGL_MPI_BLOCKS=%s: expected AxB with A B = %d ranks\n",
-                           getenv("SWGL_MPI_BLOCKS"), P);
+        if (rank0) fprintf(stderr, "swgl bench scaling: --tune mpi.blocks: expected AxB with A B = %d ranks\n", P);
         return 2;
     }
     /* rank 0's GPU (each rank of a node takes its own in turn; rank 0 the first) */

@@ -135,7 +135,8 @@ static int bench_row(int n, int paper, const char *backend, const char *precisio
     bench_figure f;
     if (bench_measure(sed_run, &j, min_s, &f)) return 1;
     char what[64];
-    if (strcmp(backend, "gpu") == 0) snprintf(what, sizeof what, "gpu %s step (h + s)", precision);
+    const int gpu = strncmp(backend, "gpu", 3) == 0;
+    if (gpu) snprintf(what, sizeof what, "gpu %s step (h + s)", precision);
     else if (strcmp(backend, "cpu") == 0) {
         /* the fast solver's threads, as its description states them ("..., 16 threads") */
         const char *th = strstr(j.info.solver, " threads");
@@ -143,7 +144,7 @@ static int bench_row(int n, int paper, const char *backend, const char *precisio
         snprintf(what, sizeof what, "cpu sse2+omp double, %d threads", th ? atoi(th) : 0);
     } else snprintf(what, sizeof what, "cpu scalar double");
     row(n, what, f.steps, 1 / bench_median(&f, 0), 89, values, vbytes, ceiling, bench_spread(&f, 0));
-    if (strcmp(backend, "gpu") != 0) return 0;
+    if (!gpu) return 0;
     /* the h and s passes alone: the GPU time of each (GL timer queries) over the steps of
      * profiled sims; not on llvmpipe, whose elapsed-time queries measured a draw as seconds
      * and a compute dispatch as 0 */
@@ -164,6 +165,7 @@ int bench_sediment(int argc, char **argv)
     int sizes[16] = {1024, 2048, 4096}, nsizes = 3, scalar_max = 2048, device = -1, no_cpu = 0;
     double min_s = 1.0;
     int paper = 0;   /* --form paper */
+    const char *gpu = "gpu";   /* --backend */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -192,20 +194,25 @@ int bench_sediment(int argc, char **argv)
             }
         } else if (strcmp(a, "--no-cpu") == 0) no_cpu = 1;
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
+        else if (strcmp(a, "--backend") == 0 && more &&
+                 (strcmp(argv[i + 1], "gpu") == 0 || strcmp(argv[i + 1], "gpu-compute") == 0))
+            gpu = argv[++i];
         else {
             printf("usage: swgl bench sediment [--sizes N,N,..] [--scalar-max N] [--min-time S]\n"
                    "                           [--form paper|conservative] [--no-cpu] [--device N]\n"
+                   "                           [--backend gpu|gpu-compute]\n"
                    "  sizes of the n x n grid (default 1024,2048,4096); the scalar CPU solver runs up to\n"
                    "  --scalar-max (default 2048); every time is the median of 3 measurements of at least\n"
                    "  S s of stepping each (--min-time, default 1): a run of the basin repeated, a new sim\n"
                    "  each time, after a warm-up run that sets a run's steps (about 1.2 S of stepping);\n"
                    "  'spread' = (max - min) / median.  --form: the s pass's form (default conservative;\n"
-                   "  paper = (4) as printed).\n");
+                   "  paper = (4) as printed).  --backend: the GPU rows' backend (default gpu; gpu-compute:\n"
+                   "  the passes as compute shaders, the copy ceiling the compute one).\n");
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
     bench_gpu dev;   /* the device, its passes and their copy ceiling */
-    if (bench_gpu_setup(device, &dev)) return 1;
+    if (bench_gpu_setup(device, strcmp(gpu, "gpu-compute") == 0, &dev)) return 1;
     const char *renderer = dev.renderer;
     const int has_fp64 = dev.fp64;
     const double ceiling = dev.ceiling;
@@ -228,7 +235,7 @@ int bench_sediment(int argc, char **argv)
     for (int k = 0; k < nsizes; k++) {
         int n = sizes[k];
         for (int dbl = 0; dbl <= has_fp64; dbl++)
-            rc |= bench_row(n, paper, "gpu", dbl ? "double" : "single", device, min_s, 10, dbl ? 8 : 4, ceiling);
+            rc |= bench_row(n, paper, gpu, dbl ? "double" : "single", device, min_s, 10, dbl ? 8 : 4, ceiling);
         if (!no_cpu) {
             rc |= bench_row(n, paper, "cpu", NULL, device, min_s, 10, 8, 0);
             if (n <= scalar_max) rc |= bench_row(n, paper, "cpu-scalar", NULL, device, min_s, 10, 8, 0);

@@ -19,14 +19,14 @@ int bench_sediment(int argc, char **argv);
 int bench_gpu_about(int use_device, int device, char *renderer, char *vendor, char *version, size_t len, int *fp64);
 int bench_cpu_threads(void);
 /* The device the GPU runs of a bench get: its renderer, vendor, GL version and fp64, the
- * passes (compute under SWGL_PASSES=compute) and the copy ceiling of those passes; 0, or 1
+ * passes (compute: the gpu-compute backend's) and the copy ceiling of those passes; 0, or 1
  * after saying why on stderr.  bench_gpu_print: its "GPU:" and "copy ceiling:" lines. */
 typedef struct bench_gpu {
     char renderer[256], vendor[256], version[256];
     int fp64, compute;
     double ceiling;
 } bench_gpu;
-int bench_gpu_setup(int device, bench_gpu *g);
+int bench_gpu_setup(int device, int compute, bench_gpu *g);
 void bench_gpu_print(const bench_gpu *g, int with_fp64);
 
 /* cli_util.c: an ESRI ASCII grid read through swgl_raster_read (rows from the south), its
@@ -35,5 +35,10 @@ void bench_gpu_print(const bench_gpu *g, int with_fp64);
 swgl_status cli_read_grid(const char *path, int *nx, int *ny, double *xll, double *yll, double *dx, double *dy,
                           double **v, unsigned char **nd);
 int cli_mkdirs(const char *path);
+/* --tune VALUE of command cmd: "help" lists the keys on stdout (1: exit 0); a value that
+ * swgl_tune_check refuses is said on stderr (-1: exit 2); else it is appended to tune (a
+ * newline between items, len bytes at most) for swgl_sim_desc.tune (0). */
+#define CLI_TUNE_MAX 4096
+int cli_tune(const char *cmd, const char *value, char *tune, size_t len);
 
 #endif

@@ -35,6 +35,8 @@ int cmd_run(int argc, char **argv)
     int quiet = 0;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     int nsets = 0, rc = 2;
+    static char tune[CLI_TUNE_MAX];
+    tune[0] = '\0';
     if (!sets) return 1;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -42,6 +44,13 @@ int cmd_run(int argc, char **argv)
         if (strcmp(a, "--case") == 0 && more) d.case_name = argv[++i];
         else if (strcmp(a, "--out") == 0 && more) d.out = argv[++i];
         else if (strcmp(a, "--set") == 0 && more) sets[nsets++] = argv[++i];
+        else if (strcmp(a, "--tune") == 0 && more) {   /* refused here, before any output */
+            int t = cli_tune("run", argv[++i], tune, sizeof tune);
+            if (t) {
+                rc = t > 0 ? 0 : 2;
+                goto done;
+            }
+        }
         else if (strcmp(a, "--device") == 0 && more) {   /* (a negative index: automatic) */
             d.device = atoi(argv[++i]);
             d.use_device = d.device >= 0;
@@ -95,6 +104,7 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     d.set = sets;
+    d.tune = tune;
     d.progress = quiet ? SWGL_PROGRESS_NONE : isatty(STDERR_FILENO) ? SWGL_PROGRESS_TTY : SWGL_PROGRESS_LINES;
 
     /* SIGINT, SIGTERM: the run stops after its step and writes the state reached; over MPI

@@ -14,6 +14,9 @@ int cmd_trace(int argc, char **argv)
     const char *out = "trace";
     long steps = 1;
     int nsets = 0;
+    static char tune[CLI_TUNE_MAX];
+    tune[0] = '\0';
+    d.tune = tune;
     const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     if (!sets) return 1;
     for (int i = 0; i < argc; i++) {
@@ -23,10 +26,19 @@ int cmd_trace(int argc, char **argv)
         else if (strcmp(argv[i], "--steps") == 0 && more) steps = atol(argv[++i]);
         else if (strcmp(argv[i], "--set") == 0 && more) sets[nsets++] = argv[++i];
         else if (strcmp(argv[i], "--device") == 0 && more) d.use_device = 1, d.device = atoi(argv[++i]);
-        else if (argv[i][0] != '-' && !d.scenario) d.scenario = argv[i];
+        else if (strcmp(argv[i], "--backend") == 0 && more &&
+                 (!strcmp(argv[i + 1], "gpu") || !strcmp(argv[i + 1], "gpu-compute")))
+            d.backend = argv[++i];
+        else if (strcmp(argv[i], "--tune") == 0 && more) {
+            int t = cli_tune("trace", argv[++i], tune, sizeof tune);
+            if (t) {
+                free(sets);
+                return t > 0 ? 0 : 2;
+            }
+        } else if (argv[i][0] != '-' && !d.scenario) d.scenario = argv[i];
         else {
             fprintf(stderr, "swgl trace: unexpected '%s'; usage: swgl trace SCENARIO|--case NAME [--steps N] "
-                            "[--out DIR] [--set K=V] [--device N]\n", argv[i]);
+                            "[--out DIR] [--set K=V] [--device N] [--backend gpu|gpu-compute] [--tune K=V]\n", argv[i]);
             free(sets);
             return 2;
         }

@@ -44,3 +44,23 @@ int cli_mkdirs(const char *path)
     if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
     return 0;
 }
+
+int cli_tune(const char *cmd, const char *value, char *tune, size_t len)
+{
+    if (strcmp(value, "help") == 0) {
+        printf("tuning keys (--tune KEY=VALUE, repeatable; swgl_sim_desc.tune):\n");
+        swgl_tune_keys(stdout);
+        return 1;
+    }
+    if (swgl_tune_check(value) != SWGL_OK) {
+        fprintf(stderr, "swgl %s: --tune %s: %s\n", cmd, value, swgl_last_error());
+        return -1;
+    }
+    size_t l = strlen(tune);
+    if (l + strlen(value) + 2 > len) {
+        fprintf(stderr, "swgl %s: --tune: more than %zu characters of tuning\n", cmd, len - 1);
+        return -1;
+    }
+    snprintf(tune + l, len - l, "%s%s", l ? "\n" : "", value);
+    return 0;
+}

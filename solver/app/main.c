@@ -28,6 +28,7 @@ static const char *usage =
     "  swgl validate malpasset|ucl RUNDIR  a validation case's run against the measurements\n"
     "  swgl list-cases                    built-in cases\n"
     "  swgl show-case NAME                print a built-in case as a scenario file\n"
+    "  swgl tune-keys                     the tuning keys of --tune (also: --tune help)\n"
     "  swgl --help | --version\n"
     "\n"
     "run options:\n"
@@ -47,21 +48,19 @@ static const char *usage =
     "  --quiet                no progress line and no summary on stdout\n"
     "  --restart FILE         continue from a run.nc: its latest state (exact, in double), or\n"
     "  --restart-time T       the one stored at T (float); output times before it are skipped\n"
+    "  --tune KEY=VALUE       a tuning choice (repeatable; also on bench and trace), e.g.\n"
+    "                         --tune host_clock=on (the time step read back every step),\n"
+    "                         --tune clock_every=8, --tune kp.fused=flux, --tune mpi.blocks=2x1;\n"
+    "                         --tune help (or swgl tune-keys) lists the keys, their types and defaults\n"
     "\n"
     "environment: SWGL_DEVICE=N (device), SWGL_DATA=dir (the shared data folder: @data/ paths,\n"
     "             the cases malpasset and swgl validate), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
-    "             tree's shaders/), SWGL_DT_READBACK=sync (read the time step back every step\n"
-    "             instead of keeping it on the GPU), SWGL_CLOCK_EVERY=N (where the GPU keeps it:\n"
-    "             read its clock back every N steps, default 32); kp on the GPU: SWGL_KP_FLUX=cell|faces\n"
-    "             (the flux pass), SWGL_KP_EE=depth|depthclear|quads|quads32|quads64 (how early exit\n"
-    "             skips dry tiles; docs/kp.md); over MPI ranks: SWGL_MPI_BLOCKS=AxB (the blocks),\n"
-    "             SWGL_MPI_VERBOSE=1 (every rank prints), SWGL_MPI_HALO=N (the halo's width, to test it),\n"
-    "             SWGL_MPI_OVERLAP=0 (kp on the GPU: exchange the halo before stage 0, not during it);\n"
-    "             the gpu-compute kernels' variants, to measure them: README.md\n";
+    "             tree's shaders/), SWGL_PASS_PROFILE, SWGL_GL_CHECK (debugging the GL layer);\n"
+    "             the tuning choices are --tune keys, not variables (a removed variable still set is\n"
+    "             named once on stderr with its key)\n";
 
 static int cmd_info(int argc, char **argv)
 {
-    unsetenv("SWGL_PASSES");   /* what the device offers, whatever the pass mode asked for */
     int use_device = 0, device = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) {
@@ -165,6 +164,10 @@ static int swgl_main(int argc, char **argv)
     if (strcmp(c, "grid-from-mesh") == 0) return cmd_grid_from_mesh(argc - 2, argv + 2);
     if (strcmp(c, "list-cases") == 0) return cmd_list_cases();
     if (strcmp(c, "show-case") == 0) return cmd_show_case(argc - 2, argv + 2);
+    if (strcmp(c, "tune-keys") == 0) {
+        swgl_tune_keys(stdout);
+        return 0;
+    }
     fprintf(stderr, "swgl: unknown command '%s'; see 'swgl --help'\n", c);
     return 2;
 }

@@ -193,6 +193,12 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
     if (st == SWGL_OK && desc->scenario && desc->case_name)
         st = swgl_fail(SWGL_ERR_ARG, "give a scenario file or a case name, not both ('%s', '%s')", desc->scenario,
                        desc->case_name);
+    /* the tuning choices (tuning.h): refused before anything is opened or written; the
+     * environment's removed knobs named once */
+    tuning_defaults(&sim->tune);
+    if (st == SWGL_OK) st = tuning_parse(&sim->tune, desc->tune);
+    if (rank0) tuning_warn_removed_env(stderr);
+    if (st == SWGL_OK && sim->tune.mpi_verbose) swgl_mpi_verbose();
     if (st == SWGL_OK && desc->restart_at_time && !desc->restart)
         st = swgl_fail(SWGL_ERR_ARG, "restart_at_time needs restart (a run.nc)");
     /* over MPI ranks rank 0 writes the outputs; the others gather alike and keep their gauges
@@ -225,7 +231,7 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
         goto agree;
     }
     if ((st = sim->d->setup(&sim->sc, &sim->s)) != SWGL_OK) goto agree;
-    sim->cfg = (scheme_config){.backend = sim->backend, .precision = prec};
+    sim->cfg = (scheme_config){.backend = sim->backend, .precision = prec, .tune = &sim->tune};
     if (is_gpu(sim->backend) || is_gpu(sim->compare)) {
         if (g_gpu_sims > 0) {
             st = swgl_fail(SWGL_ERR_ARG, "a GPU sim is alive in this process already: one at a time (the GL layer's "
@@ -274,7 +280,7 @@ agree:
                     : scheme_open(&sim->in, sim->d, sim->backend, &sim->s, &sim->cfg);
     if (st != SWGL_OK) goto fail;
     sim->open = 1;
-    sim->in.host_clock = desc->host_clock;
+    sim->in.host_clock |= desc->host_clock;
     snprintf(sim->solver, sizeof sim->solver, "%s", sim->in.name);
     sim->precision = sim->in.be->precision(sim->in.self);
     sim->in.t_start = sim->t0;

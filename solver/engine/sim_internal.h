@@ -78,6 +78,7 @@ struct swgl_sim {
     const scheme_desc *d;
     scheme_setup s;
     scheme_config cfg;
+    swgl_tuning tune;                /* desc.tune over the defaults; cfg.tune points here */
     gpu_context *ctx;                /* owned, or NULL (CPU, or the caller's context) */
     int own_context;
     scheme_inst in;

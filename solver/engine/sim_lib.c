@@ -21,6 +21,16 @@
 
 SWGL_API const char *swgl_version(void) { return SWGL_VERSION; }
 
+SWGL_API void swgl_tune_keys(FILE *f) { tuning_print_keys(f ? f : stdout); }
+
+SWGL_API swgl_status swgl_tune_check(const char *tune)
+{
+    swgl_tuning t;
+    tuning_defaults(&t);
+    swgl_clear_error();
+    return tuning_parse(&t, tune);
+}
+
 SWGL_API int swgl_has(const char *feature)
 {
     if (!feature) return 0;

@@ -23,6 +23,10 @@ const char *outdir_path(outdir *o, const char *name);   /* staged path of a file
 swgl_status outdir_commit(outdir *o);                    /* frees o */
 int outdir_mkdirs(const char *path);                     /* mkdir -p: 0, or -1 with errno */
 void outdir_abort(outdir *o);                            /* frees o; NULL is fine */
+/* Whether outdir_commit swaps the folders with one atomic exchange (renameat2
+ * RENAME_EXCHANGE, the default: on) or, off, as where the file system has none: old aside,
+ * new in, old removed (tests/test_output.c runs that path).  For the whole process. */
+void outdir_set_exchange(int on);
 
 /* ESRI ASCII grid of nx*ny values, row j = 0 the southern one (written last).
  * Cells with mask[k] == 0 (mask may be NULL) are written as NODATA_value -9999. */

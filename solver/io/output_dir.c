@@ -235,6 +235,9 @@ const char *outdir_path(outdir *o, const char *name)
     return o->path;
 }
 
+static int g_exchange = 1;   /* outdir_set_exchange */
+void outdir_set_exchange(int on) { g_exchange = on != 0; }
+
 /* Puts the staging folder in DIR's place; DIR is the old or the new folder throughout. */
 static swgl_status swap_in(const outdir *o)
 {
@@ -243,7 +246,7 @@ static swgl_status swap_in(const outdir *o)
         if (rename(o->stage, o->dir) == 0) return SWGL_OK;
         return swgl_fail(SWGL_ERR_IO, "%s: cannot move the new outputs into place: %s", o->dir, strerror(errno));
     }
-    if (!getenv("SWGL_OUTDIR_NO_EXCHANGE") &&
+    if (g_exchange &&
         renameat2(AT_FDCWD, o->stage, AT_FDCWD, o->dir, RENAME_EXCHANGE) == 0) {
         remove_tree(o->stage);      /* now the old folder */
         return SWGL_OK;

@@ -36,8 +36,13 @@ static int g_gpu_open[2], g_mode_base;
 swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
                         const scheme_config *cfg)
 {
-    if (swgl_mpi_size() > 1) return scheme_mpi_open(in, d, b, s, cfg);   /* the blocks over the ranks */
-    return scheme_open_block(in, d, b, s, cfg);
+    if (swgl_mpi_size() <= 1) return scheme_open_block(in, d, b, s, cfg);
+    swgl_status st = scheme_mpi_open(in, d, b, s, cfg);   /* the blocks over the ranks */
+    if (st == SWGL_OK) {
+        in->host_clock = tuning_or_default(cfg->tune)->host_clock;
+        in->clock_every = tuning_or_default(cfg->tune)->clock_every;
+    }
+    return st;
 }
 
 swgl_status scheme_open_block(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
@@ -64,7 +69,7 @@ swgl_status scheme_open_block(scheme_inst *in, const scheme_desc *d, enum backen
     if (b == BACKEND_GPU || b == BACKEND_GPU_COMPUTE) {
         /* the pass mode is the process's (gpgpu builds every program in it, also the ones
          * built later): it holds while GPU instances are open, so instances of the two
-         * modes cannot be open at once; SWGL_PASSES=compute makes gpu compute too */
+         * modes cannot be open at once; a GL test run with --compute makes gpu compute too */
         if (!g_gpu_open[0] && !g_gpu_open[1]) g_mode_base = gpu_compute_passes();
         int m = b == BACKEND_GPU_COMPUTE ? 1 : g_mode_base;
         if (g_gpu_open[!m])
@@ -76,6 +81,8 @@ swgl_status scheme_open_block(scheme_inst *in, const scheme_desc *d, enum backen
     }
     scheme_config c = *cfg;
     c.backend = b;
+    in->host_clock = tuning_or_default(cfg->tune)->host_clock;
+    in->clock_every = tuning_or_default(cfg->tune)->clock_every;
     swgl_status st = in->be->create(s, &c, &in->self);
     if (st == SWGL_OK) st = in->be->set_state(in->self, s->init);
     if (st != SWGL_OK) {

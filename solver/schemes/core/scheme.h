@@ -40,6 +40,7 @@
 #include "swgl_error.h"
 #include "swgl_grid.h"
 #include "swe.h"
+#include "tuning.h"
 
 /* BACKEND_GPU_COMPUTE: the GPU backend of each scheme with its passes built and run as
  * GL 4.3 compute passes from the same GLSL (gpu_set_compute_passes; issue 13); it has no
@@ -65,6 +66,7 @@ typedef struct timeloop_span {
     void *user;
     /* the instance's own stop request (scheme_inst stop_flag), or NULL */
     const volatile sig_atomic_t *stop_flag;
+    int clock_every;         /* a GPU backend's clock read back every N steps (0: the default) */
 } timeloop_span;
 
 /* A stop asked for: by a signal (timeloop_request_stop) or the span's own flag. */
@@ -87,6 +89,7 @@ typedef struct scheme_config {
     const char *renderer;                 /* GL renderer, or NULL for the CPU backends */
     int has_fp64;                         /* the GL context has GL_ARB_gpu_shader_fp64 */
     enum precision_choice precision;      /* --precision */
+    const swgl_tuning *tune;              /* the tuning choices (tuning.h); NULL: the defaults */
 } scheme_config;
 
 struct swe_maps;
@@ -288,7 +291,9 @@ typedef struct scheme_inst {
     /* (when not NULL) nonzero asks the time loop to stop after its step, as a signal does
      * (swgl_sim_request_stop: this instance alone) */
     const volatile sig_atomic_t *stop_flag;
-    int host_clock;          /* nonzero: the time step read back every step (no run_to) */
+    int host_clock;          /* nonzero: the time step read back every step (no run_to); scheme_open
+                              * sets it from the config's tune host_clock */
+    int clock_every;         /* the config's tune clock_every (run_to's read-backs) */
     long steps_run;          /* the steps of the time loop's call so far (set before after_step
                               * and the stop callback) */
     int compute_prev;        /* a GPU instance: 1 + its pass mode (0 fragment, 1 compute); 0 otherwise */

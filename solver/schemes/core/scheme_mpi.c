@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 static int g_rank = 0, g_size = 1, g_local = 0;
+static int g_saved_out = -1, g_saved_err = -1;   /* a silenced rank's stdout and stderr */
 #ifdef SWGL_HAVE_MPI
 static int g_inited = 0;
 #endif
@@ -42,11 +46,19 @@ SWGL_API int swgl_mpi_init(int *argc, char ***argv)
         MPI_Comm_free(&node);
     }
     /* every rank runs the same command and reaches the same messages (the ranks agree on
-     * each outcome): rank 0 prints them; SWGL_MPI_VERBOSE=1 lets the others print too */
-    const char *vb = getenv("SWGL_MPI_VERBOSE");
-    if (g_rank != 0 && !(vb && strcmp(vb, "1") == 0)) {
-        if (!freopen("/dev/null", "w", stdout)) clearerr(stdout);
-        if (!freopen("/dev/null", "w", stderr)) clearerr(stderr);
+     * each outcome): rank 0 prints them; tune mpi.verbose lets the others print too from
+     * their sim's creation on (swgl_mpi_verbose) */
+    if (g_rank != 0) {
+        fflush(stdout);
+        fflush(stderr);
+        g_saved_out = dup(STDOUT_FILENO);
+        g_saved_err = dup(STDERR_FILENO);
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+            close(null);
+        }
     }
     return 0;
 #else
@@ -57,6 +69,18 @@ SWGL_API int swgl_mpi_init(int *argc, char ***argv)
     if (!n) n = getenv("PMI_SIZE");
     return n && atoi(n) > 1 ? -1 : 0;
 #endif
+}
+
+void swgl_mpi_verbose(void)
+{
+    if (g_saved_out < 0 || g_saved_err < 0) return;
+    fflush(stdout);
+    fflush(stderr);
+    dup2(g_saved_out, STDOUT_FILENO);
+    dup2(g_saved_err, STDERR_FILENO);
+    close(g_saved_out);
+    close(g_saved_err);
+    g_saved_out = g_saved_err = -1;
 }
 
 SWGL_API void swgl_mpi_finalize(void)

@@ -51,8 +51,10 @@ double swgl_mpi_max(double v);
 swgl_status swgl_mpi_agree(swgl_status st);
 
 /* The blocks of an nx x ny grid over P ranks: px x py (px py = P) with the least cut
- * length, (px - 1) ny + (py - 1) nx, wider blocks first on a tie; SWGL_MPI_BLOCKS=AxB
- * chooses them.  Returns 0, or -1 (with a message) where no split fits. */
-int scheme_mpi_blocks(int nx, int ny, int P, int *px, int *py);
+ * length, (px - 1) ny + (py - 1) nx, wider blocks first on a tie; want (tune mpi.blocks,
+ * 0x0: none) chooses them.  Returns 0, or -1 (with a message) where no split fits. */
+int scheme_mpi_blocks(int nx, int ny, int P, const int want[2], int *px, int *py);
+/* The ranks past 0 print again (tune mpi.verbose): swgl_mpi_init silenced them. */
+void swgl_mpi_verbose(void);
 
 #endif

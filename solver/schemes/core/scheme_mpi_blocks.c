@@ -5,15 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int scheme_mpi_blocks(int nx, int ny, int P, int *px, int *py)
+int scheme_mpi_blocks(int nx, int ny, int P, const int want[2], int *px, int *py)
 {
-    const char *v = getenv("SWGL_MPI_BLOCKS");
-    if (v && *v) {
-        int a = 0, b = 0, used = 0;
-        if (sscanf(v, "%dx%d%n", &a, &b, &used) != 2 || v[used] != '\0' || a < 1 || b < 1 || (long)a * b != P ||
-            a > nx || b > ny) {
-            swgl_fail(SWGL_ERR_ARG, "SWGL_MPI_BLOCKS=%s: expected AxB with A B = %d ranks, A <= nx = %d, B <= ny = %d", v,
-                      P, nx, ny);
+    if (want && (want[0] || want[1])) {
+        int a = want[0], b = want[1];
+        if (a < 1 || b < 1 || (long)a * b != P || a > nx || b > ny) {
+            swgl_fail(SWGL_ERR_ARG, "tune: mpi.blocks=%dx%d: expected AxB with A B = %d ranks, A <= nx = %d, B <= ny = %d",
+                      a, b, P, nx, ny);
             return -1;
         }
         *px = a;

@@ -50,7 +50,7 @@ typedef struct mpi_inst {
     double t, stop, bound;      /* the step: set_time's t and stop, stage 0's bound */
     double exch_s;              /* s spent in the halo exchange (after the block's queued work) */
     long exchanges;
-    int overlap;                /* stage 0's inner cells while the halo goes (SWGL_MPI_OVERLAP=0: off) */
+    int overlap;                /* stage 0's inner cells while the halo goes (tune mpi.overlap=off: off) */
     long strip_max;             /* the cells of the largest strip this rank sends */
     scheme_backend be;          /* the table of this instance */
     scheme_probe_ops probe;     /* its probe: the native fields where the block's backend has them */

@@ -130,7 +130,8 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     if (!be || !be->halo)
         return swgl_fail(SWGL_ERR_ARG, "%s on the %s backend does not run over MPI ranks yet: run it on one rank", d->name, backend_name(b));
     int px = 1, py = 1;
-    if (scheme_mpi_blocks(s->nx, s->ny, swgl_mpi_size(), &px, &py)) return SWGL_ERR_ARG;
+    const swgl_tuning *tn = tuning_or_default(cfg->tune);
+    if (scheme_mpi_blocks(s->nx, s->ny, swgl_mpi_size(), tn->mpi_blocks, &px, &py)) return SWGL_ERR_ARG;
     mpi_inst *m = calloc(1, sizeof *m);
     if (!m) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     m->d = d;
@@ -139,10 +140,8 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     m->px = px;
     m->py = py;
     m->halo = d->halo(s);
-    const char *hv = getenv("SWGL_MPI_HALO");   /* tests: a narrower halo must show */
-    if (hv && *hv) m->halo = atoi(hv) > 0 ? atoi(hv) : m->halo;
-    const char *ov = getenv("SWGL_MPI_OVERLAP");
-    m->overlap = !(ov && strcmp(ov, "0") == 0) && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
+    if (tn->mpi_halo > 0) m->halo = tn->mpi_halo;   /* tests: a narrower halo must show */
+    m->overlap = tn->mpi_overlap && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
     m->nv = be->halo->values;
     swgl_status st = scheme_mpi_layout(s->nx, s->ny, px, py, m->halo, swgl_mpi_size(), &m->blk);
     const int *own = st == SWGL_OK ? m->blk[swgl_mpi_rank()] : NULL, *win = own ? own + 4 : NULL;

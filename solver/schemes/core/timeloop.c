@@ -13,7 +13,7 @@
  * The rule (blown, lands, dt) is shaders/gpgpu/step_rule.glsl's, shared with the device.
  * A backend with run_to (roe and kp on the GPU; all its stages per step) does the same on
  * the device, with the bound
- * kept there and read back a few steps late (no stall per step); SWGL_DT_READBACK=sync
+ * kept there and read back a few steps late (no stall per step); tune host_clock=on
  * makes it read the bound back every step instead (to measure the difference).  The
  * device computes the time left in float and has no 1e-9 slack (below float's
  * resolution), so where stop - t exceeds the bound by less than that it takes the bound
@@ -127,14 +127,13 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
     r->dt_min = INFINITY;
     r->dt_max = 0;
     in->steps_run = 0;
-    const char *mode = getenv("SWGL_DT_READBACK");
-    const int on_device = be->device && be->device->run_to && !(mode && strcmp(mode, "sync") == 0) &&
+    const int on_device = be->device && be->device->run_to &&
                           !(be->device->host_clock && be->device->host_clock(in->self)) && !in->after_step && !(o->max_steps > 0) &&
                           !in->host_clock;
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
         const double stop = stops[s];
         if (on_device && t < stop) {
-            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag};
+            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every};
             pl.base = n;
             st = be->device->run_to(in->self, t, stop, o->stop_base + s, dt_floor, &sp);
             if (st == SWGL_ERR_BLOWUP) blowup(in, sp.t, n + sp.steps, sp.bound);

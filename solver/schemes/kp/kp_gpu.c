@@ -37,13 +37,6 @@
 #include "kp.h"
 #include "scheme_shaders.h"
 
-/* The flux variant without SWGL_KP_FLUX: the faster on an H100 (docs/performance.md). */
-#define KP_GPU_FLUX_DEFAULT KP_GPU_FLUX_CELL
-/* The early-exit method without SWGL_KP_EE (kp_gpu_flux.c's head comment): "depth" keeps the full-screen
- * rasterization order of the flux passes and marks only the tiles that change: the
- * fastest measured on an H100, 2% slower than off when nothing is skipped, where quads
- * was 29% slower (docs/performance.md). */
-#define KP_GPU_EE_DEFAULT KP_GPU_EE_DEPTH
 #define KP_TIMER_SLOTS 512
 
 int kp_gpu_stages(const kp_gpu *g) { return g->rk2 ? 2 : 1; }
@@ -64,12 +57,9 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_array2d_destroy(g->wet[1]);
     gpu_mrt_destroy(g->man);
     gpu_mrt_depth_destroy(g->dR);
-    gpu_mrt_depth_destroy(g->dfaces);
-    gpu_mrt_destroy(g->faces);
     gpu_reductor_destroy(g->red);
-    for (int v = 0; v < 2; v++)
-        for (int t = 0; t < 2; t++) gpu_program_destroy(g->p_flux[v][t]);
-    for (int t = 0; t < 2; t++) gpu_program_destroy(g->p_gather[t]), gpu_program_destroy(g->p_fill[t]);
+    gpu_program_destroy(g->p_flux);
+    gpu_program_destroy(g->p_fill);
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++) gpu_program_destroy(g->p_int[s][c]);
     gpu_program_destroy(g->p_wet);
@@ -79,7 +69,6 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_program_destroy(g->p_kfused1);
     gpu_buffer_destroy(g->tiles);
     gpu_array2d_destroy(g->part);
-    gpu_program_destroy(g->p_mark);
     gpu_clock_destroy(g->clock);
     gpu_readback_destroy(g->halo_rb);
     free(g->halo_tmp);
@@ -218,6 +207,11 @@ swgl_status kp_gpu_create(const kp_problem *p, kp_gpu **out) { return kp_gpu_cre
 
 swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
 {
+    return kp_gpu_create_tuned(p, dbl, NULL, out);
+}
+
+swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning *tune, kp_gpu **out)
+{
     swgl_status st;
     *out = NULL;
     if (!p) return swgl_fail(SWGL_ERR_ARG, "kp: no problem");
@@ -226,6 +220,7 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     kp_gpu *g = calloc(1, sizeof *g);
     if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     g->compute = gpu_compute_passes();
+    g->tune = *tuning_or_default(tune);
     g->nx = p->sw.nx;
     g->ny = p->sw.ny;
     g->tw = grid_stride(g->nx);
@@ -263,30 +258,6 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
             g->gn2 = p->sw.g * n0 * n0;
         }
     }
-    const char *fv = getenv("SWGL_KP_FLUX");
-    g->flux = KP_GPU_FLUX_DEFAULT;
-    if (fv && *fv) {
-        if (strcmp(fv, "cell") == 0) g->flux = KP_GPU_FLUX_CELL;
-        else if (strcmp(fv, "faces") == 0) g->flux = KP_GPU_FLUX_FACES;
-        else {
-            kp_gpu_destroy(g);
-            return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_FLUX=%s: expected cell or faces", fv);
-        }
-    }
-    const char *ev = getenv("SWGL_KP_EE");
-    g->ee_method = KP_GPU_EE_DEFAULT;
-    if (ev && *ev) {
-        int m = 0;
-        while (m < KP_GPU_EE_COUNT && strcmp(ev, kp_gpu_ee_name((enum kp_gpu_ee)m)) != 0) m++;
-        if (m == KP_GPU_EE_COUNT) {
-            kp_gpu_destroy(g);
-            return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_EE=%s: expected quads, quads32, quads64, depth or depthclear", ev);
-        }
-        g->ee_method = (enum kp_gpu_ee)m;
-    }
-    g->group = g->ee_method == KP_GPU_EE_QUADS64 ? 4 : g->ee_method == KP_GPU_EE_QUADS32 ? 2 : 1;
-    g->ngx = (g->ntx + g->group - 1) / g->group;
-    g->ngy = (g->nty + g->group - 1) / g->group;
     snprintf(g->defs, sizeof g->defs,
              "%s%s#define KP_TILE %d\n#define KP_NX %d\n#define KP_NY %d\n#define KP_NTX %d\n#define KP_NTY %d\n"
              "#define KP_MANNING %d\n%s",
@@ -301,12 +272,11 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
     g->forc = p->sw.forcing;
     g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);
-    const char *fu = getenv("SWGL_KP_FUSED");
-    g->fused = g->compute && !g->dbl && !g->forcing && !(fu && strcmp(fu, "0") == 0);
+    g->fused = g->compute && !g->dbl && !g->forcing && g->tune.kp_fused != TUNE_KP_FUSED_OFF;
     /* run_to steps on kernels that skip dry tiles outright (kpg_step_kernels; measured on an
-     * H200, docs/performance.md); SWGL_KP_FUSED=flux keeps the reduction, the clock and
+     * H200, docs/performance.md); tune kp.fused=flux keeps the reduction, the clock and
      * the integration as passes after the flux kernel, to measure the choice */
-    int flux_only = fu && strcmp(fu, "flux") == 0;
+    int flux_only = g->tune.kp_fused == TUNE_KP_FUSED_FLUX;
     g->M = g->nx > g->ny ? g->nx : g->ny;
     if (g->forcing) {
         size_t l = strlen(g->defs);
@@ -332,13 +302,13 @@ swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out)
         (g->rk2 && (st = kpg_arr_create(g, w, h, 1, 0, "kp Q*", &g->qstar))) ||
         (st = kpg_arr_create(g, w, h, 1, 0, "kp bed (B_E, B_N, B_ij, code)", &g->bed)) ||
         (st = kpg_arr_create(g, w, h, 1, 1, "kp R", &g->R)) ||
-        (kpg_ee_depth(g) && (st = gpu_mrt_depth_create(g->R, &g->dR))) ||
+        (st = gpu_mrt_depth_create(g->R, &g->dR)) ||
         (st = gpu_array2d_create(&wd, &g->wet[0])) ||
         (st = gpu_array2d_create(&wd, &g->wet[1])) ||
         (g->manning == MAN_TEXTURE && (st = kpg_arr_create(g, w, h, 1, 0, "kp manning g n^2", &g->man))) ||
         (st = gpu_clock_create(3, &g->clock)) ||
         (st = gpu_array2d_fill(g->wet[0], zero)) || (st = gpu_array2d_fill(g->wet[1], zero)) ||
-        (st = gpu_reductor_create(&g->red)) || (st = kpg_build_flux(g, g->flux)) ||
+        (st = gpu_reductor_create(&g->red)) || (st = kpg_build_flux(g)) ||
         (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
         (st = kpg_kernels_create(g)) ||
         (st = gpu_program_create("kp_integrate", di[0], &g->p_int[0][0])) ||

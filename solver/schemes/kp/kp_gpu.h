@@ -1,24 +1,14 @@
 /* kp_gpu.h — the Kurganov-Petrova scheme as Brodtkorb et al. (2011) run it, as fragment
  * passes (shaders/kp/; the equations: cpu_ref/kp_cpu.h): per stage a flux pass (R and
- * the local bound; two variants), a min reduction (stage 0), the integration pass, and
+ * the local bound), a min reduction (stage 0), the integration pass, and
  * the early exit of 3.2.1 (a wet map of tiles; dry tiles with dry neighbours are not
  * drawn); float, or double where the GL context has GL_ARB_gpu_shader_fp64 (--precision
  * double).  The backend for scheme.h is kp_backend_gpu (kp.h); these calls are for tests
  * and benches.
  *
- * Environment, read at create:
- *   SWGL_KP_FLUX=cell|faces   the flux pass: "cell", one pass per cell recomputing its
- *                             neighbours' points and its four faces; "faces", a pass
- *                             storing each face once (MRT) and a gather pass (the default:
- *                             KP_GPU_FLUX_DEFAULT in kp_gpu.c)
- *   SWGL_KP_EE=quads|quads32|quads64|depth|depthclear
- *                             how early exit skips tiles (when it is on, or auto chooses
- *                             it): quads of 16, 32, 64 cells a side; or a depth buffer
- *                             marking the skipped tiles and full-screen flux passes with
- *                             the depth test, the marks redrawn where they change
- *                             ("depth") or cleared and redrawn each evaluation
- *                             ("depthclear"); the default: KP_GPU_EE_DEFAULT in kp_gpu.c.
- *                             The bits are the same with every method. */
+ * Early exit draws the flux pass with the depth test, the skipped tiles marked in a depth
+ * buffer (kp_gpu_flux.c); the tuning choices (tuning.h) reach it through
+ * kp_gpu_create_tuned. */
 #ifndef SWGL_KP_GPU_H
 #define SWGL_KP_GPU_H
 
@@ -34,6 +24,10 @@ swgl_status kp_gpu_create(const kp_problem *p, kp_gpu **out);
 /* The same in double precision when dbl (the context needs GL_ARB_gpu_shader_fp64; the
  * arrays then hold doubles packed into RGBA32UI texels, shaders/kp/kp_real.glsl). */
 swgl_status kp_gpu_create_prec(const kp_problem *p, int dbl, kp_gpu **out);
+/* The same with the tuning choices (tuning.h; NULL: the defaults): kp.fused, kp.group,
+ * kp.cells, kp.stage, kp.xshare, kp.max_groups. */
+struct swgl_tuning;
+swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const struct swgl_tuning *tune, kp_gpu **out);
 int kp_gpu_is_double(const kp_gpu *g);
 void kp_gpu_destroy(kp_gpu *g);   /* NULL is fine */
 /* (h, hu, hv) on the ghost-ring grid, grid_size(nx, ny) doubles; non-active cells are
@@ -67,25 +61,14 @@ struct timeloop_span;
 swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, double dt_floor,
                           struct timeloop_span *sp);
 
-/* ---- variants, early exit, profile (benches) ---------------------------------------- */
+/* ---- early exit, profile (benches) ---------------------------------------- */
 
-enum kp_gpu_flux { KP_GPU_FLUX_CELL = 0, KP_GPU_FLUX_FACES = 1 };
-enum kp_gpu_flux kp_gpu_flux_variant(const kp_gpu *g);
-/* The early-exit method (SWGL_KP_EE, fixed at create). */
-enum kp_gpu_ee {
-    KP_GPU_EE_QUADS = 0, KP_GPU_EE_QUADS32, KP_GPU_EE_QUADS64, KP_GPU_EE_DEPTH, KP_GPU_EE_DEPTHCLEAR, KP_GPU_EE_COUNT
-};
-enum kp_gpu_ee kp_gpu_ee_method(const kp_gpu *g);
-const char *kp_gpu_ee_name(enum kp_gpu_ee m);   /* "quads" | "quads32" | ... | "depthclear" */
-const char *kp_gpu_flux_name(enum kp_gpu_flux f);   /* "cell" | "faces" */
-/* Switches the flux variant (programs built on first use). */
-swgl_status kp_gpu_set_flux(kp_gpu *g, enum kp_gpu_flux f);
 /* Changes the early-exit mode (auto restarts its measurements). */
 void kp_gpu_set_early_exit(kp_gpu *g, enum kp_early_exit mode);
 enum kp_early_exit kp_gpu_early_exit_mode(const kp_gpu *g);
 /* Whether the flux passes skip dry tiles now (on; off; auto: its current choice). */
 /* 1 where the flux evaluation runs as the one kernel kp_flux_cs (gpu-compute, float, no
- * boundary data): no wet-map, fill or gather passes; dry tiles skipped inside it. */
+ * boundary data): no wet-map or fill passes; dry tiles skipped inside it. */
 int kp_gpu_fused(const kp_gpu *g);
 int kp_gpu_early_exit_active(const kp_gpu *g);
 /* Auto's measurements: GPU seconds of one flux evaluation (wet map + flux passes) with
@@ -97,7 +80,7 @@ void kp_gpu_auto_estimates(const kp_gpu *g, double *with_exit, double *without_e
  * evaluation, computed = total; with early exit inside the flux kernel on the host clock
  * (kp_gpu_fused), computed = -1: not counted. */
 swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total);
-/* on: each flux evaluation counts the fragments its flux passes (flux, gather) ran, i.e.
+/* on: each flux evaluation counts the fragments its flux pass ran, i.e.
  * passed the depth test (GL_SAMPLES_PASSED, waited for: a stall; for tests); the count
  * of the last one, -1 until counted. */
 void kp_gpu_count_fragments(kp_gpu *g, int on);
@@ -106,8 +89,7 @@ long kp_gpu_fragments(const kp_gpu *g);
 /* The passes of a step, for the profile. */
 enum kp_gpu_pass {
     KP_PASS_WET = 0,      /* the wet map (kp_wet.glsl) */
-    KP_PASS_FLUX,         /* the flux pass (cell, or the faces half), with its clears */
-    KP_PASS_GATHER,       /* the faces variant's gather */
+    KP_PASS_FLUX,         /* the flux pass, with its fill */
     KP_PASS_REDUCE,       /* the min reduction (all its 2x2 passes) */
     KP_PASS_CLOCK,        /* the clock pass (run_to) */
     KP_PASS_INTEGRATE,    /* the integration pass */

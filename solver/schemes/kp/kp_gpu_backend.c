@@ -19,7 +19,7 @@ static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, vo
                          "shaders); use --precision single",
                          cfg->renderer ? cfg->renderer : "?");
     kp_gpu *g;
-    swgl_status st = kp_gpu_create_prec(&sp->p, dbl, &g);
+    swgl_status st = kp_gpu_create_tuned(&sp->p, dbl, cfg ? cfg->tune : NULL, &g);
     if (st != SWGL_OK) return st;
     snprintf(g->renderer, sizeof g->renderer, "%s", cfg && cfg->renderer ? cfg->renderer : "?");
     *self = g;
@@ -65,9 +65,8 @@ static void be_describe(const void *self, char *name, size_t len)
                                           : ", clock in the integration",
                  ee[g->ee_mode], g->kstep ? ": tile lists" : "");
     else
-        snprintf(name, len, "%s (%s, %s, flux %s, early exit %s (%s))", g->compute ? "gpu-compute" : "gpu",
-                 g->dbl ? "double" : "float", g->renderer,
-                 kp_gpu_flux_name(g->flux), ee[g->ee_mode], kp_gpu_ee_name(g->ee_method));
+        snprintf(name, len, "%s (%s, %s, flux cell, early exit %s (depth))", g->compute ? "gpu-compute" : "gpu",
+                 g->dbl ? "double" : "float", g->renderer, ee[g->ee_mode]);
 }
 
 static const char *be_precision(const void *self) { return ((const kp_gpu *)self)->dbl ? "double" : "single"; }

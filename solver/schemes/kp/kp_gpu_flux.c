@@ -1,35 +1,20 @@
 /* kp_gpu_flux.c — kp's flux evaluation as fragment passes (kpg_flux_eval: [wet map],
- * [fill], flux, [gather] -> R; the fused kernel of gpu-compute is kp_gpu_kernels.c's): the
- * two flux variants (shaders/kp/kp_flux_cell.glsl; kp_faces.glsl and kp_gather.glsl), the
- * early exit of Brodtkorb 3.2.1 with its five methods (kp_wet.glsl, kp_fill.glsl,
- * kp_tiles_vs.glsl), and the timing of auto early exit and of the profile (GL_TIME_ELAPSED
+ * [fill], flux -> R; the fused kernel of gpu-compute is kp_gpu_kernels.c's): the flux
+ * pass (shaders/kp/kp_flux_cell.glsl), the early exit of Brodtkorb 3.2.1 (kp_wet.glsl,
+ * kp_fill.glsl, kp_tiles_vs.glsl), and the timing of auto early exit and of the profile (GL_TIME_ELAPSED
  * queries, gpu_timer; kpg_section_begin times every file's passes).
  *
- * Early-exit methods, SWGL_KP_EE (default KP_GPU_EE_DEFAULT in kp_gpu.c;
- * kp_gpu_ee_method; the backend's describe() names it); all draw the fill with one
- * instanced quad per 16x16 tile (kp_tiles_vs.glsl), collapsed where nothing changes:
- *   quads       flux and gather drawn as one quad per 16x16 tile, those of skipped tiles
- *               collapsed in the vertex shader.  No extra bytes, but thousands of small
- *               primitives in instance order instead of the full-screen quad's
- *               rasterization order: on an H100 the step took 41% more time this way
- *               even with no tile skipped (2048^2 dam break: 209 vs 295 Mcells/s).
- *   quads32/64  the same with quads of 2x2 / 4x4 tiles (32 / 64 cells a side), drawn when
- *               any of their tiles is not skipped (a skipped tile computed anyway gives
- *               the fill value): 4x / 16x fewer primitives, some dry cells computed.
- *   depth       flux and gather drawn as the full-screen quad (window depth 0.5) with
- *               GL_LESS and no depth write, into R / the faces with their depth buffer;
- *               the fill pass (depth test GL_ALWAYS, depth write) also draws the tiles
- *               whose mark changed since the last early-exit evaluation (every tile after
- *               a flux-variant switch), at depth 0 where skipped and 1 where computed, so
- *               early-Z rejects the skipped tiles' fragments before the shader runs (the
- *               flux shaders neither discard nor write gl_FragDepth).  Cost: the depth
- *               buffer (4 B per cell per target, not read by any shader) and the few
- *               tiles that change; rasterization order as without early exit.
- *   depthclear  the same marks made afresh each evaluation: a depth clear to 1 and the
- *               skipped tiles drawn depth-only at 0 (GL_LESS throughout, which no
- *               coarse-Z implementation can mind), besides the fill; costs one depth-only
- *               quad per skipped tile per evaluation.
- * Flux variant: SWGL_KP_FLUX=cell|faces (default KP_GPU_FLUX_DEFAULT in kp_gpu.c).
+ * Early exit skips a dry tile with dry neighbours through the depth test: the flux pass is
+ * drawn as the full-screen quad (window depth 0.5) with GL_LESS and no depth write, into R
+ * with its depth buffer; the fill pass (kp_tiles_vs.glsl, one instanced quad per 16x16 tile,
+ * depth test GL_ALWAYS, depth write) writes what a skipped tile computes and draws the tiles
+ * whose mark changed since the last early-exit evaluation, at depth 0 where skipped and 1
+ * where computed, so early-Z rejects the skipped tiles' fragments before the shader runs
+ * (the flux shader neither discards nor writes gl_FragDepth).  Cost: the depth buffer (4 B
+ * per cell, read by no shader) and the few tiles that change; rasterization order as
+ * without early exit.  The methods it won against (quads of 1, 2 or 4 tiles; the marks
+ * made afresh each evaluation) and the "faces" flux variant were removed with their
+ * figures kept in docs/performance.md and docs/kp.md.
  * Early exit: kp.early_exit = on | off | auto; auto times a flux evaluation (wet map, fill, flux
  * passes) of each variant with GL_TIME_ELAPSED queries read back without waiting: its
  * current choice on step 100 m, the other one on step 100 m + 2 (after a warm-up step),
@@ -47,13 +32,8 @@
  * a flux evaluation, a profiled section */
 enum { TAG_EE = 8, TAG_SAMPLE = 16, TAG_END = 32, TAG_PROF = 64 };
 
-static const char *pass_names[KP_PASS_COUNT] = {"wet map", "flux", "gather", "reduction", "clock", "integration"};
+static const char *pass_names[KP_PASS_COUNT] = {"wet map", "flux", "reduction", "clock", "integration"};
 const char *kp_gpu_pass_name(int pass) { return pass >= 0 && pass < KP_PASS_COUNT ? pass_names[pass] : "?"; }
-const char *kp_gpu_flux_name(enum kp_gpu_flux f) { return f == KP_GPU_FLUX_FACES ? "faces" : "cell"; }
-static const char *ee_names[KP_GPU_EE_COUNT] = {"quads", "quads32", "quads64", "depth", "depthclear"};
-const char *kp_gpu_ee_name(enum kp_gpu_ee m) { return m >= 0 && m < KP_GPU_EE_COUNT ? ee_names[m] : "?"; }
-enum kp_gpu_ee kp_gpu_ee_method(const kp_gpu *g) { return g->ee_method; }
-enum kp_gpu_flux kp_gpu_flux_variant(const kp_gpu *g) { return g->flux; }
 enum kp_early_exit kp_gpu_early_exit_mode(const kp_gpu *g) { return g->ee_mode; }
 
 int kp_gpu_early_exit_active(const kp_gpu *g)
@@ -100,7 +80,7 @@ static void drain(kp_gpu *g, int wait)
  * returns whether one was opened (close it with kpg_section_end). */
 int kpg_section_begin(kp_gpu *g, int pass, int end_of_eval)
 {
-    int sample = g->step_sample && (pass == KP_PASS_WET || pass == KP_PASS_FLUX || pass == KP_PASS_GATHER);
+    int sample = g->step_sample && (pass == KP_PASS_WET || pass == KP_PASS_FLUX);
     if (!g->timer || (!g->profile && !sample)) return 0;
     int tag = pass | (g->step_ee ? TAG_EE : 0) | (sample ? TAG_SAMPLE : 0) | (end_of_eval ? TAG_END : 0) |
               (g->profile ? TAG_PROF : 0);
@@ -157,105 +137,46 @@ void kp_gpu_set_early_exit(kp_gpu *g, enum kp_early_exit mode)
     memset(g->acc, 0, sizeof g->acc);
 }
 
-/* the fill program of the zero state: which 0 for R, 1 for the faces MRT */
-static swgl_status build_fill(kp_gpu *g, int which)
+/* the fill program of the zero state of R, with the depth marks (KP_TILES_DEPTH) */
+static swgl_status build_fill(kp_gpu *g)
 {
     char defs[1200];
-    swgl_status st;
-    if (g->ee_method == KP_GPU_EE_DEPTHCLEAR && !g->p_mark) {
-        snprintf(defs, sizeof defs, "%s#define KP_TILES_MARK 1\n", g->defs);
-        if ((st = gpu_program_create_vs("kp_fill", "kp_tiles_vs", defs, &g->p_mark)) != SWGL_OK) return st;
-    }
-    if (g->p_fill[which]) return SWGL_OK;
-    snprintf(defs, sizeof defs, "%s#define KP_TILES_FILL 1\n%s%s", g->defs, which ? "#define KP_FILL_FACES 1\n" : "",
-             g->ee_method == KP_GPU_EE_DEPTH ? "#define KP_TILES_DEPTH 1\n" : "");
-    return gpu_program_create_vs("kp_fill", "kp_tiles_vs", defs, &g->p_fill[which]);
+    if (g->p_fill) return SWGL_OK;
+    snprintf(defs, sizeof defs, "%s#define KP_TILES_FILL 1\n#define KP_TILES_DEPTH 1\n", g->defs);
+    return gpu_program_create_vs("kp_fill", "kp_tiles_vs", defs, &g->p_fill);
 }
 
-/* a flux-side pass drawn through kp_tiles_vs.glsl, quads of g->group tiles a side */
-static swgl_status build_tiled(kp_gpu *g, const char *name, gpu_program **out)
-{
-    char defs[1200];
-    if (*out) return SWGL_OK;
-    if (g->group > 1)
-        snprintf(defs, sizeof defs, "%s#define KP_GROUP %d\n#define KP_NGX %d\n#define KP_NGY %d\n", g->defs,
-                 g->group, g->ngx, g->ngy);
-    else snprintf(defs, sizeof defs, "%s", g->defs);
-    return gpu_program_create_vs(name, "kp_tiles_vs", defs, out);
-}
-
-swgl_status kpg_build_flux(kp_gpu *g, enum kp_gpu_flux f)
+swgl_status kpg_build_flux(kp_gpu *g)
 {
     swgl_status st;
-    const char *name = f == KP_GPU_FLUX_FACES ? "kp_faces" : "kp_flux_cell";
-    if (!g->p_flux[f][0] && (st = gpu_program_create(name, g->defs, &g->p_flux[f][0])) != SWGL_OK) return st;
-    /* the depth methods draw the full-screen programs with a depth test */
-    if (!kpg_ee_depth(g) && (st = build_tiled(g, name, &g->p_flux[f][1])) != SWGL_OK) return st;
-    if ((st = build_fill(g, 0)) != SWGL_OK) return st;
-    if (f == KP_GPU_FLUX_FACES) {
-        if ((st = build_fill(g, 1)) != SWGL_OK) return st;
-        if (!g->faces && (st = kpg_arr_create(g, g->tw, g->th, 3, 0, "kp faces (east, north, source)", &g->faces)))
-            return st;
-        if (kpg_ee_depth(g) && !g->dfaces && (st = gpu_mrt_depth_create(g->faces, &g->dfaces)) != SWGL_OK) return st;
-        if (!g->p_gather[0] && (st = gpu_program_create("kp_gather", g->defs, &g->p_gather[0])) != SWGL_OK) return st;
-        if (!kpg_ee_depth(g) && (st = build_tiled(g, "kp_gather", &g->p_gather[1])) != SWGL_OK) return st;
-    }
-    return SWGL_OK;
+    if (!g->p_flux && (st = gpu_program_create("kp_flux_cell", g->defs, &g->p_flux)) != SWGL_OK) return st;
+    return build_fill(g);
 }
 
-swgl_status kp_gpu_set_flux(kp_gpu *g, enum kp_gpu_flux f)
-{
-    if (f != KP_GPU_FLUX_CELL && f != KP_GPU_FLUX_FACES) return swgl_fail(SWGL_ERR_ARG, "kp gpu: unknown flux variant");
-    swgl_status st = kpg_build_flux(g, f);
-    if (st == SWGL_OK && f != g->flux) {
-        g->flux = f;
-        g->prev_valid = 0;   /* the faces arrays hold nothing of the new variant's */
-        g->depth_valid = 0;  /* nor their depth buffer any mark */
-    }
-    return st;
-}
-
-/* One draw of a flux-side pass: the whole output; or (early exit) one quad per tile (per
- * group of tiles) that is wet or has a wet neighbour in the wet map just made; or (depth
- * methods) the full-screen quad at depth 0.5 with GL_LESS, the skipped tiles marked 0. */
-static swgl_status draw_tiles(kp_gpu *g, gpu_pass *p, int ee, gpu_mrt *out, gpu_mrt_depth *dout)
+/* One draw of the flux pass: the whole output; or (early exit) the full-screen quad at
+ * depth 0.5 with GL_LESS, the skipped tiles marked 0. */
+static swgl_status draw_tiles(kp_gpu *g, gpu_pass *p, int ee)
 {
     static const gpu_depth_test test = {GPU_DEPTH_LESS, 0, 0};   /* no depth write, no discard: early-Z */
-    if (!ee) return gpu_pass_draw_mrt(p, out, NULL);
-    if (kpg_ee_depth(g)) return gpu_pass_draw_mrt_depth(p, dout, &test, 4, 0);
-    gpu_pass_array(p, "u_wet", g->wet[g->wi]);
-    return gpu_pass_draw_mrt_instanced(p, out, 4, g->ngx * g->ngy);
+    if (!ee) return gpu_pass_draw_mrt(p, g->R, NULL);
+    return gpu_pass_draw_mrt_depth(p, g->dR, &test, 4, 0);
 }
 
 /* Early exit: writes what a skipped tile computes (kp_fill.glsl) into the tiles skipped
  * now that the last early-exit evaluation did not skip (all skipped tiles after a
- * full evaluation): the other skipped tiles hold it already, so no clear is needed. */
-static swgl_status fill_skipped(kp_gpu *g, int faces)
+ * full evaluation): the other skipped tiles hold it already, so no clear is needed; the
+ * same draw writes the marks of the tiles whose mark changes (GL_ALWAYS). */
+static swgl_status fill_skipped(kp_gpu *g)
 {
-    /* depth: the fill also writes the marks of the tiles whose mark changes (GL_ALWAYS);
-     * depthclear: a clear to 1 and the skipped tiles at 0, depth only (GL_LESS) */
-    static const gpu_depth_test fill_mark = {GPU_DEPTH_ALWAYS, 1, 0}, mark = {GPU_DEPTH_LESS, 1, 1};
-    swgl_status st = SWGL_OK;
-    for (int f = 0; f <= faces && st == SWGL_OK; f++) {
-        gpu_pass p;
-        gpu_mrt_depth *d = f ? g->dfaces : g->dR;
-        gpu_pass_begin(&p, g->p_fill[f]);
-        gpu_pass_array(&p, "u_wet", g->wet[g->wi]);
-        gpu_pass_array(&p, "u_wet_prev", g->wet[1 - g->wi]);
-        gpu_pass_int(&p, "u_prev_valid", g->prev_valid);
-        if (g->ee_method == KP_GPU_EE_DEPTH) {
-            gpu_pass_int(&p, "u_depth_valid", g->depth_valid);
-            st = gpu_pass_draw_mrt_depth(&p, d, &fill_mark, 4, g->ntx * g->nty);
-            continue;
-        }
-        st = gpu_pass_draw_mrt_instanced(&p, f ? g->faces : g->R, 4, g->ntx * g->nty);
-        if (st == SWGL_OK && g->ee_method == KP_GPU_EE_DEPTHCLEAR && (st = gpu_mrt_depth_clear(d, 1.0f)) == SWGL_OK) {
-            gpu_pass_begin(&p, g->p_mark);
-            gpu_pass_array(&p, "u_wet", g->wet[g->wi]);
-            st = gpu_pass_draw_mrt_depth(&p, d, &mark, 4, g->ntx * g->nty);
-        }
-    }
-    if (st == SWGL_OK && g->ee_method == KP_GPU_EE_DEPTH) g->depth_valid = 1;
+    static const gpu_depth_test fill_mark = {GPU_DEPTH_ALWAYS, 1, 0};
+    gpu_pass p;
+    gpu_pass_begin(&p, g->p_fill);
+    gpu_pass_array(&p, "u_wet", g->wet[g->wi]);
+    gpu_pass_array(&p, "u_wet_prev", g->wet[1 - g->wi]);
+    gpu_pass_int(&p, "u_prev_valid", g->prev_valid);
+    gpu_pass_int(&p, "u_depth_valid", g->depth_valid);
+    swgl_status st = gpu_pass_draw_mrt_depth(&p, g->dR, &fill_mark, 4, g->ntx * g->nty);
+    if (st == SWGL_OK) g->depth_valid = 1;
     return st;
 }
 
@@ -284,7 +205,7 @@ swgl_status kpg_flux_eval(kp_gpu *g, int k)
     gpu_pass p;
     gpu_mrt *src = k == 0 || !g->rk2 ? g->state[g->cur] : g->qstar;
     if (k == 0) kpg_choose_early_exit(g);
-    int ee = g->step_ee, faces = g->flux == KP_GPU_FLUX_FACES, sec;
+    int ee = g->step_ee, sec;
     if (g->fused) return kpg_flux_kernel(g, src, ee);   /* one kernel (kp_gpu_kernels.c) */
     g->last_ee = ee;
     if (ee) {
@@ -296,33 +217,20 @@ swgl_status kpg_flux_eval(kp_gpu *g, int k)
         kpg_section_end(g, sec);
         if (st != SWGL_OK) return st;
     }
-    sec = kpg_section_begin(g, KP_PASS_FLUX, !faces);
-    st = ee ? fill_skipped(g, faces) : SWGL_OK;
+    sec = kpg_section_begin(g, KP_PASS_FLUX, 1);
+    st = ee ? fill_skipped(g) : SWGL_OK;
     unsigned q = g->count_frags ? gpu_samples_begin() : 0;
-    gpu_pass_begin(&p, g->p_flux[g->flux][ee && !kpg_ee_depth(g)]);
+    gpu_pass_begin(&p, g->p_flux);
     BIND(g, &p, "u_state", src, 0);
     BIND(g, &p, "u_bed", g->bed, 0);
     if (g->forcing && g->forc->n_seg) BIND(g, &p, "u_bvals", g->bvals, 0);
     kpg_recon_uniforms(g, &p);
-    if (!faces) kpg_set_real(g, &p, "u_cfl", g->cfl);
-    if (st == SWGL_OK) st = draw_tiles(g, &p, ee, faces ? g->faces : g->R, faces ? g->dfaces : g->dR);
+    kpg_set_real(g, &p, "u_cfl", g->cfl);
+    if (st == SWGL_OK) st = draw_tiles(g, &p, ee);
     if (g->count_frags) g->frags = gpu_samples_end(q);
     kpg_section_end(g, sec);
-    if (st == SWGL_OK && faces) {
-        sec = kpg_section_begin(g, KP_PASS_GATHER, 1);
-        q = g->count_frags ? gpu_samples_begin() : 0;
-        gpu_pass_begin(&p, g->p_gather[ee && !kpg_ee_depth(g)]);
-        BIND(g, &p, "u_fe", g->faces, 0);
-        BIND(g, &p, "u_fn", g->faces, 1);
-        BIND(g, &p, "u_src", g->faces, 2);
-        kpg_set_dxy(g, &p);
-        kpg_set_real(g, &p, "u_cfl", g->cfl);
-        st = draw_tiles(g, &p, ee, g->R, g->dR);
-        if (g->count_frags) g->frags += gpu_samples_end(q);
-        kpg_section_end(g, sec);
-    }
     if (st != SWGL_OK) return st;
-    /* the wet map just made describes R (and the faces) until the next evaluation */
+    /* the wet map just made describes R until the next evaluation */
     if (ee) g->wi = 1 - g->wi;
     g->prev_valid = ee;
     return SWGL_OK;
@@ -348,20 +256,15 @@ swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total)
     swgl_status st = gpu_array2d_download(g->wet[1 - g->wi], w);   /* the last one made */
     if (st == SWGL_OK) {
         long c = 0;
-        /* a tile is computed when one of its group (quads32, quads64) is not skipped */
-        int G = g->group;
+        /* a tile is computed when it or a neighbour is wet */
         for (int j = 0; j < g->nty; j++)
             for (int i = 0; i < g->ntx; i++) {
+                static const int d[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
                 int run = 0;
-                for (int jj = j / G * G; jj < j / G * G + G && jj < g->nty && !run; jj++)
-                    for (int ii = i / G * G; ii < i / G * G + G && ii < g->ntx && !run; ii++) {
-                        static const int d[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-                        for (int m = 0; m < 5 && !run; m++) {
-                            int a = ii + d[m][0], b = jj + d[m][1];
-                            run = a >= 0 && b >= 0 && a < g->ntx && b < g->nty &&
-                                  w[4 * ((size_t)b * g->ntx + a)] != 0.0f;
-                        }
-                    }
+                for (int m = 0; m < 5 && !run; m++) {
+                    int a = i + d[m][0], b = j + d[m][1];
+                    run = a >= 0 && b >= 0 && a < g->ntx && b < g->nty && w[4 * ((size_t)b * g->ntx + a)] != 0.0f;
+                }
                 c += run;
             }
         *computed = c;

@@ -3,8 +3,8 @@
  * each file's entry points for the others (prefixed kpg_).  The files, a concept each
  * (kp_gpu_step.c's head comment draws a stage through them):
  *   kp_gpu.c          the arrays, create and destroy, the state up and down
- *   kp_gpu_flux.c     the flux passes (cell; faces and gather), the five early-exit
- *                     methods, auto's timing and the profile's sections
+ *   kp_gpu_flux.c     the flux pass, early exit (depth marks), auto's timing and the
+ *                     profile's sections
  *   kp_gpu_kernels.c  gpu-compute: the fused flux kernel (kp_flux_cs) and run_to's step
  *                     on tile-list kernels (kp_tiles.glsl), their shape and buffer
  *   kp_gpu_step.c     a stage and a step on passes: the flux and the bound (rates), the
@@ -16,6 +16,7 @@
 #define SWGL_KP_GPU_INTERNAL_H
 
 #include "kp_gpu.h"
+#include "tuning.h"
 
 #include "gpu_maps.h"
 #include "gpu_pass.h"
@@ -41,8 +42,8 @@ struct kp_gpu {
     int xshare;                                   /* kp_flux_cs shares a row's points (KP_XSHARE) */
     int cx, cy;                                   /* the cells each of its invocations sweeps */
     int tx, ty, tnx, tny;                         /* its tile, in cells, and the tiles over the arrays */
-    int staged;                                   /* its texels in shared memory (SWGL_KP_STAGE) */
-    gpu_program *p_fused;        /* the flux kernel (the host clock's stage; SWGL_KP_FUSED=flux) */
+    int staged;                                   /* its texels in shared memory (tune kp.stage) */
+    gpu_program *p_fused;        /* the flux kernel (the host clock's stage; tune kp.fused=flux) */
     gpu_array2d *part;           /* its per-work-group minima of cfl r: the reduction's input */
     /* run_to's step as kernels that skip dry tiles outright (kp_tiles.glsl; kpg_step_kernels):
      * stage 0's flux, the clock with stage 0's integration, RK2's stage 1 flux and
@@ -59,24 +60,20 @@ struct kp_gpu {
     unsigned char *code;
     double *bij;
     /* the scheme's arrays (kpg_arr_create): one RGBA32F member, or in double two RGBA32UI */
-    gpu_mrt *state[2], *qstar, *bed, *R, *man, *faces;
-    gpu_mrt_depth *dR, *dfaces;  /* depth methods: R and faces with the marks of skipped tiles */
+    gpu_mrt *state[2], *qstar, *bed, *R, *man;
+    gpu_mrt_depth *dR;           /* early exit: R with the marks of skipped tiles */
     gpu_array2d *wet[2];
     gpu_reductor *red;
-    gpu_program *p_flux[2][2];   /* [variant][tiled]: the cell pass or the faces pass */
-    gpu_program *p_gather[2];    /* [tiled] */
-    gpu_program *p_fill[2];      /* the zero state of skipped tiles: [0] R, [1] the faces MRT */
-    gpu_program *p_mark;         /* depthclear: the skipped tiles, depth only */
+    gpu_program *p_flux;         /* the flux pass (kp_flux_cell) */
+    gpu_program *p_fill;         /* the zero state of skipped tiles in R, and their marks */
     gpu_program *p_wet, *p_int[2][2];   /* p_int[stage][dt on the GPU] */
     gpu_clock *clock;
     int cur;
     double dt_recent;
-    enum kp_gpu_flux flux;
     char defs[1024];
+    swgl_tuning tune;            /* the tuning choices (kp_gpu_create_tuned) */
     /* early exit */
-    enum kp_gpu_ee ee_method;
-    int group, ngx, ngy;         /* quads methods: tiles per quad side; quads per row, column */
-    int depth_valid;             /* depth: the depth buffers hold the marks of wet[1 - wi] */
+    int depth_valid;             /* the depth buffer holds the marks of wet[1 - wi] */
     int count_frags;             /* count the flux passes' fragments (kp_gpu_count_fragments) */
     long frags;
     enum kp_early_exit ee_mode;
@@ -135,15 +132,10 @@ static inline gpu_array2d *kpg_bound_array(kp_gpu *g)
 {
     return g->fused ? g->part : gpu_mrt_member(g->R, g->dbl ? 2 : 0);
 }
-/* the early-exit methods that mark skipped tiles in a depth buffer */
-static inline int kpg_ee_depth(const kp_gpu *g)
-{
-    return g->ee_method == KP_GPU_EE_DEPTH || g->ee_method == KP_GPU_EE_DEPTHCLEAR;
-}
 
 /* ---- kp_gpu_flux.c: the flux passes, early exit, timing ------------------------------ */
 
-swgl_status kpg_build_flux(kp_gpu *g, enum kp_gpu_flux f);
+swgl_status kpg_build_flux(kp_gpu *g);
 /* A step's early-exit variant (and whether auto samples it), fixed at its stage 0. */
 void kpg_choose_early_exit(kp_gpu *g);
 /* Stage k's flux evaluation -> R (stage 0 fixes the step's early-exit variant). */

@@ -19,37 +19,12 @@
 /* kp_tiles.glsl's buffer: a header of 12 words (the two bound words, the time left and the
  * unknown steps' sum, two dispatch commands, the two lists' lengths), a stamp a tile, then
  * the two lists; a dispatch runs at most KT_MAX_GROUPS work groups (GL guarantees 65535
- * in x; SWGL_KP_MAX_GROUPS=N fewer, to test), each running its share of the tiles in turn.
+ * in x; tune kp.max_groups=N fewer, to test), each running its share of the tiles in turn.
  * The layout is kp_tiles_buf's (shaders/kp/kp_tiles.glsl): change both together. */
 #define KT_HEAD 12
 #define KT_CMD(k) ((4 + 3 * (size_t)(k)) * sizeof(unsigned))
 #define KT_COUNT(k) ((10 + (size_t)(k)) * sizeof(unsigned))
 #define KT_MAX_GROUPS 65535
-
-/* SWGL_KP_CELLS=AxB: the cells each invocation of kp_flux_cs sweeps (A columns of B cells),
- * to measure the choice */
-static swgl_status cells_from_env(const char *v, int *cx, int *cy)
-{
-    if (!v || !*v) return SWGL_OK;
-    int a = 0, b = 0, used = 0;
-    if (sscanf(v, "%dx%d%n", &a, &b, &used) != 2 || v[used] != '\0' || a < 1 || b < 1 || a > 8 || b > 64)
-        return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_CELLS=%s: expected AxB (e.g. 1x4) with 1 <= A <= 8 and 1 <= B <= 64", v);
-    *cx = a;
-    *cy = b;
-    return SWGL_OK;
-}
-
-/* A switch of the environment, 0 or 1 (unset or empty: `def`) */
-static swgl_status flag_from_env(const char *name, int def, int *out)
-{
-    const char *v = getenv(name);
-    *out = def;
-    if (!v || !*v) return SWGL_OK;
-    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
-        return swgl_fail(SWGL_ERR_ARG, "%s=%s: expected 0 or 1", name, v);
-    *out = v[0] == '1';
-    return SWGL_OK;
-}
 
 /* kp_flux_cs's shape, whichever chose it: rows shared need one column an invocation and
  * groups 4 or more wide; staged, the tile (tx x ty cells) with its ring of two must fit the
@@ -58,17 +33,17 @@ static swgl_status flag_from_env(const char *name, int def, int *out)
 static swgl_status flux_shape_check(int gx, int gy, int cx, int cy, int xshare, int staged)
 {
     if (xshare && (cx != 1 || gx < 4))
-        return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_XSHARE=1: expected one column an invocation (SWGL_KP_CELLS=1xB, "
-                                       "here %dx%d) and work groups 4 or more wide (SWGL_KP_GROUP, here %dx%d)",
+        return swgl_fail(SWGL_ERR_ARG, "tune: kp.xshare=on: expected one column an invocation (kp.cells=1xB, "
+                                       "here %dx%d) and work groups 4 or more wide (kp.group, here %dx%d)",
                          cx, cy, gx, gy);
     long tx = (long)(gx - (xshare ? 2 : 0)) * cx, ty = (long)gy * cy;
     long bytes = (tx + 4) * (ty + 4) * 32 + 64 + (xshare ? 32L * gx * gy : 0);
     if (staged && bytes > 32768)
         return swgl_fail(SWGL_ERR_ARG,
-                         "kp's flux kernel (SWGL_KP_GROUP=%dx%d, SWGL_KP_CELLS=%dx%d, SWGL_KP_XSHARE=%d, staged): its "
+                         "tune: kp's flux kernel (kp.group=%dx%d, kp.cells=%dx%d, kp.xshare=%s, staged): its "
                          "tile of %ld x %ld cells with a ring of two needs %ld B of shared memory, more than the 32 KiB "
-                         "GL guarantees (SWGL_KP_STAGE=0 reads the arrays instead)",
-                         gx, gy, cx, cy, xshare, tx, ty, bytes);
+                         "GL guarantees (kp.stage=off reads the arrays instead)",
+                         gx, gy, cx, cy, xshare ? "on" : "off", tx, ty, bytes);
     return SWGL_OK;
 }
 
@@ -77,27 +52,35 @@ static swgl_status flux_shape_check(int gx, int gy, int cx, int cy, int xshare, 
  * staged in shared memory (Malpasset's 0.7 M cells: 4.37 s against 4.9 s or more for
  * every sweep); from 2^22 cells on, groups of 32 x 2 each sweeping columns of 8 cells
  * with a row's points shared (KP_XSHARE), reading the arrays (4096^2 RK2: 1.13e10
- * against 8.2e9).  To measure the choices: SWGL_KP_GROUP=AxB (the work group),
- * SWGL_KP_CELLS=AxB (the cells an invocation sweeps), SWGL_KP_XSHARE=0|1 (a row's
- * points shared between invocations; one column an invocation) and SWGL_KP_STAGE=0|1
- * (the group's texels in shared memory or read from the arrays).  Also the step on
+ * against 8.2e9).  To measure the choices (tuning.h): kp.group=AxB (the work group),
+ * kp.cells=AxB (the cells an invocation sweeps), kp.xshare=on|off (a row's points
+ * shared between invocations; one column an invocation) and kp.stage=on|off (the
+ * group's texels in shared memory or read from the arrays).  Also the step on
  * kernels' settings: g->kstep and its most work groups a dispatch. */
 swgl_status kpg_kernels_shape(kp_gpu *g, int flux_only)
 {
     swgl_status st;
-    const char *gv = getenv("SWGL_KP_GROUP"), *cv = getenv("SWGL_KP_CELLS");
+    const swgl_tuning *tn = &g->tune;
     int big = (long)g->nx * g->ny >= 1L << 22;
     g->staged = 0;
     g->gx = big ? 32 : 16;
     g->gy = big ? 2 : 8;
     g->cx = 1;
     g->cy = big ? 8 : 1;
-    if (g->fused && ((st = group_from_env("SWGL_KP_GROUP", gv, 1, &g->gx, &g->gy)) != SWGL_OK ||
-                     (st = cells_from_env(cv, &g->cx, &g->cy)) != SWGL_OK ||
-                     (st = flag_from_env("SWGL_KP_XSHARE", big, &g->xshare)) != SWGL_OK ||
-                     (st = flag_from_env("SWGL_KP_STAGE", !big, &g->staged)) != SWGL_OK ||
-                     (st = flux_shape_check(g->gx, g->gy, g->cx, g->cy, g->xshare, g->staged)) != SWGL_OK))
-        return st;
+    if (g->fused) {
+        if (tn->kp_group[0]) {
+            if ((st = tuning_check_group("kp.group", tn->kp_group, 1)) != SWGL_OK) return st;
+            g->gx = tn->kp_group[0];
+            g->gy = tn->kp_group[1];
+        }
+        if (tn->kp_cells[0]) {
+            g->cx = tn->kp_cells[0];
+            g->cy = tn->kp_cells[1];
+        }
+        g->xshare = tn->kp_xshare == TUNE_AUTO ? big : tn->kp_xshare;
+        g->staged = tn->kp_stage == TUNE_AUTO ? !big : tn->kp_stage;
+        if ((st = flux_shape_check(g->gx, g->gy, g->cx, g->cy, g->xshare, g->staged)) != SWGL_OK) return st;
+    }
     int w = g->tw, h = g->th;
     g->tx = (g->gx - (g->xshare ? 2 : 0)) * g->cx;   /* a flux group's tile */
     g->ty = g->gy * g->cy;
@@ -108,18 +91,11 @@ swgl_status kpg_kernels_shape(kp_gpu *g, int flux_only)
      * its rows in turns where it holds more than 1024 cells */
     g->kstep = g->fused && !flux_only && g->tx >= 2 && g->ty >= 2;
     g->max_groups = KT_MAX_GROUPS;
-    const char *mg = getenv("SWGL_KP_MAX_GROUPS");
-    if (mg && *mg) {
-        char *e;
-        long v = strtol(mg, &e, 10);
-        if (*e || v < 2 || v > KT_MAX_GROUPS)
-            return swgl_fail(SWGL_ERR_ARG, "SWGL_KP_MAX_GROUPS=%s: expected 2 to %d", mg, KT_MAX_GROUPS);
-        g->max_groups = (int)v;
-    }
+    if (tn->kp_max_groups < KT_MAX_GROUPS) g->max_groups = tn->kp_max_groups;
     return SWGL_OK;
 }
 
-/* The flux kernel (the host clock's stage; SWGL_KP_FUSED=flux: also run_to's) with its
+/* The flux kernel (the host clock's stage; tune kp.fused=flux: also run_to's) with its
  * per-work-group minima, and the step on kernels' three (two for Euler) with the tiles'
  * buffer; their defines from kpg_kernels_shape's choices. */
 swgl_status kpg_kernels_create(kp_gpu *g)

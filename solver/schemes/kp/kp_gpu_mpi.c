@@ -13,7 +13,7 @@ int kp_gpu_overlap(const kp_gpu *g)
     /* float (the read-back ring holds floats), no boundary data (its accounts read every
      * face of the stage at once), and a flux that draws over a rectangle: the kernel, or
      * the cell pass without the early exit's tiles */
-    return !g->dbl && !g->forcing && (g->fused || g->flux == KP_GPU_FLUX_CELL) ? 2 : 0;
+    return !g->dbl && !g->forcing ? 2 : 0;
 }
 
 swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, double *bound)
@@ -33,7 +33,7 @@ swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, doubl
         gpu_rect rect = {r[i][0], r[i][1], r[i][2], r[i][3]};
         if (rect.w < 1 || rect.h < 1) continue;
         gpu_pass p;
-        gpu_pass_begin(&p, g->fused ? g->p_fused : g->p_flux[KP_GPU_FLUX_CELL][0]);
+        gpu_pass_begin(&p, g->fused ? g->p_fused : g->p_flux);
         BIND(g, &p, "u_state", src, 0);
         BIND(g, &p, "u_bed", g->bed, 0);
         kpg_recon_uniforms(g, &p);

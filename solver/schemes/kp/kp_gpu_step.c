@@ -6,16 +6,14 @@
  *
  * One stage (Euler: stage 0; RK2: stages 0 and 1, Brodtkorb (7), (10)):
  *   [wet map]   kp_wet.glsl, one fragment per tile (early exit only)
- *   [fill]      early exit only: kp_fill.glsl writes R = (0, 0, 0, +inf) (faces: 0) into
- *               the tiles skipped now that the last early-exit evaluation computed;
- *               the other skipped tiles still hold it, so no clear is needed
- *               (depth methods: it also marks the depth buffer; kp_gpu_flux.c)
- *   flux        "cell" (kp_flux_cell.glsl): R and cfl r per cell from its 9-cell cross,
- *               or "faces" (kp_faces.glsl, MRT: each face once and the source;
- *               kp_gather.glsl: R and cfl r); with early exit the dry tiles with dry
- *               neighbours are not run (methods: kp_gpu_flux.c): what they would compute is
- *               exactly the fill value, so the bits are the same with early exit on, off
- *               or auto, with every method
+ *   [fill]      early exit only: kp_fill.glsl writes R = (0, 0, 0, +inf) into the tiles
+ *               skipped now that the last early-exit evaluation computed; the other
+ *               skipped tiles still hold it, so no clear is needed; it also marks the
+ *               depth buffer (kp_gpu_flux.c)
+ *   flux        kp_flux_cell.glsl: R and cfl r per cell from its 9-cell cross; with early
+ *               exit the dry tiles with dry neighbours are not run (early-Z on the depth
+ *               marks): what they would compute is exactly the fill value, so the bits
+ *               are the same with early exit on, off or auto
  *   reduction   stage 0 only: min of R.w over the grid (2x2 passes), the bound cfl min r;
  *               its 1x1 result is the only value read back (stage()), or stays on the
  *               GPU for the clock pass (run_to)
@@ -25,16 +23,12 @@
  * Bytes a stage must move per cell, at the fewest (float4 = 16 B; the neighbours'
  * texels are other cells' own, from the cache):
  *   cell flux     reads state and bed (32), writes R (16)                        48
- *   faces flux    face pass reads state and bed (32), writes 3 targets (48); the
- *                 gather reads the cell's 3 (48), writes R (16)                   144
  *   reduction     reads R (16), stage 0 only (its 2x2 passes add a third)         16
  *   integration   reads Q, R, bed (48; stage 1 also Q*: 64), writes 16        64 / 80
  *   wet map       reads the state (16), early exit only                            16
- *   depth marks   depth methods: 4 B per cell of the tiles redrawn (depth), or a clear
- *                 and the skipped tiles (depthclear); early-Z reads 4 B per cell per
- *                 flux-side pass (compressed / coarse on most GPUs)
- * Euler step: 48 + 16 + 64 = 128 B (faces 224 B); RK2 step: 128 + 48 + 80 = 256 B (faces
- * 448 B); early exit adds 16 B per stage and saves the flux of every skipped tile.
+ *   depth marks   4 B per cell of the tiles redrawn; early-Z reads 4 B per cell of the
+ *                 flux pass (compressed / coarse on most GPUs)
+ * Euler step: 48 + 16 + 64 = 128 B; RK2 step: 128 + 48 + 80 = 256 B; early exit adds 16 B per stage and saves the flux of every skipped tile.
  * (Brodtkorb: 11 floats per cell stored; here Q twice, Q*, R and bed: 20 floats.) */
 #include "kp_gpu_internal.h"
 

@@ -17,10 +17,10 @@
  *             on its low side and on its high side (shaders/roe/roe_edge.glsl)
  *   cell      (sum F-[qx, qy], dt_i, tau_i) per volume (roe_dt.glsl), which the update
  *             reads instead of re-gathering the momentum from the four edges; the mass
- *             fluxes it re-reads from the edges' x channels (SWGL_ROE_MASS=cell: the dt
- *             pass writes them as a second target instead, fewer bytes but one more
- *             render target, measured slower on an H100 at 0.8-1M cells:
- *             docs/performance.md)
+ *             fluxes it re-reads from the edges' x channels (the dt pass writing them
+ *             as a second target instead, fewer bytes but one more render target,
+ *             measured slower on an H100 at 0.8-1M cells, was removed: its figures
+ *             are in docs/performance.md)
  * Double (`--precision double`, roe_gpu_create_ex; GL_ARB_gpu_shader_fp64, refused
  * without it): the same passes from the same sources (shaders/roe/roe_real.glsl: real =
  * double), each float4 array two RGBA32UI arrays of packed doubles, as the sediment
@@ -34,7 +34,7 @@
  *             takes the chosen dt as a double (two int uniforms), and run_to's landing
  *             step is recomputed in double by the update (roe_update.glsl), so a stop
  *             is reached as exactly as by the time loop on the CPU
- *   mass fluxes always from the edges (SWGL_ROE_MASS=cell is a float variant)
+ *   mass fluxes always from the edges
  *   the problem's constants compiled in as exact decimal images (%.17e LF) */
 #include "roe_gpu_internal.h"
 
@@ -45,6 +45,7 @@
 #include "gpu_context.h"
 #include "roe.h"
 #include "scheme_shaders.h"
+#include "tuning.h"
 
 void roe_gpu_destroy(roe_gpu *r)
 {
@@ -133,11 +134,13 @@ swgl_status roe_gpu_create(const swe_problem *p, roe_gpu **out) { return roe_gpu
 
 swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **out)
 {
-    return roe_gpu_create_face(p, use_double, NULL, out);
+    return roe_gpu_create_face(p, use_double, NULL, NULL, out);
 }
 
-swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_gpu_face *face, roe_gpu **out)
+swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_gpu_face *face,
+                                const swgl_tuning *tune, roe_gpu **out)
 {
+    const swgl_tuning *tn = tuning_or_default(tune);
     swgl_status st;
     *out = NULL;
     if ((st = swe_problem_check(p)) != SWGL_OK) return st;
@@ -159,13 +162,12 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
     /* The state arrays hold the codes, which set_state writes; the programs get the
      * codes' numbers as #defines from the one enum (swgl_grid.h). */
     r->code = p->code;
-    const char *variant = getenv("SWGL_ROE_MASS"), *fuse = getenv("SWGL_ROE_FUSED");
     r->forc = p->forcing;
     r->forcing = swe_forcing_any(r->forc);
     /* the fused kernel: gpu-compute, float, no boundary data (whose rates come from the
-     * edge arrays); SWGL_ROE_FUSED=0 keeps the passes (to measure the choice) */
-    r->fused = r->compute && !r->dbl && !r->forcing && !(fuse && strcmp(fuse, "0") == 0);
-    r->mass_from_edges = r->dbl || (!r->fused && !(variant && strcmp(variant, "cell") == 0));
+     * edge arrays); tune roe.fused=off keeps the passes (to measure the choice) */
+    r->fused = r->compute && !r->dbl && !r->forcing && tn->roe_fused;
+    r->mass_from_edges = r->dbl || !r->fused;
     char defs[1024];
     if (r->dbl) {
         if ((st = double_defines(r, defs, sizeof defs)) != SWGL_OK) {
@@ -200,20 +202,16 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
         snprintf(defs + l, sizeof defs - l, "#define ROE_MANNING 1\n");
     }
     char defs_clock[1200], defs_step[1300];
-    /* SWGL_ROE_STAGE=1: the fused kernel reads its group's copy of the texels in shared
-     * memory (roe_step_cs.glsl; measured slower, so not the default); SWGL_ROE_GROUP=AxB:
-     * its work group (default 8x16, the fastest measured on the H200: docs/performance.md):
-     * to measure the choices */
-    const char *stg = getenv("SWGL_ROE_STAGE"), *gv = getenv("SWGL_ROE_GROUP");
-    r->gx = 8;
-    r->gy = 16;
-    /* shared memory: the border edges' two vec4 arrays and, staged, the texel copies */
-    if (r->fused && (st = group_from_env("SWGL_ROE_GROUP", gv, 2, &r->gx, &r->gy)) != SWGL_OK) {
+    /* tune roe.group=AxB: the fused kernel's work group (default 8x16, the fastest measured
+     * on the H200: docs/performance.md), to measure the choice */
+    r->gx = tn->roe_group[0];
+    r->gy = tn->roe_group[1];
+    /* shared memory: the border edges' two vec4 arrays */
+    if (r->fused && (st = tuning_check_group("roe.group", tn->roe_group, 2)) != SWGL_OK) {
         roe_gpu_destroy(r);
         return st;
     }
-    snprintf(defs_step, sizeof defs_step, "%s%s#define ROE_GX %d\n#define ROE_GY %d\n", defs,
-             stg && strcmp(stg, "1") == 0 ? "#define ROE_STAGING 1\n" : "", r->gx, r->gy);
+    snprintf(defs_step, sizeof defs_step, "%s#define ROE_GX %d\n#define ROE_GY %d\n", defs, r->gx, r->gy);
     snprintf(defs_clock, sizeof defs_clock, "%s#define ROE_DT_ON_GPU 1\n", defs);
     snprintf(r->maps_defs, sizeof r->maps_defs, "%s", defs);
     if (r->dbl) {

@@ -24,12 +24,15 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
 /* The face a scheme runs on the engine and its friction: face_define, the program define
  * that picks the face's GLSL (shaders/roe/roe_edges.glsl: NULL roe's, "SWGL_FACE_HLLC"
  * hllc's); manning, Manning's n per cell (grid_size; NULL: no friction, and the update
- * is built without it), semi-implicit as hllc_cpu.h (H7).  NULL face: roe's, no friction. */
+ * is built without it), semi-implicit as hllc_cpu.h (H7).  NULL face: roe's, no friction.
+ * tune: the tuning choices (tuning.h; NULL: the defaults): roe.fused, roe.group. */
 typedef struct roe_gpu_face {
     const char *face_define;
     const double *manning;
 } roe_gpu_face;
-swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_gpu_face *face, roe_gpu **out);
+struct swgl_tuning;
+swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_gpu_face *face,
+                                const struct swgl_tuning *tune, roe_gpu **out);
 int roe_gpu_is_double(const roe_gpu *r);
 void roe_gpu_destroy(roe_gpu *r);
 /* arrays of grid_size(nx, ny) doubles (swgl_grid.h); inactive cells are set to 0 */

@@ -23,7 +23,7 @@ swgl_status rog_backend_create(const swe_problem *p, const roe_gpu_face *face, c
                          "--precision double: the renderer '%s' lacks GL_ARB_gpu_shader_fp64 (no doubles in "
                          "shaders); use --precision single (the default on the gpu) or --backend cpu",
                          cfg->renderer ? cfg->renderer : "?");
-    swgl_status st = roe_gpu_create_face(p, dbl, face, &r);
+    swgl_status st = roe_gpu_create_face(p, dbl, face, cfg ? cfg->tune : NULL, &r);
     if (st != SWGL_OK) return st;
     snprintf(r->renderer, sizeof r->renderer, "%s", cfg && cfg->renderer ? cfg->renderer : "?");
     *self = r;

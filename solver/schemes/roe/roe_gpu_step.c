@@ -14,7 +14,7 @@
  * state and bed of the cell (32) and writes 2 edges x 2 targets (64); dt pass reads 4
  * edge texels (64) and the state (16) and writes 16; the reduction reads 16; update
  * reads state, sums and 4 edge texels (96) and writes 16: 320 B (288 B with
- * SWGL_ROE_MASS=cell; 352 B before the limiter, when the update re-read all four edges
+ * the removed cell-mass variant; 352 B before the limiter, when the update re-read all four edges
  * and a constant texture, and the edge pass read an edge texture).
  *
  * Double (roe_gpu.c: each float4 array two arrays of packed doubles), bytes per cell and

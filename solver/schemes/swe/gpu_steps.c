@@ -6,18 +6,14 @@
 
 #include "gpu_readback.h"
 
-/* The steps between two clocks read back: GPU_STEPS_READ_EVERY, or SWGL_CLOCK_EVERY */
-static swgl_status read_every(int *every)
+/* The steps between two clocks read back: the span's clock_every (tune clock_every), or
+ * GPU_STEPS_READ_EVERY */
+static swgl_status read_every(const timeloop_span *sp, int *every)
 {
-    const char *e = getenv("SWGL_CLOCK_EVERY");
-    *every = GPU_STEPS_READ_EVERY;
-    if (!e || !*e) return SWGL_OK;
-    char *end;
-    long v = strtol(e, &end, 10);
-    if (*end || v < 1 || v > GPU_STEPS_READ_MAX)
-        return swgl_fail(SWGL_ERR_ARG, "SWGL_CLOCK_EVERY=%s: expected a number of steps from 1 to %d", e,
+    *every = sp->clock_every ? sp->clock_every : GPU_STEPS_READ_EVERY;
+    if (*every < 1 || *every > GPU_STEPS_READ_MAX)
+        return swgl_fail(SWGL_ERR_ARG, "tune: clock_every=%d: expected a number of steps from 1 to %d", *every,
                          GPU_STEPS_READ_MAX);
-    *every = (int)v;
     return SWGL_OK;
 }
 
@@ -85,7 +81,7 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
     int every, issued = 0, known = 0, done = 0, blown = 0;
     requests q = {{0}, 0, 0};
     float c[4 * GPU_CLOCK_TEXELS];
-    swgl_status st = read_every(&every);
+    swgl_status st = read_every(sp, &every);
     if (st != SWGL_OK) return st;
     sp->t = t;
     /* a fresh clock: no step before this span is unknown, and no flag of an earlier run

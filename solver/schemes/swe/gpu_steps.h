@@ -11,7 +11,7 @@
 #include "scheme.h"
 
 /* How often a clock is read back, in steps (more often near a stop: gpu_steps.c);
- * SWGL_CLOCK_EVERY=N sets it (1 to GPU_STEPS_READ_MAX), to measure the choice. */
+ * the span's clock_every (tune clock_every, 1 to GPU_STEPS_READ_MAX) sets it, to measure the choice. */
 #define GPU_STEPS_READ_EVERY 32
 #define GPU_STEPS_READ_MAX (GPU_CLOCK_STEPS / 2)
 
