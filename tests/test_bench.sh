@@ -59,6 +59,20 @@ bench_steps=$(awk '$1 == "0" && $NF ~ /%$/ { print $4; exit }' "$tmp/roe.log")
 [ -n "$steps" ] && [ "$steps" = "$bench_steps" ]
 ok $? "bench roe: Test 1 level 0 prints one run's steps ($bench_steps), as swgl run takes ($steps)"
 
+# bench roe --scheme hllc: the same case with scheme = hllc (its steps those of swgl run's),
+# on compute passes where GL 4.3 is there (--backend gpu-compute, the compute ceiling)
+hb=gpu; hc="fragment copy"
+[ $compute = 1 ] && hb=gpu-compute && hc="compute copy-cs"
+"$swgl" bench roe --scheme hllc --backend $hb --test1 0 --test2 -1 --scalar-max 0 --cpu-max 0 --min-time $T > "$tmp/hllc.log" 2>&1
+r=$?
+ok $r "bench roe --scheme hllc --backend $hb runs (exit $r: $(grep -m1 swgl: "$tmp/hllc.log" | head -c 200))"
+ceiling "bench roe --scheme hllc" "$tmp/hllc.log" "$hc"
+"$swgl" run --case lastra-test1 --set domain.level=0 --set run.scheme=hllc --backend cpu-scalar --quiet --out "$tmp/hllc-run" > /dev/null 2>&1
+steps=$(sed -n 's/.*"steps": *\([0-9]*\).*/\1/p' "$tmp/hllc-run/summary.json" | head -1)
+bench_steps=$(awk '$1 == "0" && $NF ~ /%$/ { print $4; exit }' "$tmp/hllc.log")
+[ -n "$steps" ] && [ "$steps" = "$bench_steps" ] && grep -q "scheme = hllc" "$tmp/hllc.log"
+ok $? "bench roe --scheme hllc: says so, and Test 1 level 0 takes hllc's steps ($bench_steps), as swgl run does ($steps; roe's: $(awk '$1 == "0" && $NF ~ /%$/ { print $4; exit }' "$tmp/roe.log"))"
+
 # bench kp, with compute passes where GL 4.3 is there (the compute ceiling)
 if [ $compute = 1 ]; then
   "$swgl" bench kp --backend gpu-compute --sizes 32 --t-end 0.2 --cpu-max 32 --scalar-max 32 --min-time $T > "$tmp/kp.log" 2>&1

@@ -27,11 +27,9 @@ SWGL_INPUT(u_bed);     // (H, 0, 0, 0) per cell
 uniform vec2 u_len;    // |Gamma| of an east edge (dy) and of a north edge (dx)
 uniform float u_g;
 uniform float u_hdry;
-#ifndef ROE_CUSTOM_FETCH   // (roe_step_cs.glsl reads its group's copy in shared memory)
 vec4 roe_state(ivec2 p) { return SWGL_LOAD(u_state, p); }
 vec4 roe_state_or(ivec2 p, vec4 outside) { return swgl_fetch_or(u_state, p, outside); }
 float roe_bed(ivec2 p) { return SWGL_LOAD(u_bed, p).x; }
-#endif
 #endif
 
 // The ghost's segment (value at the step's time, largest value): the ghost's state

@@ -30,7 +30,9 @@
 // passes move 192 B (solver/schemes/roe/roe_gpu_step.c).  Tried and dropped: one texel a cell
 // (sums and the east and north mass fluxes, the update recomputing tau and the west and
 // south fluxes from the neighbours' texels) halved what the kernel writes but doubled the
-// update's time (615 against 296 us at 4096^2 on the H200).  Float only, without boundary data
+// update's time (615 against 296 us at 4096^2 on the H200); the group's state and bed texels
+// staged in shared memory (about 1.5 fetches a cell instead of some 5) was 5% slower on the
+// H200, where kp's kernel gains 4% from the same (docs/performance.md).  Float only, without boundary data
 // (roe_gpu_step.c keeps the passes for double and for runs whose boundary rates are read
 // back from the edge arrays).
 // The work group: ROE_GX x ROE_GY invocations, one a cell of a tile of that size (defines
@@ -40,23 +42,6 @@
 #define ROE_GY 16
 #endif
 layout(local_size_x = ROE_GX, local_size_y = ROE_GY) in;
-#ifdef ROE_STAGING
-// ROE_STAGING (no longer set by roe_gpu.c: its SWGL_ROE_STAGE=1 was removed, 5% slower on the H200, where kp's
-// kernel gains 4% from the same): the group's copy of the state and bed texels its edges
-// read (the tile and the ring of cells around it), loaded once (about 1.5 texel fetches
-// a cell for each array instead of some 5) and read by roe_edge_at from shared memory
-#define ROE_CUSTOM_FETCH 1
-shared vec4 s_st[ROE_GY + 2][ROE_GX + 2];
-shared float s_bd[ROE_GY + 2][ROE_GX + 2];
-ivec2 roe_org;   // the array cell of s_st[0][0]: the tile's first cell less (1, 1)
-ivec2 roe_last;  // the arrays' last cell
-vec4 roe_state(ivec2 p) { return s_st[p.y - roe_org.y][p.x - roe_org.x]; }
-vec4 roe_state_or(ivec2 p, vec4 outside)
-{
-    return any(lessThan(p, ivec2(0))) || any(greaterThan(p, roe_last)) ? outside : roe_state(p);
-}
-float roe_bed(ivec2 p) { return s_bd[p.y - roe_org.y][p.x - roe_org.x]; }
-#endif
 #include "roe_edges.glsl"
 uniform float u_cfl;
 uniform float u_area;
@@ -74,17 +59,6 @@ void main()
     ivec2 t = ivec2(gl_LocalInvocationID.xy), c = swgl_cell();
     bool in_rect = swgl_in_rect();
     if (gl_LocalInvocationIndex == 0u) swgl_group_min_init();
-#ifdef ROE_STAGING
-    roe_org = swgl_rect.xy + ivec2(ROE_GX, ROE_GY) * ivec2(gl_WorkGroupID.xy) - 1;
-    roe_last = textureSize(u_state, 0) - 1;
-    for (int j = int(gl_LocalInvocationIndex); j < (ROE_GX + 2) * (ROE_GY + 2); j += ROE_GX * ROE_GY) {
-        ivec2 r = ivec2(j % (ROE_GX + 2), j / (ROE_GX + 2)), p = roe_org + r;
-        bool inside = all(greaterThanEqual(p, ivec2(0))) && all(lessThanEqual(p, roe_last));
-        s_st[r.y][r.x] = inside ? SWGL_LOAD(u_state, p) : vec4(0.0, 0.0, 0.0, CELL_OFF);
-        s_bd[r.y][r.x] = inside ? SWGL_LOAD(u_bed, p).x : 0.0;
-    }
-    barrier();
-#endif
     vec4 east = vec4(0.0), north = vec4(0.0), high_e = vec4(0.0), high_n = vec4(0.0), low, high;
     if (in_rect) {
         roe_edge_at(ivec2(2 * c.x, c.y), east, high_e);

@@ -59,6 +59,7 @@ typedef struct {
 } roe_job;
 
 static char g_tune[CLI_TUNE_MAX];   /* --tune items for every sim */
+static const char *g_gpu = "gpu";    /* --backend: the GPU columns' backend */
 
 /* One run of a sim of the case with the overrides to its t_end (bench_run_fn): wall time and
  * steps, the grid's cells; 0, or 1 after printing what failed. */
@@ -120,6 +121,7 @@ int bench_roe(int argc, char **argv)
 {
     int l1a = 0, l1b = 3, l2a = 0, l2b = 3, scalar_max = 2, cpu_max = 5, device = -1;
     int prec = 0;   /* 0 single, 1 double, 2 both */
+    const char *scheme = "roe";   /* --scheme: roe, or hllc on the same cases */
     double t_scale = 1.0, min_s = 1.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -127,7 +129,13 @@ int bench_roe(int argc, char **argv)
         if (strcmp(a, "--tune") == 0 && more) {
             int t = cli_tune("bench roe", argv[++i], g_tune, sizeof g_tune);
             if (t) return t > 0 ? 0 : 2;
-        } else if (strcmp(a, "--test1") == 0 && more && !parse_range(argv[i + 1], &l1a, &l1b)) i++;
+        } else if (strcmp(a, "--backend") == 0 && more &&
+                   (strcmp(argv[i + 1], "gpu") == 0 || strcmp(argv[i + 1], "gpu-compute") == 0))
+            g_gpu = argv[++i];
+        else if (strcmp(a, "--scheme") == 0 && more &&
+                 (strcmp(argv[i + 1], "roe") == 0 || strcmp(argv[i + 1], "hllc") == 0))
+            scheme = argv[++i];
+        else if (strcmp(a, "--test1") == 0 && more && !parse_range(argv[i + 1], &l1a, &l1b)) i++;
         else if (strcmp(a, "--test2") == 0 && more && !parse_range(argv[i + 1], &l2a, &l2b)) i++;
         else if (strcmp(a, "--scalar-max") == 0 && more) scalar_max = atoi(argv[++i]);
         else if (strcmp(a, "--cpu-max") == 0 && more) cpu_max = atoi(argv[++i]);
@@ -143,7 +151,7 @@ int bench_roe(int argc, char **argv)
         } else {
             printf("usage: swgl bench roe [--test1 A-B] [--test2 A-B] [--scalar-max L] [--cpu-max L]\n"
                    "                      [--t-scale F] [--device N] [--min-time S] [--precision single|double|both]\n"
-                   "                      [--tune KEY=VALUE]...\n"
+                   "                      [--backend gpu|gpu-compute] [--scheme roe|hllc] [--tune KEY=VALUE]...\n"
                    "  levels of Test 1 (default 0-3; the paper: 0-5) and Test 2 (default 0-3; paper 0-4);\n"
                    "  the scalar CPU solver runs up to level L (default 2), the fast CPU one up to L (5);\n"
                    "  --t-scale F runs every case to F times its end time (default 1: the paper's times).\n"
@@ -153,17 +161,21 @@ int bench_roe(int argc, char **argv)
                    "  --precision: the GPU and the fast CPU solver in single (default), double (the GPU\n"
                    "  needs fp64), or both, with the cost of double per step (double / float); the scalar\n"
                    "  solver is double.  --tune KEY=VALUE sets a tuning key for every run (--tune help\n"
-                   "  lists them), e.g. --tune host_clock=on reads the time step back every step.\n");
+                   "  lists them), e.g. --tune host_clock=on reads the time step back every step.\n"
+                   "  --backend: the GPU columns' backend (default gpu, the fragment passes; gpu-compute:\n"
+                   "  the same passes as GL 4.3 compute dispatches).  --scheme hllc: the same cases with\n"
+                   "  scheme = hllc (HLLC on roe's first-order edge engine; docs/hllc.md).\n");
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
     bench_gpu dev;   /* the device, its passes and their copy ceiling */
-    if (bench_gpu_setup(device, 0, &dev)) return 1;
+    if (bench_gpu_setup(device, strcmp(g_gpu, "gpu-compute") == 0, &dev)) return 1;
     const char *renderer = dev.renderer;
     const int has_fp64 = dev.fp64;
     const double ceiling = dev.ceiling;
     const int threads = bench_cpu_threads();
-    printf("swgl bench roe — Lastra et al. (2009) Tables 1 and 2 on this machine\n");
+    printf("swgl bench roe — Lastra et al. (2009) Tables 1 and 2 on this machine%s\n",
+           strcmp(scheme, "hllc") == 0 ? ", scheme = hllc (HLLC on the same cases)" : "");
     bench_gpu_print(&dev, 1);
     printf("CPU: %s, fast solver with %d OpenMP threads\n", swgl_cpu_model(), threads);
     printf("GPU bytes per cell and step (fewest, all passes): %.0f B (float), %.0f B (double); time step %s; mass "
@@ -185,11 +197,11 @@ int bench_roe(int argc, char **argv)
     memset(cols, 0, sizeof cols);
     if (prec < 2) {
         const char *p = prec == 1 ? "double" : "single";
-        cols[ncols].b = "gpu", cols[ncols++].p = p;
+        cols[ncols].b = g_gpu, cols[ncols++].p = p;
         cols[ncols].b = "cpu", cols[ncols++].p = p;
     } else {
-        cols[ncols].b = "gpu", cols[ncols++].p = "single";
-        cols[ncols].b = "gpu", cols[ncols++].p = "double";
+        cols[ncols].b = g_gpu, cols[ncols++].p = "single";
+        cols[ncols].b = g_gpu, cols[ncols++].p = "double";
         cols[ncols].b = "cpu", cols[ncols++].p = "single";
         cols[ncols].b = "cpu", cols[ncols++].p = "double";
     }
@@ -219,13 +231,15 @@ int bench_roe(int argc, char **argv)
             snprintf(lvset, sizeof lvset, "domain.level=%d", lv);
             double t_end = (test == 1 ? (lv == 5 ? 0.1 : 5.0) : 0.65) * t_scale;
             snprintf(tset, sizeof tset, "run.t_end=%.17g", t_end);
-            const char *sets[3] = {lvset, tset, NULL};
+            char schset[32];
+            snprintf(schset, sizeof schset, "run.scheme=%s", scheme);
+            const char *sets[4] = {lvset, tset, schset, NULL};
             const char *name = test == 1 ? "lastra-test1" : "lastra-test2";
             long cells = 0, steps = 0;
             double spread = -1;
             for (int c = 0; c < ncols; c++) {
                 bench_col *col = &cols[c];
-                int gpu = strcmp(col->b, "gpu") == 0;
+                int gpu = strncmp(col->b, "gpu", 3) == 0;
                 memset(&col->f, 0, sizeof col->f);
                 if ((strcmp(col->b, "cpu") == 0 && lv > cpu_max) || (strcmp(col->b, "cpu-scalar") == 0 && lv > scalar_max))
                     continue;
