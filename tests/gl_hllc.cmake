@@ -1,6 +1,6 @@
 # The HLLC scheme on the GPU backends (the first-order edge engine with hllc's face,
 # solver/schemes/hllc/hllc_gpu.c): a program a subject, their shared helpers in gl_hllc_util.h.
-# gl_zcompute.cmake runs them again on compute passes (SWGL_PASSES=compute, NAME_compute).
+# gl_zcompute.cmake runs them again on compute passes (the flag --compute, NAME_compute).
 #   test_gl_hllc_face      the GLSL face vs the C one, interior and boundary (float; double with fp64)
 #   test_gl_hllc_rest      lake at rest with an emerged island stays at rest
 #   test_gl_hllc_volume    a drying bowl (Thacker): the volume to rounding over many steps

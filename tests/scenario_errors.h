@@ -119,7 +119,7 @@ static inline void put_file(const char *name, const char *text)
     }
 }
 
-/* Sets data_dir (SWGL_TEST_DATA, else tests/data) and makes tmp_dir; 0, or 1 when the
+/* Sets data_dir (data: the argument the test got, else tests/data) and makes tmp_dir; 0, or 1 when the
  * temporary folder cannot be made. */
 static inline int scenario_errors_setup(const char *data)
 {
