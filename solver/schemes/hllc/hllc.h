@@ -7,15 +7,11 @@
 
 #include "hllc_cpu.h"
 #include "scheme.h"
-#include "swe_forcing.h"
+#include "swe_fv1.h"
 
-/* What scheme_setup.problem points to for scheme = hllc. */
-typedef struct hllc_setup_problem {
-    hllc_problem p;          /* p.sw: H and code on the ghost-ring grid */
-    double *H;               /* grid_size: H = -z_b */
-    double *manning;         /* grid_size Manning's n, NULL: none */
-    swe_forcing_store forcing;   /* boundary data, rain, sources (p.sw.forcing) */
-} hllc_setup_problem;
+/* What scheme_setup.problem points to for scheme = hllc: the first-order problem on cells
+ * with Manning's n (swe_fv1.h); its CPU solvers take it as an hllc_problem {p, manning}. */
+typedef swe_fv1 hllc_setup_problem;
 
 extern const scheme_backend hllc_backend_gpu, hllc_backend_cpu, hllc_backend_cpu_scalar;
 

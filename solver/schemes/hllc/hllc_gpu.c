@@ -14,8 +14,8 @@
 static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const hllc_setup_problem *hp = s->problem;
-    const roe_gpu_face face = {.face_define = "SWGL_FACE_HLLC", .manning = hp->p.manning};
-    return rog_backend_create(&hp->p.sw, &face, cfg, self);
+    const roe_gpu_face face = {.face_define = "SWGL_FACE_HLLC", .manning = hp->manning};
+    return rog_backend_create(&hp->p, &face, cfg, self);
 }
 
 const scheme_backend hllc_backend_gpu = ROG_BACKEND(create);

@@ -5,14 +5,11 @@
 
 #include "scheme.h"
 #include "roe_cpu.h"
-#include "swe_forcing.h"
+#include "swe_fv1.h"
 
-/* What scheme_setup.problem points to for scheme = roe. */
-typedef struct roe_problem {
-    swe_problem p;           /* H and code on the ghost-ring grid */
-    double *H;               /* grid_size: H = -z_b */
-    swe_forcing_store forcing;   /* boundary data, rain, sources (p.forcing) */
-} roe_problem;
+/* What scheme_setup.problem points to for scheme = roe: the first-order problem on cells
+ * (swe_fv1.h; no friction). */
+typedef swe_fv1 roe_problem;
 
 extern const scheme_backend roe_backend_gpu, roe_backend_cpu, roe_backend_cpu_scalar;
 
