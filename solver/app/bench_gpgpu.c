@@ -69,7 +69,7 @@ void bench_gpu_print(const bench_gpu *g, int with_fp64)
 {
     printf("GPU: %s | %s | GL %s", g->renderer, g->vendor, g->version);
     if (with_fp64) printf("; fp64: %s", g->fp64 ? "yes" : "no");
-    printf("; passes: %s\n", g->compute ? "compute (gpu-compute)" : "fragment");
+    printf("; passes: %s\n", g->compute ? "compute (gpu-compute: its sims get a GL 4.3 context)" : "fragment");
     printf("copy ceiling: %s %dx%d float4, %.1f GB/s (swgl_copy_bandwidth: bench gpgpu's row of that size)\n",
            g->compute ? "compute copy-cs" : "fragment copy", SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N, g->ceiling);
 }
