@@ -50,7 +50,7 @@ typedef struct swe_problem {
 
 /* The face of a first-order scheme whose update is the draining one (roe_cpu.h (M2)-(M5),
  * hllc_cpu.h (H5)-(H7)): one signature in C and in GLSL (shaders/swe/swe_face.glsl, where
- * the GPU's edge engine, solver/schemes/roe_gpu*.c, calls the scheme's), as Basilisk's
+ * the GPU's edge engine, solver/schemes/roe/roe_gpu*.c, calls the scheme's), as Basilisk's
  * riemann.h or GeoClaw's rpn2.  wL, wR: (h, qx, qy) of cells L (west/south) and R
  * (east/north); zL, zR their bed elevations; (ex, ey) the unit normal from L to R.
  * Writes *F_h, the mass flux per unit length from L to R, mL the momentum flux per unit

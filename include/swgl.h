@@ -42,8 +42,10 @@ typedef struct swgl_sim swgl_sim;   /* opaque */
 enum { SWGL_PROGRESS_NONE = 0, SWGL_PROGRESS_TTY = 1, SWGL_PROGRESS_LINES = 2 };
 
 /* The description of a sim: zero = every default.  Fields are only ever appended (the ABI of
- * SWGL_API_VERSION 1 keeps the order below), so a program built against this header keeps
- * working with a later library of the same API version. */
+ * SWGL_API_VERSION 1 keeps the order below): source written against this header builds
+ * against a later one unchanged, but the struct carries no size, so a program compiled
+ * against an older header must be recompiled when a field is appended (the library reads
+ * every field it knows).  0.y.z releases append: tune came with 0.2. */
 typedef struct swgl_sim_desc {
     const char *scenario;            /* a scenario file; NULL with case_name NULL: the default demo
                                       * (case "dambreak") */

@@ -15,9 +15,10 @@ static void lake(const gpu_info *info, int dbl)
         return;
     }
     double umax = 0, qmax = 0, dev = 0;
-    int dry = 0;
+    int dry = 0, bad = 0;
     for (size_t k = 0; k < grid_size(r.nx, r.ny); k++) {
         if (r.code[k] != CELL_ACTIVE) continue;
+        bad += !isfinite(r.h[k]) || !isfinite(r.qx[k]) || !isfinite(r.qy[k]);   /* fmax would skip a NaN */
         qmax = fmax(qmax, fmax(fabs(r.qx[k]), fabs(r.qy[k])));
         if (r.h[k] > 1e-3) umax = fmax(umax, hypot(r.qx[k], r.qy[k]) / r.h[k]);
         if (r.h[k] > 0) dev = fmax(dev, fabs(r.h[k] - r.H[k]));   /* eta = h + z = h - H, at rest 0 */
@@ -34,6 +35,7 @@ static void lake(const gpu_info *info, int dbl)
     CHECK_LE(qmax, qb, "... max |q| (m^2/s) over every cell, bound %g", qb);
     CHECK_LE(dev, eb, "... max |eta - 0| (m) over the wet cells: the surface unchanged, bound %g", eb);
     CHECK(dry > 0, "... the island stays dry (%d dry cells)", dry);
+    CHECK(bad == 0, "... every active cell finite (%d not: a NaN would hide from the maxima above)", bad);
     result_free(&r);
 }
 

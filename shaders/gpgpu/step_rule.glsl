@@ -1,5 +1,5 @@
 // step_rule.glsl — the rule of the time step, written once in the common subset of C and
-// GLSL: solver/schemes/timeloop.c includes it (C, double: the host clock) and
+// GLSL: solver/schemes/core/timeloop.c includes it (C, double: the host clock) and
 // clock_rule.glsl includes it (GLSL, float: the device clock of clock.glsl and of kernels
 // that choose the step themselves).  With b the bound of stage 0 (the largest step the
 // state allows), left the time to the stop and floor the collapse floor:

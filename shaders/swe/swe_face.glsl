@@ -1,5 +1,5 @@
 // swe_face.glsl — the face of a first-order shallow-water scheme on the edge engine
-// (solver/schemes/roe_gpu*.c: edge pass, local dt, draining update), one signature in
+// (solver/schemes/roe/roe_gpu*.c: edge pass, local dt, draining update), one signature in
 // GLSL and in C (cpu_ref/swe.h swe_face_fn, swe_bface_fn), as Basilisk's riemann.h or
 // GeoClaw's rpn2 give every solver one Riemann-solver signature.  A scheme's face file
 // (shaders/roe/roe_face.glsl, shaders/hllc/hllc_face.glsl) includes this one, defines

@@ -161,7 +161,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
              py, m->halo, ovl ? ", overlapped" : "");
     m->be = mpi_backend;
     m->probe = mpi_probe;
-    if (m->inner.be->probe && m->inner.be->probe->get_native) {
+    if (m->inner.be->probe && m->inner.be->probe->get_native && m->inner.be->probe->set_native) {
         m->probe.get_native = scheme_mpi_get_native;
         m->probe.set_native = scheme_mpi_set_native;
     }

@@ -108,8 +108,14 @@ static swgl_status set_value(swgl_tuning *t, const key_def *k, const char *v)
             p[0] = p[1] = 0;
             return SWGL_OK;
         }
-        if (sscanf(v, "%dx%d%n", &a, &b, &used) == 2 && v[used] == '\0' && a >= k->min && a <= k->max &&
-            b >= k->min2 && b <= k->max2) {
+        /* digits 'x' digits, each read with strtol (no overflow: out of range is refused) */
+        char *e1 = NULL, *e2 = NULL;
+        long la = isdigit((unsigned char)v[0]) ? strtol(v, &e1, 10) : -1;
+        long lb = e1 && *e1 == 'x' && isdigit((unsigned char)e1[1]) ? strtol(e1 + 1, &e2, 10) : -1;
+        used = e2 && *e2 == '\0';
+        a = la >= k->min && la <= k->max ? (int)la : -1;
+        b = lb >= k->min2 && lb <= k->max2 ? (int)lb : -1;
+        if (used && a >= 0 && b >= 0 && a >= k->min && b >= k->min2) {
             p[0] = a;
             p[1] = b;
             return SWGL_OK;

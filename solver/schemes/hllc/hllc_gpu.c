@@ -14,7 +14,7 @@
 static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void **self)
 {
     const hllc_setup_problem *hp = s->problem;
-    const roe_gpu_face face = {.face_define = "SWGL_FACE_HLLC", .manning = hp->manning};
+    const roe_gpu_face face = {.face_define = "SWGL_FACE_HLLC", .manning = hp->manning, .scheme = "hllc"};
     return rog_backend_create(&hp->p, &face, cfg, self);
 }
 

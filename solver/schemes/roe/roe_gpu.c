@@ -148,6 +148,7 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
     roe_gpu *r = calloc(1, sizeof *r);
     if (!r) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     r->compute = gpu_compute_passes();
+    r->scheme = face && face->scheme ? face->scheme : "roe";
     r->nx = p->nx;
     r->ny = p->ny;
     r->tex_w = grid_stride(p->nx);

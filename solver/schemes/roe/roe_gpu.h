@@ -29,6 +29,7 @@ swgl_status roe_gpu_create_ex(const swe_problem *p, int use_double, roe_gpu **ou
 typedef struct roe_gpu_face {
     const char *face_define;
     const double *manning;
+    const char *scheme;      /* the scheme's name, for messages (NULL: "roe") */
 } roe_gpu_face;
 struct swgl_tuning;
 swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_gpu_face *face,

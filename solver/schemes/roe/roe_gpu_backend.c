@@ -128,7 +128,7 @@ swgl_status rog_be_account(void *self, swe_account *a)
 swgl_status rog_be_device_field(void *self, const char *name, scheme_device_field *f)
 {
     roe_gpu *r = self;
-    if (r->dbl) return swgl_fail(SWGL_ERR_ARG, "gpu: no device field in double precision (packed texels)");
+    if (r->dbl) return swgl_fail(SWGL_ERR_ARG, "%s gpu: no device field in double precision (packed texels)", r->scheme);
     memset(f, 0, sizeof *f);
     f->width = gpu_array2d_width(r->state[r->cur]);
     f->height = gpu_array2d_height(r->state[r->cur]);
@@ -139,7 +139,7 @@ swgl_status rog_be_device_field(void *self, const char *name, scheme_device_fiel
     else if (strcmp(name, "eta") == 0) f->texture2 = gpu_array2d_texture(r->bed), f->scale2 = -1.0;
     else if (strcmp(name, "bed") == 0)   /* 0 + (-1) H: the bed's second component is 0 */
         f->texture = f->texture2 = gpu_array2d_texture(r->bed), f->component = 1, f->scale2 = -1.0;
-    else return swgl_fail(SWGL_ERR_ARG, "gpu: no field '%s' (h, eta, qx, qy, bed)", name);
+    else return swgl_fail(SWGL_ERR_ARG, "%s gpu: no field '%s' (h, eta, qx, qy, bed)", r->scheme, name);
     return SWGL_OK;
 }
 

@@ -20,6 +20,7 @@
 #include "scheme.h"
 
 struct roe_gpu {
+    const char *scheme;           /* the scheme whose face the engine runs: "roe", "hllc" (messages) */
     int nx, ny, tex_w, tex_h;     /* the arrays: (nx+2) x (ny+2) texels */
     int dbl;                      /* double precision (packed doubles, ROE_DOUBLE) */
     double g, cfl, h_dry, kappa, dx, dy;
