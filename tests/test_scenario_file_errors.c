@@ -207,8 +207,10 @@ static void test_line_ends(void)
     EXPECT_ERROR(text, "case.ini:11: expected [section] or key = value");
     snprintf(text, sizeof text, GOOD "[run ; %0300d\n", 0);
     EXPECT_ERROR(text, "case.ini:11: expected [section] or key = value");
+    /* the generic sections, then every registered scheme's own (the reader names none itself) */
     EXPECT_ERROR(GOOD "[roe]\n[physics]\n", "case.ini:12: unknown section [physics] (expected [domain], "
-                 "[initial], [boundary], [run], [roe], [kp], [friction], [sources], [gauges], [sediment] or [output])");
+                 "[initial], [boundary], [run], [sources], [output], [gauges], [friction], or a scheme's: [roe], "
+                 "[kp], [hllc] or [sediment])");
 }
 
 /* A raster's type (raster_read): by the name's ending, else by the first bytes; a file of

@@ -48,6 +48,18 @@ static const struct sc_known_key known_keys[] = {
 static const char *const known_sections[] = {"domain", "initial", "boundary", "run", "sources", "output", "gauges",
                                              "friction", NULL};
 
+/* "[domain], [initial], ..., [output], or a scheme's: [roe], [kp], [hllc] or [sediment]" */
+void sc_sections_text(char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = 0;
+    for (int i = 0; known_sections[i]; i++) {
+        int w = snprintf(out + o, len - o, "%s[%s]", i ? ", " : "", known_sections[i]);
+        if (w > 0 && (size_t)w < len - o) o += (size_t)w;
+    }
+    sc_scheme_sections_text(out + o, len - o);
+}
+
 int sc_section_known(const char *section)
 {
     for (int i = 0; known_sections[i]; i++)
@@ -237,9 +249,11 @@ static void check_section(ini_stream *s, const char *p)
     size_t n = (size_t)(end - p - 1);
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), p + 1);
-    if (!sc_section_known(name))
-        stream_fail(s, SWGL_ERR_INPUT, "unknown section [%s] (expected [domain], [initial], "
-                    "[boundary], [run], [roe], [kp], [friction], [sources], [gauges], [sediment] or [output])", name);
+    if (!sc_section_known(name)) {
+        char known[512];
+        sc_sections_text(known, sizeof known);
+        stream_fail(s, SWGL_ERR_INPUT, "unknown section [%s] (expected %s)", name, known);
+    }
 }
 
 /* A line too long for libinih: keeps the value aside in s->long_value and hands over

@@ -61,6 +61,10 @@ struct sc_known_key {
 int sc_key_known(const char *section, const char *key, enum key_family *family);
 int sc_key_owner(const char *section, const char *key, enum key_family *family, const scenario_scheme **owner);
 int sc_section_known(const char *section);
+/* The known sections for a message: the generic ones, then the registered schemes' own
+ * (", or a scheme's: [roe], [kp], [hllc] or [sediment]", appended by the second). */
+void sc_sections_text(char *out, size_t len);
+void sc_scheme_sections_text(char *out, size_t len);
 /* scenario_schemes.c: a registered scheme's own [section] or [section] key (its owner). */
 const scenario_scheme *sc_scheme_section(const char *section);
 const scenario_scheme *sc_scheme_key(const char *section, const char *key);

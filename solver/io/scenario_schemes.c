@@ -48,6 +48,21 @@ const scenario_scheme *sc_scheme_key(const char *section, const char *key)
     return NULL;
 }
 
+void sc_scheme_sections_text(char *out, size_t len)
+{
+    int total = 0, n = 0;
+    for (int i = 0; i < g_n_schemes; i++)
+        for (int k = 0; g_schemes[i]->sections && g_schemes[i]->sections[k]; k++) total++;
+    size_t o = 0;
+    out[0] = 0;
+    for (int i = 0; i < g_n_schemes; i++)
+        for (int k = 0; g_schemes[i]->sections && g_schemes[i]->sections[k]; k++, n++) {
+            const char *sep = n == 0 ? ", or a scheme's: " : n == total - 1 ? " or " : ", ";
+            int w = snprintf(out + o, len - o, "%s[%s]", sep, g_schemes[i]->sections[k]);
+            if (w > 0 && (size_t)w < len - o) o += (size_t)w;
+        }
+}
+
 const struct sc_entry *sc_given(scenario_reader *r, const char *section, const char *key)
 {
     return sc_value(r->t, section, key);
