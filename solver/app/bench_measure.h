@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #define BENCH_REPEATS 3   /* measurements of a figure; the median is printed */
-#define BENCH_EXTRA 4     /* figures a run may give beside its steps per second */
+#define BENCH_EXTRA 8     /* figures a run may give beside its steps per second */
 
 /* What one run gave: its stepping time and steps, and optionally more figures as units over
  * seconds (a pass's calls over its GPU seconds, the exchange's seconds over the wall) */

@@ -60,6 +60,11 @@ static int run_case(void *user, bench_sample *r)
                        .tune = g_tune};
     swgl_sim *sim = NULL;
     double wall = 0, steps = 0, cells = 0, exch = 0;
+    /* the exchange's parts (swgl_sim_stat): read, wire, write, finish, bound; the exchanges;
+     * the bytes sent an exchange */
+    static const char *const parts[] = {"exchange_read_s", "exchange_wire_s", "exchange_write_s", "exchange_finish_s",
+                                        "bound_s", "exchanges", "halo_bytes"};
+    double pv[7] = {0};
     swgl_status st = swgl_sim_create(&d, &sim);
     if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
     /* (the numbers are rank 0's, where a run alone is; 0 on the other ranks) */
@@ -67,19 +72,33 @@ static int run_case(void *user, bench_sample *r)
     if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &wall)) == SWGL_OK &&
         (st = swgl_sim_stat(sim, "steps", &steps)) == SWGL_OK && (st = swgl_sim_stat(sim, "cells_per_s", &cells)) == SWGL_OK)
         st = swgl_sim_stat(sim, "exchange_s", &exch);
+    for (int k = 0; k < 7 && st == SWGL_OK && me; k++) st = swgl_sim_stat(sim, parts[k], &pv[k]);
     if (st != SWGL_OK && swgl_mpi_rank() == 0)
         fprintf(stderr, "swgl bench scaling: %dx%d on %s: %s\n", c->nx, c->ny, c->backend, swgl_last_error());
     swgl_sim_destroy(sim);
-    if (st != SWGL_OK || !me) wall = steps = cells = exch = 0;
+    if (st != SWGL_OK || !me) {
+        wall = steps = cells = exch = 0;
+        memset(pv, 0, sizeof pv);
+    }
     /* every rank alike (a failure is agreed on by the sim's calls): the slowest rank's time */
     double updates = swgl_mpi_reduce_max(cells * wall);
     r->wall = swgl_mpi_reduce_max(wall);
     r->steps = (long)swgl_mpi_reduce_max(steps);
-    r->n = 2;
+    r->n = 8;
     r->units[0] = updates;
     r->sec[0] = r->wall;
     r->units[1] = swgl_mpi_reduce_max(exch);
     r->sec[1] = r->wall;
+    /* 2..6: the slowest rank's seconds of each part an exchange (read, wire, write, finish;
+     * the bound's agreement over an exchange's steps); 7: the most bytes a rank sends an
+     * exchange */
+    double nx = swgl_mpi_reduce_max(pv[5]);
+    for (int k = 0; k < 5; k++) {
+        r->units[2 + k] = swgl_mpi_reduce_max(pv[k]);
+        r->sec[2 + k] = nx > 0 ? nx : 1;
+    }
+    r->units[7] = swgl_mpi_reduce_max(pv[6]);
+    r->sec[7] = 1;
     return st != SWGL_OK;
 }
 
@@ -126,6 +145,11 @@ static void line(const char *what, int nx, int ny, const bench_figure *one, cons
     printf("%-24s %6s %6dx%-6d | %6ld %8.3f %10.4g %10.4g | %6ld %8.3f %10.4g %7.1f%% | %7s %6.1f%% | %6s\n", what,
            weak ? "weak" : "strong", nx, ny, one->steps, bench_run_s(one), bench_median(one, 1), bench_median(dev, 1),
            all->steps, bench_run_s(all), bench_median(all, 1), 100 * bench_median(all, 2), spd, 100 * eff, sps);
+    if (P > 1 && all->ok)   /* the P ranks' exchange, its parts (the slowest rank's each, us an exchange) */
+        printf("%-24s   an exchange: read %.0f + wire %.0f + write %.0f us; before it: finish %.0f us; the "
+               "bound over the ranks %.0f us; halo %.1f KiB a rank (the slowest rank's each)\n", "",
+               1e6 * bench_median(all, 3), 1e6 * bench_median(all, 4), 1e6 * bench_median(all, 5),
+               1e6 * bench_median(all, 6), 1e6 * bench_median(all, 7), bench_median(all, 8) / 1024);
 }
 
 int bench_scaling(int argc, char **argv)

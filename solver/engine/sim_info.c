@@ -72,12 +72,25 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
         if (sim->open && sim->in.be->probe && sim->in.be->probe->tiles) sim->in.be->probe->tiles(sim->in.self, &c, &t);
         if (!(t > 0 && c >= 0)) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_stat: tiles_fraction unknown on %s", sim->solver);
         *value = (double)c / (double)t;
-    } else if (strcmp(name, "exchange_s") == 0) {
-        long n = 0;
-        if (!sim->open || !scheme_mpi_stats(&sim->in, value, &n)) *value = 0;
+    } else if (strncmp(name, "exchange", 8) == 0 || strcmp(name, "bound_s") == 0 || strcmp(name, "halo_bytes") == 0) {
+        /* over MPI ranks, this rank's (scheme_mpi.h scheme_mpi_times); 0 on one rank */
+        scheme_mpi_times t;
+        memset(&t, 0, sizeof t);
+        if (sim->open) scheme_mpi_stats(&sim->in, &t);
+        static const char *const names[] = {"exchange_s", "exchanges", "exchange_read_s", "exchange_wire_s",
+                                            "exchange_write_s", "exchange_finish_s", "bound_s", "halo_bytes", NULL};
+        const double v[] = {t.exchange_s, (double)t.exchanges, t.read_s, t.wire_s, t.write_s, t.finish_s, t.bound_s,
+                            (double)t.halo_bytes};
+        int k = 0;
+        while (names[k] && strcmp(names[k], name) != 0) k++;
+        if (!names[k]) goto unknown;
+        *value = v[k];
     } else {
+    unknown:
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_stat: no number '%s' (wall_s, steps, dt_min, dt_max, cells_per_s, "
-                         "mass_initial, mass_final, tiles_fraction, exchange_s, interrupted)", name);
+                         "mass_initial, mass_final, tiles_fraction, exchange_s, exchanges, exchange_read_s, "
+                         "exchange_wire_s, exchange_write_s, exchange_finish_s, bound_s, halo_bytes, interrupted)",
+                         name);
     }
     return SWGL_OK;
 }

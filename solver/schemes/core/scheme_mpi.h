@@ -41,9 +41,23 @@ int swgl_mpi_available(void);   /* built with MPI */
 swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend b, const scheme_setup *s,
                             const scheme_config *cfg);
 
-/* An instance of scheme_mpi_open: the seconds its halo exchanges took on this rank and
- * their number (returns 1), or 0 for any other instance. */
-int scheme_mpi_stats(const scheme_inst *in, double *exchange_s, long *exchanges);
+/* Where a rank's time over the ranks goes (issue 26's breakdown; this rank's seconds, summed
+ * over the run): the exchanges (after the block's queued work) and their number; in them the
+ * strips read from the backend (a device's read-back: halo get or fetch, and the inner
+ * cells' stage queued where it overlaps), the sends and receives on the wire (MPI_Waitall),
+ * the strips written into the backend (a device's upload); apart from them the wait for
+ * the block's queued work before each (finish) and the step bound's agreement over the
+ * ranks (the status and the allreduce of the least bound, every stage); the bytes this rank
+ * sends an exchange. */
+typedef struct scheme_mpi_times {
+    double exchange_s;
+    long exchanges;
+    double read_s, wire_s, write_s, finish_s, bound_s;
+    long halo_bytes;
+} scheme_mpi_times;
+/* An instance of scheme_mpi_open: its times on this rank (returns 1), or 0 for any other
+ * instance. */
+int scheme_mpi_stats(const scheme_inst *in, scheme_mpi_times *t);
 /* Collectives for the program (no-ops on one rank): a barrier, the maximum of v over the
  * ranks, and a status every rank agrees on (the lowest failing rank's, message included). */
 void swgl_mpi_barrier(void);

@@ -38,6 +38,7 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     swgl_status st = SWGL_OK;
     const scheme_backend *be = m->inner.be;
     void *self = m->inner.self;
+    double t0 = MPI_Wtime(), t1;
     for (int p = 0; p < m->npeer; p++) {
         peer *q = &m->peers[p];
         m->req[2 * p] = m->req[2 * p + 1] = MPI_REQUEST_NULL;
@@ -55,11 +56,16 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
             st = inner ? be->halo->fetch(self, q->sbuf) : be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
         MPI_Isend(q->sbuf, q->sn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
     }
+    t1 = MPI_Wtime();
+    m->tm.read_s += t1 - t0;   /* the strips read back (with the requests and, overlapped, the inner cells queued) */
     MPI_Waitall(2 * m->npeer, m->req, MPI_STATUSES_IGNORE);
+    double t2 = MPI_Wtime();
+    m->tm.wire_s += t2 - t1;
     for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
         if (q->rn) st = be->halo->set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
     }
+    m->tm.write_s += MPI_Wtime() - t2;
     return st;
 }
 
@@ -124,18 +130,22 @@ swgl_status scheme_mpi_stage(void *self, int k, double *bound)
         const scheme_backend *be = m->inner.be;
         int reach = m->overlap ? be->halo->overlap(m->inner.self, m->strip_max) : 0;
         parts = reach > 0 && overlap_rects(m, reach, inner, outer);
+        double tf = MPI_Wtime();
         if (be->finish) be->finish(m->inner.self);
         double t0 = MPI_Wtime();
+        m->tm.finish_s += t0 - tf;
         st = exchange(m, parts ? (const int (*)[4])inner : NULL);
         m->exch_s += MPI_Wtime() - t0;
         m->exchanges++;
         if (parts && st == SWGL_OK) st = be->halo->stage_rects(m->inner.self, 0, (const int (*)[4])outer, 4, &b);
     }
     if (st == SWGL_OK && !parts) st = m->inner.be->stage(m->inner.self, k, &b);
+    double tb = MPI_Wtime();
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) return st;
     /* the least bound of the ranks, a NaN anywhere a NaN (MPI_MIN may drop one) */
     double v[2] = {isnan(b) ? 1.0 : 0.0, isnan(b) ? -INFINITY : -b}, r[2];
     MPI_Allreduce(v, r, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    m->tm.bound_s += MPI_Wtime() - tb;
     *bound = r[0] > 0 ? NAN : -r[1];
     if (k == 0) m->bound = *bound;
     return SWGL_OK;

@@ -50,6 +50,7 @@ typedef struct mpi_inst {
     double t, stop, bound;      /* the step: set_time's t and stop, stage 0's bound */
     double exch_s;              /* s spent in the halo exchange (after the block's queued work) */
     long exchanges;
+    scheme_mpi_times tm;        /* the exchange's parts (scheme_mpi_stats) */
     int overlap;                /* stage 0's inner cells while the halo goes (tune mpi.overlap=off: off) */
     long strip_max;             /* the cells of the largest strip this rank sends */
     scheme_backend be;          /* the table of this instance */

@@ -9,9 +9,9 @@
 
 #ifndef SWGL_HAVE_MPI
 
-int scheme_mpi_stats(const scheme_inst *in, double *exchange_s, long *exchanges)
+int scheme_mpi_stats(const scheme_inst *in, scheme_mpi_times *t)
 {
-    (void)in, (void)exchange_s, (void)exchanges;
+    (void)in, (void)t;
     return 0;
 }
 
@@ -110,12 +110,15 @@ static const scheme_backend mpi_backend = {.backend = BACKEND_NONE,
                                            .device = &mpi_device,
                                            .probe = &mpi_probe};
 
-int scheme_mpi_stats(const scheme_inst *in, double *exchange_s, long *exchanges)
+int scheme_mpi_stats(const scheme_inst *in, scheme_mpi_times *t)
 {
     if (!in->be || in->be->destroy != w_destroy) return 0;
     const mpi_inst *m = in->self;
-    *exchange_s = m->exch_s;
-    *exchanges = m->exchanges;
+    *t = m->tm;
+    t->exchange_s = m->exch_s;
+    t->exchanges = m->exchanges;
+    t->halo_bytes = 0;
+    for (int p = 0; p < m->npeer; p++) t->halo_bytes += (long)m->peers[p].sn * (long)sizeof(double);
     return 1;
 }
 
