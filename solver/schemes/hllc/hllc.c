@@ -15,22 +15,5 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
     return swe_fv1_setup(sc, s, keys->kappa, 1);
 }
 
-const scheme_desc scheme_hllc = {
-    .name = "hllc",
-    .n_fields = 3,
-    .fields = {"h", "qx", "qy"},
-    .cell_word = "cells",
-    .setup = setup,
-    .setup_free = swe_fv1_setup_free,
-    .write_grids = swe_write_grids,
-    .write_final = swe_write_final,
-    .write_frame = swe_write_frame,
-    .summary = swe_summary,
-    .print = swe_print,
-    .speed_scale = swe_fv1_speed_scale,
-    .describe_run = NULL,
-    .forcing = swe_fv1_forcing,
-    .window = swe_fv1_window,
-    .halo = swe_fv1_halo,
-    .backends = {&hllc_backend_gpu, &hllc_backend_cpu, &hllc_backend_cpu_scalar},
-};
+const scheme_desc scheme_hllc =
+    SWE_FV1_DESC("hllc", setup, &hllc_backend_gpu, &hllc_backend_cpu, &hllc_backend_cpu_scalar);

@@ -14,22 +14,4 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
     return swe_fv1_setup(sc, s, keys->kappa, 0);
 }
 
-const scheme_desc scheme_roe = {
-    .name = "roe",
-    .n_fields = 3,
-    .fields = {"h", "qx", "qy"},
-    .cell_word = "cells",
-    .setup = setup,
-    .setup_free = swe_fv1_setup_free,
-    .write_grids = swe_write_grids,
-    .write_final = swe_write_final,
-    .write_frame = swe_write_frame,
-    .summary = swe_summary,
-    .print = swe_print,
-    .speed_scale = swe_fv1_speed_scale,
-    .describe_run = NULL,
-    .forcing = swe_fv1_forcing,
-    .window = swe_fv1_window,
-    .halo = swe_fv1_halo,
-    .backends = {&roe_backend_gpu, &roe_backend_cpu, &roe_backend_cpu_scalar},
-};
+const scheme_desc scheme_roe = SWE_FV1_DESC("roe", setup, &roe_backend_gpu, &roe_backend_cpu, &roe_backend_cpu_scalar);

@@ -33,4 +33,14 @@ int swe_fv1_halo(const scheme_setup *s);
 double swe_fv1_speed_scale(const scheme_setup *s);
 const swe_forcing *swe_fv1_forcing(const scheme_setup *s);
 
+/* The scheme_desc of a first-order scheme on cells (roe, hllc): the state h, qx, qy, this
+ * file's setup_free, window, halo, bound speed and forcing, every shallow-water output
+ * (swe_output.h), the scheme's own setup (its keys into swe_fv1_setup) and backends. */
+#define SWE_FV1_DESC(name_str, setup_fn, gpu, cpu, cpu_scalar)                                                     \
+    {.name = name_str, .n_fields = 3, .fields = {"h", "qx", "qy"}, .cell_word = "cells", .setup = setup_fn,        \
+     .setup_free = swe_fv1_setup_free, .write_grids = swe_write_grids, .write_final = swe_write_final,             \
+     .write_frame = swe_write_frame, .summary = swe_summary, .print = swe_print,                                   \
+     .speed_scale = swe_fv1_speed_scale, .forcing = swe_fv1_forcing, .window = swe_fv1_window,                     \
+     .halo = swe_fv1_halo, .backends = {gpu, cpu, cpu_scalar}}
+
 #endif
