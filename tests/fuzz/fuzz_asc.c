@@ -1,5 +1,8 @@
-/* fuzz_asc.c — the ESRI ASCII grid reader: asc_read on the input bytes, written to a file
- * in the harness's temporary folder (asc_read reads a path, as the loader does).
+/* fuzz_asc.c — the raster readers: asc_read on the input bytes, written to a file in the
+ * harness's temporary folder (asc_read reads a path, as the loader does), and the one entry
+ * point the program reads rasters through, raster_read, which picks the reader by the name
+ * ("grid.asc") or else by the first bytes ("grid.dat"): where it reads the grid, the same
+ * grid as asc_read's; where it refuses a type, one line naming the file.
  *
  * Each input is read twice: with a nodata array (NODATA cells come back as NaN) and
  * without (NODATA is then an error).  On success the documented properties are checked
@@ -17,7 +20,7 @@
 #include "fuzz_common.h"
 #include "raster.h"
 
-static void read_once(const char *path, int with_nodata)
+static int read_once(const char *path, int with_nodata)
 {
     int nx = -1, ny = -1;
     double xll, yll, dx, dy, *v = NULL;
@@ -39,6 +42,26 @@ static void read_once(const char *path, int with_nodata)
     }
     free(v);
     free(nd);
+    return st == SWGL_OK;
+}
+
+/* raster_read on path: ok_asc says whether asc_read (with NODATA) read the same bytes */
+static void read_raster(const char *path, int ok_asc, int by_name)
+{
+    raster r;
+    memset(&r, 0, sizeof r);
+    swgl_status st = raster_read(path, &r);
+    if (st == SWGL_OK) {
+        FZ_CHECK(ok_asc);   /* the only reader this build has */
+        FZ_CHECK(r.nx >= 1 && r.ny >= 1 && r.v && r.nodata && r.format);
+        FZ_CHECK(r.dx > 0 && r.dy > 0 && isfinite(r.x0) && isfinite(r.y0));
+        size_t n = (size_t)r.nx * (size_t)r.ny;
+        for (size_t k = 0; k < n; k++) FZ_CHECK(r.nodata[k] ? isnan(r.v[k]) : isfinite(r.v[k]));
+    } else {
+        FZ_CHECK(strlen(swgl_last_error()) > 0);
+        if (by_name) FZ_CHECK(!ok_asc);   /* by its name an .asc is asc_read's to refuse */
+    }
+    raster_free(&r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,7 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[1200];
     fz_write(path, sizeof path, "grid.asc", data, size);
-    read_once(path, 1);
+    int ok_asc = read_once(path, 1);
     read_once(path, 0);
+    read_raster(path, ok_asc, 1);
+    fz_write(path, sizeof path, "grid.dat", data, size);
+    read_raster(path, ok_asc, 0);
     return 0;
 }

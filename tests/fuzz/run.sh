@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh SECONDS [harness...] — builds the libFuzzer harnesses if needed and
-# runs each for SECONDS (harnesses: scenario asc expr hydrograph mesh points; default all six, one after the
+# runs each for SECONDS (harnesses: scenario asc expr hydrograph mesh points tune; default all seven, one after the
 # other); prints per harness the executions, the coverage (cov: edges, ft: features) and
 # the findings; exits 1 if any harness found something, 2 on a set-up error.
 #
@@ -25,9 +25,9 @@ secs=$1
 shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(scenario asc expr hydrograph mesh points)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(scenario asc expr hydrograph mesh points tune)
 for h in "${harnesses[@]}"; do
-  case $h in scenario|asc|expr|hydrograph|mesh|points) ;; *) echo "run.sh: unknown harness '$h'" >&2; usage ;; esac
+  case $h in scenario|asc|expr|hydrograph|mesh|points|tune) ;; *) echo "run.sh: unknown harness '$h'" >&2; usage ;; esac
 done
 
 bd=${SWGL_FUZZ_BUILD:-$root/build-fuzz}
@@ -35,7 +35,7 @@ case $bd in /*) ;; *) bd=$root/$bd ;; esac
 work=$bd/fuzz
 arts=${SWGL_FUZZ_ARTIFACTS:-$work/artifacts}
 # -max_len per harness: a scenario file with overrides, an .asc grid, one expression
-declare -A max_len=([scenario]=4096 [asc]=4096 [expr]=2048 [hydrograph]=2048 [mesh]=4096 [points]=2048)
+declare -A max_len=([scenario]=4096 [asc]=4096 [expr]=2048 [hydrograph]=2048 [mesh]=4096 [points]=2048 [tune]=1024)
 
 # ---- build ------------------------------------------------------------------------------
 if ! command -v clang >/dev/null; then

@@ -14,11 +14,13 @@
 #                 good ones (an L, CRLF and mixed separators, a degenerate triangle, map
 #                 coordinates), the first lines of the Malpasset mesh when the shared data
 #                 folder has it, and each kind the reader refuses
+#   OUT/tune      --tune texts: every key at a good value, with separators and spaces, and
+#                 each kind the parser refuses
 set -euo pipefail
 out=${1:?usage: tests/fuzz/seeds.sh OUT}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh" "$out/points"
-mkdir -p "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh" "$out/points"
+rm -rf "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh" "$out/points" "$out/tune"
+mkdir -p "$out/scenario" "$out/expr" "$out/asc" "$out/hydrograph" "$out/mesh" "$out/points" "$out/tune"
 h="$out/hydrograph"
 printf 'time_s,discharge_m3s\n0,0\n600,60\n2400,10\n' > "$h/good"
 printf '# a tide\ntime_s, level_m\r\n0, 0\r\n\r\n900, 0.5\r\n1800, -0.5e0\r\n' > "$h/crlf"
@@ -106,5 +108,15 @@ printf 'A,1,nan\n' > "$out/points/nan"
 printf 'A B,1,2\n' > "$out/points/space-id"
 printf '# only a comment\r\n' > "$out/points/empty"
 
+# --tune texts (fuzz_tune.c)
+printf 'clock_every=8,host_clock=on,roe.fused=off,roe.group=16x8' > "$out/tune/run"
+printf 'kp.fused=flux\nkp.group=16x8\nkp.cells=2x4\nkp.stage=on\nkp.xshare=off\nkp.max_groups=3' > "$out/tune/kp"
+printf ' mpi.blocks = 2x1 , mpi.halo=4,,mpi.overlap=off,mpi.verbose=yes ' > "$out/tune/mpi"
+printf 'kp.group=auto,mpi.blocks=auto' > "$out/tune/auto"
+printf 'kp.group=99999999999x1' > "$out/tune/overflow"
+printf 'clock_every=64' > "$out/tune/range"
+printf 'host_clock' > "$out/tune/no-equals"
+printf 'kp.flux=cell' > "$out/tune/removed"
+
 echo "seeds.sh: $(ls "$out/scenario" | wc -l) scenario, $(ls "$out/expr" | wc -l) expression, $(ls "$out/asc" | wc -l) .asc," \
-  "$(ls "$out/hydrograph" | wc -l) hydrograph, $(ls "$out/mesh" | wc -l) mesh, $(ls "$out/points" | wc -l) points seeds in $out"
+  "$(ls "$out/hydrograph" | wc -l) hydrograph, $(ls "$out/mesh" | wc -l) mesh, $(ls "$out/points" | wc -l) points, $(ls "$out/tune" | wc -l) tune seeds in $out"
