@@ -53,9 +53,10 @@ int gpu_readback_next(const gpu_readback *r) { return r->count ? r->elems[r->hea
 swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, int y, int w, int h)
 {
     if (r->count == r->slots) return swgl_fail(SWGL_ERR_ARG, "readback: all %d slots are in flight", r->slots);
-    if (w * h > r->max_elems || gpu_array2d_format(a) != GPU_RGBA32F)
-        return swgl_fail(SWGL_ERR_ARG, "readback of '%s': %dx%d RGBA32F elements at most %d", gpu_array2d_label(a),
-                         w, h, r->max_elems);
+    if (w * h > r->max_elems)
+        return swgl_fail(SWGL_ERR_ARG, "readback of '%s': %dx%d elements, at most %d", gpu_array2d_label(a), w, h,
+                         r->max_elems);
+    int ui = gpu_array2d_format(a) == GPU_RGBA32UI;
     int k = (r->head + r->count) % r->slots;
     glGetError();
     glBindFramebuffer(GL_READ_FRAMEBUFFER, gpu_array2d_framebuffer(a));
@@ -63,7 +64,7 @@ swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, i
     glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[k]);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
     glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-    glReadPixels(x, y, w, h, GL_RGBA, GL_FLOAT, (void *)0);
+    glReadPixels(x, y, w, h, ui ? GL_RGBA_INTEGER : GL_RGBA, ui ? GL_UNSIGNED_INT : GL_FLOAT, (void *)0);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
     r->fence[k] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);

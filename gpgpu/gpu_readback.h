@@ -12,10 +12,11 @@
 typedef struct gpu_readback gpu_readback;
 
 /* slots: how many requests may be in flight (1..GPU_READBACK_MAX); each holds up to
- * max_elems RGBA32F elements. */
+ * max_elems elements (16 bytes each: RGBA32F, or RGBA32UI, whose bits come back as they
+ * are in the floats of fetch's out). */
 swgl_status gpu_readback_create(int slots, int max_elems, gpu_readback **out);
 void gpu_readback_destroy(gpu_readback *r);      /* NULL is fine */
-/* Requests [x, x+w) x [y, y+h) of a (RGBA32F); SWGL_ERR_ARG when every slot is in
+/* Requests [x, x+w) x [y, y+h) of a; SWGL_ERR_ARG when every slot is in
  * flight (fetch first). */
 swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, int y, int w, int h);
 int gpu_readback_pending(const gpu_readback *r);

@@ -57,6 +57,8 @@ static void defaults(void)
     CHECK(t.mpi_blocks[0] == 0 && t.mpi_blocks[1] == 0, "mpi.blocks defaults to auto (0x0)");
     CHECK(t.mpi_halo == 0, "mpi.halo defaults to 0 (the scheme's)");
     CHECK(t.mpi_overlap == 1, "mpi.overlap defaults to on");
+    CHECK(t.mpi_pack == 1, "mpi.pack defaults to on");
+    CHECK(t.mpi_every == 0, "mpi.every defaults to 0 (chosen by the backend)");
     CHECK(t.mpi_verbose == 0, "mpi.verbose defaults to off");
     /* the backends take tuning_or_default(cfg->tune): NULL must be the same defaults */
     CHECK(memcmp(tuning_or_default(NULL), &t, sizeof t) == 0, "tuning_or_default(NULL) is the defaults");
@@ -69,14 +71,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 14 keys, each tested here (a new key must be added to this test) */
+    /* the table: 16 keys, each tested here (a new key must be added to this test) */
     static const char *const names[] = {"clock_every", "host_clock",  "roe.fused",     "roe.group", "kp.fused",
                                         "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
-                                        "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 14;
+                                        "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.every",
+                                        "mpi.verbose"};
+    int n = tuning_key_count(), same = n == 16;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 14 keys this test covers, in order (%d keys)", n);
+          "the table holds the 16 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -94,6 +97,10 @@ static void good_values(void)
     CHECK(parse("roe.fused=off", &t) == SWGL_OK && t.roe_fused == 0, "roe.fused=off");
     CHECK(parse("mpi.overlap=no", &t) == SWGL_OK && t.mpi_overlap == 0, "mpi.overlap=no");
     CHECK(parse("mpi.verbose=on", &t) == SWGL_OK && t.mpi_verbose == 1, "mpi.verbose=on");
+    CHECK(parse("mpi.pack=off", &t) == SWGL_OK && t.mpi_pack == 0, "mpi.pack=off");
+    CHECK(parse("mpi.every=16", &t) == SWGL_OK && t.mpi_every == 16, "mpi.every=16 (its most)");
+    CHECK(parse("mpi.every=17", &t) == SWGL_ERR_ARG && parse("mpi.every=-1", &t) == SWGL_ERR_ARG,
+          "mpi.every=17 and -1 refused (0..16)");
     /* AxB, and auto where the default is auto */
     CHECK(parse("roe.group=16x8", &t) == SWGL_OK && t.roe_group[0] == 16 && t.roe_group[1] == 8, "roe.group=16x8");
     CHECK(parse("kp.group=32x2", &t) == SWGL_OK && t.kp_group[0] == 32 && t.kp_group[1] == 2, "kp.group=32x2");
@@ -121,7 +128,7 @@ static void good_values(void)
     swgl_tuning a, b;
     const char *all = "clock_every=7,host_clock=on,roe.fused=off,roe.group=16x4,kp.fused=flux,kp.group=16x8,"
                       "kp.cells=1x8,kp.stage=on,kp.xshare=off,kp.max_groups=3,mpi.blocks=2x2,mpi.halo=2,"
-                      "mpi.overlap=off,mpi.verbose=on";
+                      "mpi.overlap=off,mpi.pack=off,mpi.every=3,mpi.verbose=on";
     char buf[1024];
     int ok = parse(all, &a) == SWGL_OK;
     tuning_format(&a, buf, sizeof buf);

@@ -107,11 +107,18 @@ static void sort3(double *v)
 
 int bench_measure(bench_run_fn run, void *user, double min_s, bench_figure *f)
 {
+    bench_sample s;
+    memset(&s, 0, sizeof s);
+    memset(f, 0, sizeof *f);
+    if (run(user, &s) != 0) return 1;   /* the warm-up */
+    return bench_measure_warmed(run, user, min_s, f);
+}
+
+int bench_measure_warmed(bench_run_fn run, void *user, double min_s, bench_figure *f)
+{
     memset(f, 0, sizeof *f);
     f->n = 1;
     bench_sample s;
-    memset(&s, 0, sizeof s);
-    if (run(user, &s) != 0) return 1;   /* the warm-up */
     for (int m = 0; m < BENCH_REPEATS; m++) {
         double wall = 0, steps = 0, units[BENCH_EXTRA] = {0}, sec[BENCH_EXTRA] = {0};
         do {

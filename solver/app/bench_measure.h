@@ -38,6 +38,9 @@ typedef struct bench_figure {
 /* The warm-up run, then BENCH_REPEATS measurements of at least min_s each; 0, or 1 where a
  * run failed (or stepped no time) */
 int bench_measure(bench_run_fn run, void *user, double min_s, bench_figure *f);
+/* The same after a warm-up run the caller made (bench scaling's first run, which also
+ * times a step) */
+int bench_measure_warmed(bench_run_fn run, void *user, double min_s, bench_figure *f);
 /* Figure k's median (k = 0: steps per second; 1 + j: extra figure j), 0 without one */
 double bench_median(const bench_figure *f, int k);
 /* Figure k's spread: (largest - smallest) / median of its measurements, 0 without one */

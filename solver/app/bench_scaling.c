@@ -3,19 +3,21 @@
  * (case circular-dambreak: a column of 2.5 m in still water of 0.5 m, so every cell is wet
  * and every block works alike), for each scheme and backend:
  *   strong:  a fixed N x N grid (--strong, default 8192) on one rank, then over the P;
- *   weak:    B x B cells a rank (--weak, default 4096): B x B on one rank, then the grid
- *            of the P blocks (B px x B py) over the P ranks.
- * "One rank" is rank 0 alone (swgl_sim_desc.mpi_alone: the others wait) with the time step
- * read back every step, as the ranks run (desc.host_clock), so the two differ by the
- * decomposition alone;
- * the default one-rank run (the step kept on the GPU) is printed beside it.  Each run
- * takes --steps steps (default 20; the simulated time chosen from the first step's
- * bound); every figure is the median of 3 measurements of at least --min-time seconds
- * of stepping (bench_measure.h: the run repeated after a warm-up run, every rank alike).
+ *   weak:    B x B cells a rank (--weak, default 4096; or W x H, --weak WxH, so that the
+ *            border's length can change with the block's area kept): a block on one rank,
+ *            then the grid of the P blocks (W px x H py, split so) over the P ranks.
+ * "One rank" is rank 0 alone (swgl_sim_desc.mpi_alone: the others wait) as a one-rank run
+ * is by default (the step kept on the GPU): what a user gets without the ranks; with
+ * --host-clock also with the time step read back every step, as the ranks run
+ * (desc.host_clock), so that the two differ by the decomposition alone.  A first run
+ * of --steps steps (default 20; the simulated time chosen from the first step's bound)
+ * times a step, and the runs measured are lengthened to step for --min-time seconds each
+ * (measure_long); every figure is the median of 3 such runs (bench_measure.h; the first
+ * run is the warm-up; every rank alike).
  * Printed: cell updates per second, the share of the
  * run's wall time in the halo exchange (the slowest rank's), the speed-up and the
  * efficiency (strong: speed-up / P; weak: one rank's time over the P ranks' for the same
- * cells a rank). */
+ * cells a rank), against the default one-rank run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +34,9 @@
 typedef struct scase {
     const char *scheme, *backend;
     int device, nx, ny;
-    double dx, t_end;
+    double dx, t_end, t_warm;   /* t_warm: the first steps, run before the time counted */
     int alone, sync;
+    const char *tune;   /* the sim's tuning (g_tune, or it with the weak run's blocks) */
 } scase;
 
 static char g_tune[CLI_TUNE_MAX];   /* --tune items for every sim */
@@ -57,7 +60,7 @@ static int run_case(void *user, bench_sample *r)
     const char *sets[9] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], NULL};
     swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = c->backend, .precision = "single",
                        .use_device = c->device >= 0, .device = c->device, .host_clock = c->sync, .mpi_alone = c->alone,
-                       .tune = g_tune};
+                       .tune = c->tune};
     swgl_sim *sim = NULL;
     double wall = 0, steps = 0, cells = 0, exch = 0;
     /* the exchange's parts (swgl_sim_stat): read, wire, write, finish, bound; the exchanges;
@@ -66,13 +69,28 @@ static int run_case(void *user, bench_sample *r)
                                         "bound_s", "exchanges", "halo_bytes"};
     double pv[7] = {0};
     swgl_status st = swgl_sim_create(&d, &sim);
+    /* the first steps apart (a new sim's first steps touch its arrays for the first time,
+     * which some drivers make slow): the figures count the steps after them */
+    const int me = !c->alone || swgl_mpi_rank() == 0;   /* (rank 0's, where a run is alone) */
+    double w0 = 0, s0 = 0, x0 = 0, pv0[7] = {0};
+    if (st == SWGL_OK) st = swgl_sim_run_to(sim, c->t_warm);
+    if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &w0)) == SWGL_OK &&
+        (st = swgl_sim_stat(sim, "steps", &s0)) == SWGL_OK)
+        st = swgl_sim_stat(sim, "exchange_s", &x0);
+    for (int k = 0; k < 7 && st == SWGL_OK && me; k++) st = swgl_sim_stat(sim, parts[k], &pv0[k]);
     if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
-    /* (the numbers are rank 0's, where a run alone is; 0 on the other ranks) */
-    const int me = !c->alone || swgl_mpi_rank() == 0;
     if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &wall)) == SWGL_OK &&
         (st = swgl_sim_stat(sim, "steps", &steps)) == SWGL_OK && (st = swgl_sim_stat(sim, "cells_per_s", &cells)) == SWGL_OK)
         st = swgl_sim_stat(sim, "exchange_s", &exch);
     for (int k = 0; k < 7 && st == SWGL_OK && me; k++) st = swgl_sim_stat(sim, parts[k], &pv[k]);
+    if (st == SWGL_OK && me) {
+        double ncell = steps > 0 ? cells * wall / steps : 0;   /* the active cells */
+        wall -= w0;
+        steps -= s0;
+        exch -= x0;
+        for (int k = 0; k < 6; k++) pv[k] -= pv0[k];   /* (halo_bytes is per exchange) */
+        cells = wall > 0 ? ncell * steps / wall : 0;
+    }
     if (st != SWGL_OK && swgl_mpi_rank() == 0)
         fprintf(stderr, "swgl bench scaling: %dx%d on %s: %s\n", c->nx, c->ny, c->backend, swgl_last_error());
     swgl_sim_destroy(sim);
@@ -100,6 +118,26 @@ static int run_case(void *user, bench_sample *r)
     r->units[7] = swgl_mpi_reduce_max(pv[6]);
     r->sec[7] = 1;
     return st != SWGL_OK;
+}
+
+/* A figure of the case by the trusted rule (bench_measure.h) with runs of at least min_s of
+ * stepping each: a first run of the case's --steps steps says how long a step takes, and the
+ * simulated time is lengthened (a few tries) so that one run steps for min_s,
+ * so that a measurement is one long run, not many short ones (whose set-up, a new sim each
+ * time, would take the bench's time, and whose first steps would weigh in the figure). */
+static int measure_long(scase *c, double min_s, bench_figure *f)
+{
+    bench_sample s;
+    memset(f, 0, sizeof *f);
+    /* lengthened by at most 8 times a try (a short run on the GPU's clock may end with work
+     * still queued, and time a step short), until a run steps for most of min_s */
+    for (int tries = 0; tries < 6; tries++) {
+        memset(&s, 0, sizeof s);
+        if (run_case(c, &s) != 0) return 1;
+        if (!(s.wall > 0) || s.wall >= 0.8 * min_s) break;
+        c->t_end = c->t_warm + (c->t_end - c->t_warm) * fmin(fmax(1.1 * min_s / s.wall, 1.5), 8.0);
+    }
+    return bench_measure_warmed(run_case, c, min_s, f);   /* (those first runs were the warm-up) */
 }
 
 /* The blocks of a square grid over P ranks as the library splits it (docs/mpi.md: the
@@ -131,8 +169,8 @@ static void line(const char *what, int nx, int ny, const bench_figure *one, cons
                  const bench_figure *all, int P, int weak)
 {
     double eff = 0, sp = 0, spread = -1;
-    if (one->ok && all->ok) {
-        double r = bench_median(all, 0) / bench_median(one, 0);   /* steps a second, P ranks over one */
+    if (dev->ok && all->ok) {
+        double r = bench_median(all, 0) / bench_median(dev, 0);   /* steps a second, P ranks over one */
         if (weak) eff = r;
         else sp = r, eff = sp / P;
     }
@@ -142,9 +180,11 @@ static void line(const char *what, int nx, int ny, const bench_figure *one, cons
     char spd[16] = "", sps[16];
     if (!weak && sp > 0) snprintf(spd, sizeof spd, "%.2f", sp);
     bench_fmt_spread(sps, sizeof sps, spread);
-    printf("%-24s %6s %6dx%-6d | %6ld %8.3f %10.4g %10.4g | %6ld %8.3f %10.4g %7.1f%% | %7s %6.1f%% | %6s\n", what,
-           weak ? "weak" : "strong", nx, ny, one->steps, bench_run_s(one), bench_median(one, 1), bench_median(dev, 1),
-           all->steps, bench_run_s(all), bench_median(all, 1), 100 * bench_median(all, 2), spd, 100 * eff, sps);
+    char host[16] = "-";
+    if (one->ok) snprintf(host, sizeof host, "%.4g", bench_median(one, 1));
+    printf("%-24s %6s %6dx%-6d | %6ld %8.3f %10.4g %10s | %6ld %8.3f %10.4g %7.1f%% | %7s %6.1f%% | %6s\n", what,
+           weak ? "weak" : "strong", nx, ny, dev->steps, bench_run_s(dev), bench_median(dev, 1), host, all->steps,
+           bench_run_s(all), bench_median(all, 1), 100 * bench_median(all, 2), spd, 100 * eff, sps);
     if (P > 1 && all->ok)   /* the P ranks' exchange, its parts (the slowest rank's each, us an exchange) */
         printf("%-24s   an exchange: read %.0f + wire %.0f + write %.0f us; before it: finish %.0f us; the "
                "bound over the ranks %.0f us; halo %.1f KiB a rank (the slowest rank's each)\n", "",
@@ -154,7 +194,7 @@ static void line(const char *what, int nx, int ny, const bench_figure *one, cons
 
 int bench_scaling(int argc, char **argv)
 {
-    int strong = 8192, weak = 4096, steps = 20, device = -1;
+    int strong = 8192, weak = 4096, weak_h = 4096, steps = 20, device = -1, host_col = 0;
     double min_s = 1.0;
     char schemes[64] = "roe,kp", backends[96] = "gpu-compute,gpu";
     for (int i = 1; i < argc; i++) {
@@ -164,8 +204,13 @@ int bench_scaling(int argc, char **argv)
             int t = cli_tune("bench scaling", argv[++i], g_tune, sizeof g_tune);
             if (t) return t > 0 ? 0 : 2;
         } else if (strcmp(a, "--strong") == 0 && more) strong = atoi(argv[++i]);
-        else if (strcmp(a, "--weak") == 0 && more) weak = atoi(argv[++i]);
+        else if (strcmp(a, "--weak") == 0 && more) {
+            const char *v = argv[++i];
+            char x = 0;
+            if (sscanf(v, "%dx%d%c", &weak, &weak_h, &x) != 2) weak_h = weak = atoi(v);
+        }
         else if (strcmp(a, "--steps") == 0 && more) steps = atoi(argv[++i]);
+        else if (strcmp(a, "--host-clock") == 0) host_col = 1;
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
         else if (strcmp(a, "--min-time") == 0 && more && bench_parse_min_time(argv[i + 1]) > 0)
             min_s = bench_parse_min_time(argv[++i]);
@@ -173,18 +218,22 @@ int bench_scaling(int argc, char **argv)
         else if (strcmp(a, "--backends") == 0 && more) snprintf(backends, sizeof backends, "%s", argv[++i]);
         else {
             if (swgl_mpi_rank() == 0)
-                printf("usage: mpirun -n P swgl bench scaling [--strong N] [--weak N] [--steps S] [--schemes roe,kp]\n"
-                       "                 [--backends gpu-compute,gpu,cpu,cpu-scalar] [--min-time T] [--device N]\n"
+                printf("usage: mpirun -n P swgl bench scaling [--strong N] [--weak N|WxH] [--steps S] [--host-clock]\n"
+                       "                 [--schemes roe,kp] [--backends gpu-compute,gpu,cpu,cpu-scalar] [--min-time T] [--device N]\n"
                        "                 [--tune KEY=VALUE]... (--tune help lists the keys)\n"
                        "  strong: an N x N grid (default 8192) on one rank, then over the P ranks; weak: N x N cells a\n"
-                       "  rank (default 4096); 0 skips either.  Each run about S steps (default 20).  Every figure is\n"
-                       "  the median of 3 measurements of at least T s of stepping each (--min-time, default 1): the\n"
-                       "  run repeated, a new sim each time, after a warm-up run; 'spread' = (max - min) / median.\n");
+                       "  rank (default 4096; WxH: blocks W wide, H high); 0 skips either.  A first run of S steps\n"
+                       "  (default 20) times a step; the runs measured are then made long enough to step for T s\n"
+                       "  each (--min-time, default 1).  Every figure is the median of 3 such runs, a new sim each\n"
+                       "  time, after the first run (its warm-up); 'spread' = (max - min) / median.  --host-clock: one\n"
+                       "  rank also with the step read back every step, as the ranks step.\n");
             return 2;
         }
     }
-    if (strong < 0 || weak < 0 || steps < 1 || (strong > 0 && strong < 16) || (weak > 0 && weak < 16)) {
-        fprintf(stderr, "swgl bench scaling: --strong and --weak: 0 or at least 16; --steps: at least 1\n");
+    if (strong < 0 || weak < 0 || steps < 1 || (strong > 0 && strong < 16) || (weak > 0 && weak < 16) ||
+        (weak > 0 && weak_h < 16)) {
+        fprintf(stderr, "swgl bench scaling: --strong and --weak: 0 or at least 16 (--weak WxH: each); --steps: at "
+                        "least 1\n");
         return 2;
     }
     const int P = swgl_mpi_size(), rank0 = swgl_mpi_rank() == 0;
@@ -225,20 +274,25 @@ int bench_scaling(int argc, char **argv)
             printf("\n");
         }
         printf("CPU: %s, %d OpenMP threads a rank\n", swgl_cpu_model(), threads);
-        printf("1 rank: rank 0 alone, the step read back each step as over ranks ('gpu clock': the default one-rank "
-               "run, the step kept on the GPU); cells/s = cells x steps / wall; exch = the slowest rank's halo "
-               "exchange, share of the wall time\n");
+        printf("1 rank: rank 0 alone, as a one-rank run is by default (the step kept on the GPU); 'host clock': "
+               "the same with the step read back every step, as the ranks run (--host-clock); cells/s = cells x "
+               "steps / wall; exch = the slowest rank's halo exchange, share of the wall time; speed-up and "
+               "efficiency against the default one-rank run\n");
         printf("timing: every figure the %s of stepping (the run repeated, a new sim each time, after a warm-up run; "
                "steps, wall s: one run's); spread = (max - min) / median of the three cells/s, the largest of the "
                "row\n\n", bench_rule(min_s));
-        printf("%s on %s (rank 0: %s); strong %d^2, weak %d^2 a rank; about %d steps a run; %s\n", schemes, backends,
-               gpu_line ? renderer : "no GPU", strong, weak, steps, bench_rule(min_s));
+        printf("%s on %s (rank 0: %s); strong %d^2, weak %dx%d a rank; runs of >= %d steps; %s\n", schemes,
+               backends, gpu_line ? renderer : "no GPU", strong, weak, weak_h, steps, bench_rule(min_s));
         printf("%-24s %6s %13s | %6s %8s %10s %10s | %6s %8s %10s %8s | %7s %7s | %6s\n", "scheme, backend", "",
-               "grid", "steps", "wall s", "cells/s", "gpu clock", "steps", "wall s", "cells/s", "exch", "speedup",
+               "grid", "steps", "wall s", "cells/s", "host clock", "steps", "wall s", "cells/s", "exch", "speedup",
                "effic.", "spread");
         printf("%-24s %6s %13s | %37s | %37s |\n", "", "", "", "1 rank", "P ranks");
         fflush(stdout);
     }
+    /* the weak runs' blocks as the bench lays them out (a W x H block's grid may split
+     * otherwise by the least cut) */
+    char wtune[CLI_TUNE_MAX + 32];
+    snprintf(wtune, sizeof wtune, "%s%smpi.blocks=%dx%d", g_tune, g_tune[0] ? "\n" : "", px, py);
     int rc = 0;
     const char *sep = ",";
     char sl[64], bl[96];
@@ -280,16 +334,19 @@ int bench_scaling(int argc, char **argv)
             char what[64];
             snprintf(what, sizeof what, "%s, %s", sn, bn);
             for (int w = 0; w < 2; w++) {
-                int n = w ? weak : strong;
+                int n = w ? weak : strong, n_h = w ? weak_h : strong;
                 if (n <= 0) continue;
-                int nx = w ? n * px : n, ny = w ? n * py : n;
-                double dx = 40.0 / n, t = t_for(steps, dx);
+                int nx = w ? n * px : n, ny = w ? n_h * py : n;
+                double dx = 40.0 / (n < n_h ? n : n_h), t = t_for(steps, dx);
                 bench_figure one, dev, all;
-                scase c1 = {sn, bn, device, n, n, dx, t, 1, 1}, cd = {sn, bn, device, n, n, dx, t, 1, 0},
-                      cp = {sn, bn, device, nx, ny, dx, t, 0, 1};
-                rc |= bench_measure(run_case, &c1, min_s, &one);
-                rc |= bench_measure(run_case, &cd, min_s, &dev);
-                rc |= bench_measure(run_case, &cp, min_s, &all);
+                double tw = t_for(5, dx);   /* the first 5 steps or so, apart */
+                scase c1 = {sn, bn, device, n, n_h, dx, tw + t, tw, 1, 1, g_tune},
+                      cd = {sn, bn, device, n, n_h, dx, tw + t, tw, 1, 0, g_tune},
+                      cp = {sn, bn, device, nx, ny, dx, tw + t, tw, 0, 1, w ? wtune : g_tune};
+                memset(&one, 0, sizeof one);
+                if (host_col) rc |= measure_long(&c1, min_s, &one);
+                rc |= measure_long(&cd, min_s, &dev);
+                rc |= measure_long(&cp, min_s, &all);
                 if (rank0) {
                     line(what, nx, ny, &one, &dev, &all, P, w);
                     fflush(stdout);

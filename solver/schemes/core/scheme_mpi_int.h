@@ -50,6 +50,8 @@ typedef struct mpi_inst {
     double t, stop, bound;      /* the step: set_time's t and stop, stage 0's bound */
     double exch_s;              /* s spent in the halo exchange (after the block's queued work) */
     long exchanges;
+    int every;                  /* the halo exchanged every `every` steps (its width every x the step's) */
+    long since;                 /* stage 0s since the state was set (an exchange where since % every == 0) */
     scheme_mpi_times tm;        /* the exchange's parts (scheme_mpi_stats) */
     int overlap;                /* stage 0's inner cells while the halo goes (tune mpi.overlap=off: off) */
     long strip_max;             /* the cells of the largest strip this rank sends */

@@ -53,6 +53,12 @@ static const key_def keys[] = {
      "over MPI ranks: the halo's width in cells (0: the scheme's; a narrower one is for tests)"},
     {"mpi.overlap", K_BOOL, OFF(mpi_overlap), 0, 1, 0, 0, NULL, NULL, "on",
      "over MPI ranks: exchange the halo while stage 0 computes the cells that read none"},
+    {"mpi.pack", K_BOOL, OFF(mpi_pack), 0, 1, 0, 0, NULL, NULL, "on",
+     "over MPI ranks on a GPU: the halo's strips packed and unpacked by passes through small arrays (off: "
+     "read and written on the state's texture itself)"},
+    {"mpi.every", K_INT, OFF(mpi_every), 0, 16, 0, 0, NULL, NULL, "0",
+     "over MPI ranks: the halo exchanged every N steps, N times as wide, its cells computed on both sides "
+     "(0: chosen by the backend, docs/mpi.md)"},
     {"mpi.verbose", K_BOOL, OFF(mpi_verbose), 0, 1, 0, 0, NULL, NULL, "off",
      "over MPI ranks: every rank prints its messages from the sim's creation on, not only rank 0"},
 };

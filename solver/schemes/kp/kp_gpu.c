@@ -71,6 +71,7 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_array2d_destroy(g->part);
     gpu_clock_destroy(g->clock);
     gpu_readback_destroy(g->halo_rb);
+    gpu_strips_destroy(g->strips);
     free(g->halo_tmp);
     gpu_timer_destroy(g->timer);
     gpu_maps_destroy(&g->maps);
@@ -221,6 +222,10 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     if (!g) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     g->compute = gpu_compute_passes();
     g->tune = *tuning_or_default(tune);
+    if (g->tune.mpi_pack && gpu_strips_create(&g->strips) != SWGL_OK) {
+        free(g);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    }
     g->nx = p->sw.nx;
     g->ny = p->sw.ny;
     g->tw = grid_stride(g->nx);

@@ -20,6 +20,7 @@
 
 #include "gpu_maps.h"
 #include "gpu_pass.h"
+#include "gpu_strips.h"
 #include "gpu_readback.h"
 #include "gpu_reductor.h"
 #include "gpu_steps.h"
@@ -109,6 +110,7 @@ struct kp_gpu {
     gpu_readback *halo_rb;
     float *halo_tmp;
     long halo_max;
+    gpu_strips *strips;          /* the halo's strips (NULL: tune mpi.pack=off) */
 };
 
 /* ---- kp_gpu.c: arrays in either precision, the uniforms ------------------------------ */

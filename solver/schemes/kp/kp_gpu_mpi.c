@@ -60,6 +60,7 @@ swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, doubl
 
 swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells)
 {
+    if (g->strips) return gpu_strips_reserve(g->strips, max_cells);
     if (g->halo_rb && max_cells <= g->halo_max) return SWGL_OK;
     if (g->halo_rb && gpu_readback_pending(g->halo_rb))
         return swgl_fail(SWGL_ERR_ARG, "kp gpu: the halo's read-backs grow while some are in flight");
@@ -74,12 +75,14 @@ swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells)
 
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h)
 {
+    if (g->strips) return gpu_strips_request(g->strips, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h);
     swgl_status st = kp_gpu_halo_room(g, (long)w * h);
     return st == SWGL_OK ? gpu_readback_request(g->halo_rb, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h) : st;
 }
 
 swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf)
 {
+    if (g->strips) return gpu_strips_fetch(g->strips, buf, 4, 0);
     int ready = 0, n = g->halo_rb ? gpu_readback_next(g->halo_rb) : 0;
     if (n == 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no halo read-back queued");
     swgl_status st = gpu_readback_fetch(g->halo_rb, 1, g->halo_tmp, &ready);
@@ -92,11 +95,18 @@ swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf)
  * (w, hu, hv, h or code) as stored */
 swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, double *buf)
 {
-    return kpg_arr_download_rect(g, g->state[g->cur], x, y, w, h, buf);
+    swgl_status st = SWGL_OK;
+    for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++)
+        st = gpu_strips_rect(g->strips, gpu_mrt_member(g->state[g->cur], half), 0, x, y, w, h, buf, 4, 2 * half);
+    return st;
 }
 
 swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const double *buf)
 {
     g->tiles_stale = 1;
-    return kpg_arr_upload_rect(g, g->state[g->cur], x, y, w, h, buf);
+    swgl_status st = SWGL_OK;
+    for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++)
+        st = gpu_strips_rect(g->strips, gpu_mrt_member(g->state[g->cur], half), 1, x, y, w, h, (double *)buf, 4,
+                             2 * half);
+    return st;
 }

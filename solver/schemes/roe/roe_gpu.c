@@ -50,6 +50,7 @@
 void roe_gpu_destroy(roe_gpu *r)
 {
     if (!r) return;
+    gpu_strips_destroy(r->strips);
     gpu_array2d_destroy(r->state[0]);
     gpu_array2d_destroy(r->state[1]);
     gpu_mrt_destroy(r->state_d[0]);
@@ -148,6 +149,10 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
     roe_gpu *r = calloc(1, sizeof *r);
     if (!r) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     r->compute = gpu_compute_passes();
+    if (tn->mpi_pack && (st = gpu_strips_create(&r->strips)) != SWGL_OK) {
+        free(r);
+        return st;
+    }
     r->scheme = face && face->scheme ? face->scheme : "roe";
     r->nx = p->nx;
     r->ny = p->ny;

@@ -44,10 +44,10 @@ swgl_status rog_be_get(void *self, double *const *f) { return roe_gpu_get_state(
  * stored, 4 doubles a cell: float (h, qx, qy, code), or double (h, qx) + (qy, code) */
 static swgl_status halo_io(roe_gpu *r, int set, int x, int y, int w, int h, double *buf)
 {
-    if (!r->dbl) return gpu_array2d_rect_doubles(r->state[r->cur], set, x, y, w, h, buf, 4, 0);
+    if (!r->dbl) return gpu_strips_rect(r->strips, r->state[r->cur], set, x, y, w, h, buf, 4, 0);
     swgl_status st = SWGL_OK;
     for (int half = 0; half < 2 && st == SWGL_OK; half++)
-        st = gpu_array2d_rect_doubles(gpu_mrt_member(r->state_d[r->cur], half), set, x, y, w, h, buf, 4, 2 * half);
+        st = gpu_strips_rect(r->strips, gpu_mrt_member(r->state_d[r->cur], half), set, x, y, w, h, buf, 4, 2 * half);
     return st;
 }
 swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, double *buf)

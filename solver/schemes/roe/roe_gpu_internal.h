@@ -16,6 +16,7 @@
 #include "gpu_maps.h"
 #include "gpu_pass.h"
 #include "gpu_reductor.h"
+#include "gpu_strips.h"
 #include "gpu_steps.h"
 #include "scheme.h"
 
@@ -37,6 +38,7 @@ struct roe_gpu {
     const unsigned char *code;   /* the problem's cell codes (kept by the caller) */
     int mass_from_edges;         /* the update re-reads the edges' mass fluxes (variant) */
     int cur;
+    gpu_strips *strips;          /* the halo's strips over MPI ranks (NULL: tune mpi.pack=off) */
     char renderer[128];
     int compute;                /* built as compute passes (gpu-compute) */
     int fused;                  /* gpu-compute: edge and dt passes as one kernel (roe_step_cs) */

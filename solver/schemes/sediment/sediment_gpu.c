@@ -17,9 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_pass.h"
-#include "gpu_timer.h"
 #include "gpu_context.h"
+#include "gpu_pass.h"
+#include "gpu_strips.h"
+#include "gpu_timer.h"
+#include "tuning.h"
 #include "scheme_shaders.h"
 #include "sediment_scheme.h"
 
@@ -43,6 +45,7 @@ struct sed_gpu {
     gpu_timer *timer;
     double prof_sec[2];
     long prof_n[2];
+    gpu_strips *strips;            /* the halo's strips over MPI ranks (NULL: tune mpi.pack=off) */
 };
 
 static void passes_free(sed_passes *ps)
@@ -62,6 +65,7 @@ void sed_gpu_destroy(sed_gpu *g)
     gpu_array2d_destroy(g->hn);
     gpu_array2d_destroy(g->kk);
     gpu_timer_destroy(g->timer);
+    gpu_strips_destroy(g->strips);
     passes_free(&g->main);
     passes_free(&g->other);
     free(g->alpha);
@@ -196,7 +200,7 @@ static swgl_status sed_gpu_halo(sed_gpu *g, int set, int x, int y, int w, int h,
 {
     if (g->dbl && !set)   /* (the two values a double texel does not hold) */
         for (size_t k = 0; k < (size_t)w * (size_t)h; k++) buf[4 * k + 2] = buf[4 * k + 3] = 0.0;
-    return gpu_array2d_rect_doubles(g->state[g->cur], set, x, y, w, h, buf, 4, 0);
+    return gpu_strips_rect(g->strips, g->state[g->cur], set, x, y, w, h, buf, 4, 0);
 }
 
 swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
@@ -373,6 +377,10 @@ static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, vo
     b->compute = gpu_compute_passes();
     swgl_status st = sed_gpu_create(&ss->p, dbl, &b->g);
     if (st != SWGL_OK) {
+        be_destroy(b);
+        return st;
+    }
+    if (tuning_or_default(cfg->tune)->mpi_pack && (st = gpu_strips_create(&b->g->strips)) != SWGL_OK) {
         be_destroy(b);
         return st;
     }

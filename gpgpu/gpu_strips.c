@@ -1,0 +1,211 @@
+/* gpu_strips.c — rectangles of an array to and from the host by passes through small
+ * arrays (gpu_strips.h). */
+#include "gpu_strips.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_pass.h"
+#include "gpu_readback.h"
+
+#define N_IN 8   /* small arrays for the way in: two of each shape, taken in turn */
+
+typedef struct small {
+    gpu_array2d *a;
+    int w, h;
+    gpu_format f;
+    long used;   /* (the way in) when it was last written, for taking them in turn */
+} small;
+
+struct gpu_strips {
+    gpu_program *prog[2];          /* strip.glsl, by format */
+    gpu_readback *rb;              /* the read-backs' pixel-pack buffers, in flight in order */
+    int rb_max;                    /* elements a buffer holds */
+    small out[GPU_READBACK_MAX];   /* the packed strip of each request in flight (ring order) */
+    int head, count;
+    small in[N_IN];
+    long clock;
+    float *tmp;                    /* a fetched strip, 16 bytes an element */
+    size_t tmp_elems;
+};
+
+swgl_status gpu_strips_create(gpu_strips **out)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+}
+
+void gpu_strips_destroy(gpu_strips *s)
+{
+    if (!s) return;
+    for (int k = 0; k < 2; k++) gpu_program_destroy(s->prog[k]);
+    gpu_readback_destroy(s->rb);
+    for (int k = 0; k < GPU_READBACK_MAX; k++) gpu_array2d_destroy(s->out[k].a);
+    for (int k = 0; k < N_IN; k++) gpu_array2d_destroy(s->in[k].a);
+    free(s->tmp);
+    free(s);
+}
+
+int gpu_strips_pending(const gpu_strips *s) { return s->count; }
+
+/* the small array sm made w x h of format f (kept where it is so already) */
+static swgl_status shape(small *sm, int w, int h, gpu_format f)
+{
+    if (sm->a && sm->w == w && sm->h == h && sm->f == f) return SWGL_OK;
+    gpu_array2d_destroy(sm->a);
+    sm->a = NULL;
+    gpu_array2d_desc d = {w, h, f, "halo strip"};
+    swgl_status st = gpu_array2d_create(&d, &sm->a);
+    if (st == SWGL_OK) sm->w = w, sm->h = h, sm->f = f;
+    return st;
+}
+
+/* the pass out(c) = in(c + shift) over rect r of out */
+static swgl_status copy(gpu_strips *s, const gpu_array2d *in, gpu_array2d *out, const gpu_rect *r, int sx, int sy)
+{
+    gpu_format f = gpu_array2d_format(in);
+    swgl_status st;
+    if (!s->prog[f] &&
+        (st = gpu_program_create("strip", f == GPU_RGBA32UI ? "#define STRIP_UINT 1\n" : NULL, &s->prog[f])) != SWGL_OK)
+        return st;
+    gpu_pass p;
+    gpu_pass_begin(&p, s->prog[f]);
+    gpu_pass_array(&p, "u_in", in);
+    gpu_pass_int(&p, "u_sx", sx);
+    gpu_pass_int(&p, "u_sy", sy);
+    return gpu_pass_draw(&p, out, r);
+}
+
+static swgl_status check(const gpu_array2d *a, int x, int y, int w, int h, const char *what)
+{
+    if (x < 0 || y < 0 || w < 1 || h < 1 || x + w > gpu_array2d_width(a) || y + h > gpu_array2d_height(a))
+        return swgl_fail(SWGL_ERR_ARG, "%s of '%s': rectangle (%d,%d) %dx%d is not inside %dx%d", what,
+                         gpu_array2d_label(a), x, y, w, h, gpu_array2d_width(a), gpu_array2d_height(a));
+    return SWGL_OK;
+}
+
+swgl_status gpu_strips_reserve(gpu_strips *s, long max_elems)
+{
+    if (s->rb && max_elems <= s->rb_max) return SWGL_OK;
+    if (s->count) return swgl_fail(SWGL_ERR_ARG, "strips: a larger strip while read-backs are in flight");
+    if (max_elems < 1 || max_elems > 1L << 26) return swgl_fail(SWGL_ERR_ARG, "strips: %ld elements a strip", max_elems);
+    gpu_readback_destroy(s->rb);
+    s->rb = NULL;
+    s->rb_max = 0;
+    swgl_status st = gpu_readback_create(GPU_READBACK_MAX, (int)max_elems, &s->rb);
+    if (st == SWGL_OK) s->rb_max = (int)max_elems;
+    return st;
+}
+
+swgl_status gpu_strips_request(gpu_strips *s, const gpu_array2d *a, int x, int y, int w, int h)
+{
+    swgl_status st = check(a, x, y, w, h, "strip read-back");
+    if (st != SWGL_OK) return st;
+    if (s->count == GPU_READBACK_MAX)
+        return swgl_fail(SWGL_ERR_ARG, "strips: all %d read-backs are in flight", GPU_READBACK_MAX);
+    if ((st = gpu_strips_reserve(s, (long)w * h)) != SWGL_OK) return st;
+    small *sm = &s->out[(s->head + s->count) % GPU_READBACK_MAX];
+    gpu_rect r = {0, 0, w, h};
+    if ((st = shape(sm, w, h, gpu_array2d_format(a))) != SWGL_OK ||
+        (st = copy(s, a, sm->a, &r, x, y)) != SWGL_OK ||
+        (st = gpu_readback_request(s->rb, sm->a, 0, 0, w, h)) != SWGL_OK)
+        return st;
+    s->count++;
+    return SWGL_OK;
+}
+
+/* 16 bytes an element into doubles (gpu_array2d_rect_doubles' layout) */
+static void widen(const void *t, gpu_format f, size_t n, double *buf, int stride, int offset)
+{
+    const float *fl = t;
+    const double *d = t;
+    int nv = f == GPU_RGBA32UI ? 2 : 4;
+    for (size_t k = 0; k < n; k++)
+        for (int c = 0; c < nv; c++)
+            buf[(size_t)stride * k + (size_t)offset + (size_t)c] = f == GPU_RGBA32UI ? d[nv * k + (size_t)c]
+                                                                                      : fl[nv * k + (size_t)c];
+}
+
+swgl_status gpu_strips_fetch(gpu_strips *s, double *buf, int stride, int offset)
+{
+    if (!s->count) return swgl_fail(SWGL_ERR_ARG, "strips: no read-back queued");
+    small *sm = &s->out[s->head];
+    size_t n = (size_t)sm->w * (size_t)sm->h;
+    if (n > s->tmp_elems) {
+        free(s->tmp);
+        s->tmp_elems = 0;
+        if (!(s->tmp = malloc(16 * n))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a halo strip");
+        s->tmp_elems = n;
+    }
+    int ready = 0;
+    swgl_status st = gpu_readback_fetch(s->rb, 1, s->tmp, &ready);
+    if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "strips: a read-back did not come back");
+    s->head = (s->head + 1) % GPU_READBACK_MAX;
+    s->count--;
+    if (st == SWGL_OK) widen(s->tmp, sm->f, n, buf, stride, offset);
+    return st;
+}
+
+swgl_status gpu_strips_read(gpu_strips *s, const gpu_array2d *a, int x, int y, int w, int h, double *buf, int stride,
+                            int offset)
+{
+    if (s->count) return swgl_fail(SWGL_ERR_ARG, "strips: a read while read-backs are in flight");
+    swgl_status st = gpu_strips_request(s, a, x, y, w, h);
+    return st == SWGL_OK ? gpu_strips_fetch(s, buf, stride, offset) : st;
+}
+
+swgl_status gpu_strips_rect(gpu_strips *s, gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
+                            int offset)
+{
+    if (!s) return gpu_array2d_rect_doubles(a, set, x, y, w, h, buf, stride, offset);
+    return set ? gpu_strips_write(s, a, x, y, w, h, buf, stride, offset)
+               : gpu_strips_read(s, a, x, y, w, h, buf, stride, offset);
+}
+
+swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w, int h, const double *buf, int stride,
+                             int offset)
+{
+    swgl_status st = check(a, x, y, w, h, "strip write");
+    if (st != SWGL_OK) return st;
+    gpu_format f = gpu_array2d_format(a);
+    /* the least recently written small array of this shape, while there are two; else a new one */
+    small *sm = NULL;
+    int same = 0, free_k = -1;
+    for (int k = 0; k < N_IN; k++) {
+        small *c = &s->in[k];
+        if (!c->a) {
+            if (free_k < 0) free_k = k;
+            continue;
+        }
+        if (c->w != w || c->h != h || c->f != f) continue;
+        same++;
+        if (!sm || c->used < sm->used) sm = c;
+    }
+    if (same < 2 && free_k >= 0) sm = &s->in[free_k];
+    if (!sm) {   /* every one taken by other shapes: the least recently written */
+        sm = &s->in[0];
+        for (int k = 1; k < N_IN; k++)
+            if (s->in[k].used < sm->used) sm = &s->in[k];
+    }
+    if ((st = shape(sm, w, h, f)) != SWGL_OK) return st;
+    sm->used = ++s->clock;
+    size_t n = (size_t)w * (size_t)h;
+    if (n > s->tmp_elems) {
+        free(s->tmp);
+        s->tmp_elems = 0;
+        if (!(s->tmp = malloc(16 * n))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a halo strip");
+        s->tmp_elems = n;
+    }
+    float *fl = s->tmp;
+    double *d = (double *)(void *)s->tmp;
+    int nv = f == GPU_RGBA32UI ? 2 : 4;
+    for (size_t k = 0; k < n; k++)
+        for (int c = 0; c < nv; c++) {
+            double v = buf[(size_t)stride * k + (size_t)offset + (size_t)c];
+            if (f == GPU_RGBA32UI) d[nv * k + (size_t)c] = v;
+            else fl[nv * k + (size_t)c] = (float)v;
+        }
+    gpu_rect r = {x, y, w, h};
+    if ((st = gpu_array2d_upload(sm->a, s->tmp)) != SWGL_OK) return st;
+    return copy(s, sm->a, a, &r, -x, -y);
+}

@@ -1,0 +1,45 @@
+/* gpu_strips.h — rectangles of an array moved to and from the host through small arrays
+ * of their own (the halo of a run over MPI ranks, issue 26).
+ *
+ * The way out (request, fetch): a pass (strip.glsl) copies the rectangle into a small
+ * array of its size, which is read back into a pixel-pack buffer behind a fence without
+ * waiting (gpu_readback); fetch takes the oldest request's elements when the GPU has got
+ * there.  The way in (write): the elements go into a small array (glTexSubImage2D of the
+ * whole of it) and a pass copies it into the rectangle.  The large array is touched by
+ * passes only: a glReadPixels or glTexSubImage2D on a rectangle of it can cost as much as
+ * the whole array on some drivers (docs/mpi.md has the measurement on NVIDIA's).
+ *
+ * Values as gpu_array2d_rect_doubles gives them: element k's at buf[stride k + offset ...],
+ * an RGBA32F element 4 values (widened; written: rounded to float), an RGBA32UI element 2
+ * doubles (its bits).  The passes are fragment or compute passes as gpu_compute_passes()
+ * was at the first call. */
+#ifndef SWGL_GPU_STRIPS_H
+#define SWGL_GPU_STRIPS_H
+
+#include "gpu_array2d.h"
+
+typedef struct gpu_strips gpu_strips;
+
+swgl_status gpu_strips_create(gpu_strips **out);
+void gpu_strips_destroy(gpu_strips *s);   /* NULL is fine */
+
+/* Queues the read-back of [x, x+w) x [y, y+h) of a (up to GPU_READBACK_MAX in flight:
+ * SWGL_ERR_ARG past them); fetch takes them in order, waiting for the oldest alone. */
+swgl_status gpu_strips_request(gpu_strips *s, const gpu_array2d *a, int x, int y, int w, int h);
+int gpu_strips_pending(const gpu_strips *s);
+/* Room for requests of up to max_elems elements each (with nothing in flight; a request
+ * larger than the room makes it grow, which it cannot while others are in flight). */
+swgl_status gpu_strips_reserve(gpu_strips *s, long max_elems);
+swgl_status gpu_strips_fetch(gpu_strips *s, double *buf, int stride, int offset);
+/* request and fetch at once (nothing else may be in flight) */
+swgl_status gpu_strips_read(gpu_strips *s, const gpu_array2d *a, int x, int y, int w, int h, double *buf, int stride,
+                            int offset);
+/* buf's values into [x, x+w) x [y, y+h) of a (queued: the caller's next pass sees them) */
+swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w, int h, const double *buf, int stride,
+                             int offset);
+/* gpu_array2d_rect_doubles through s (read or write), or as it is where s is NULL (a
+ * backend's halo with tune mpi.pack=off, to measure the difference) */
+swgl_status gpu_strips_rect(gpu_strips *s, gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
+                            int offset);
+
+#endif
