@@ -134,28 +134,41 @@ swgl_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w,
     return gpu_check_gl("download (glReadPixels)");
 }
 
+void gpu_elems_to_doubles(gpu_format fmt, const void *t, size_t n, double *buf, int stride, int offset)
+{
+    const float *f = t;
+    const double *d = t;
+    int dbl = fmt == GPU_RGBA32UI, nv = dbl ? 2 : 4;
+    for (size_t k = 0; k < n; k++)
+        for (int c = 0; c < nv; c++)
+            buf[(size_t)stride * k + (size_t)offset + (size_t)c] = dbl ? d[nv * k + (size_t)c] : f[nv * k + (size_t)c];
+}
+
+void gpu_elems_from_doubles(gpu_format fmt, void *t, size_t n, const double *buf, int stride, int offset)
+{
+    float *f = t;
+    double *d = t;
+    int dbl = fmt == GPU_RGBA32UI, nv = dbl ? 2 : 4;
+    for (size_t k = 0; k < n; k++)
+        for (int c = 0; c < nv; c++) {
+            double v = buf[(size_t)stride * k + (size_t)offset + (size_t)c];
+            if (dbl) d[nv * k + (size_t)c] = v;
+            else f[nv * k + (size_t)c] = (float)v;
+        }
+}
+
 swgl_status gpu_array2d_rect_doubles(gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
                                      int offset)
 {
     size_t n = w > 0 && h > 0 ? (size_t)w * (size_t)h : 0;
-    int dbl = a->format == GPU_RGBA32UI, nv = dbl ? 2 : 4;
     void *t = malloc(16 * n + 1);   /* 16 bytes an element either way */
     if (!t) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for '%s'", a->label);
-    float *f = t;
-    double *d = t;
     swgl_status st = SWGL_OK;
     if (set) {
-        for (size_t k = 0; k < n; k++)
-            for (int c = 0; c < nv; c++) {
-                double v = buf[stride * k + (size_t)offset + (size_t)c];
-                if (dbl) d[nv * k + (size_t)c] = v;
-                else f[nv * k + (size_t)c] = (float)v;
-            }
+        gpu_elems_from_doubles(a->format, t, n, buf, stride, offset);
         st = gpu_array2d_upload_rect(a, x, y, w, h, t);
     } else if ((st = gpu_array2d_download_rect(a, x, y, w, h, t)) == SWGL_OK) {
-        for (size_t k = 0; k < n; k++)
-            for (int c = 0; c < nv; c++)
-                buf[stride * k + (size_t)offset + (size_t)c] = dbl ? d[nv * k + (size_t)c] : f[nv * k + (size_t)c];
+        gpu_elems_to_doubles(a->format, t, n, buf, stride, offset);
     }
     free(t);
     return st;

@@ -38,6 +38,10 @@ swgl_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w,
  * buf, set 1 writes buf into the array. */
 swgl_status gpu_array2d_rect_doubles(gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
                                      int offset);
+/* The conversion rect_doubles makes, of n elements (16 bytes each, format f) in t: to buf
+ * (widen) or from it (narrow). */
+void gpu_elems_to_doubles(gpu_format f, const void *t, size_t n, double *buf, int stride, int offset);
+void gpu_elems_from_doubles(gpu_format f, void *t, size_t n, const double *buf, int stride, int offset);
 /* Fills every element with one value (4 floats or 4 uint32). */
 swgl_status gpu_array2d_fill(gpu_array2d *a, const void *value);
 

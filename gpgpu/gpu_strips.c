@@ -114,16 +114,15 @@ swgl_status gpu_strips_request(gpu_strips *s, const gpu_array2d *a, int x, int y
     return SWGL_OK;
 }
 
-/* 16 bytes an element into doubles (gpu_array2d_rect_doubles' layout) */
-static void widen(const void *t, gpu_format f, size_t n, double *buf, int stride, int offset)
+/* room for a strip of n elements in s->tmp */
+static swgl_status tmp_room(gpu_strips *s, size_t n)
 {
-    const float *fl = t;
-    const double *d = t;
-    int nv = f == GPU_RGBA32UI ? 2 : 4;
-    for (size_t k = 0; k < n; k++)
-        for (int c = 0; c < nv; c++)
-            buf[(size_t)stride * k + (size_t)offset + (size_t)c] = f == GPU_RGBA32UI ? d[nv * k + (size_t)c]
-                                                                                      : fl[nv * k + (size_t)c];
+    if (n <= s->tmp_elems) return SWGL_OK;
+    free(s->tmp);
+    s->tmp_elems = 0;
+    if (!(s->tmp = malloc(16 * n))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a halo strip");
+    s->tmp_elems = n;
+    return SWGL_OK;
 }
 
 swgl_status gpu_strips_fetch(gpu_strips *s, double *buf, int stride, int offset)
@@ -131,18 +130,13 @@ swgl_status gpu_strips_fetch(gpu_strips *s, double *buf, int stride, int offset)
     if (!s->count) return swgl_fail(SWGL_ERR_ARG, "strips: no read-back queued");
     small *sm = &s->out[s->head];
     size_t n = (size_t)sm->w * (size_t)sm->h;
-    if (n > s->tmp_elems) {
-        free(s->tmp);
-        s->tmp_elems = 0;
-        if (!(s->tmp = malloc(16 * n))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a halo strip");
-        s->tmp_elems = n;
-    }
     int ready = 0;
-    swgl_status st = gpu_readback_fetch(s->rb, 1, s->tmp, &ready);
+    swgl_status st = tmp_room(s, n);
+    if (st == SWGL_OK) st = gpu_readback_fetch(s->rb, 1, s->tmp, &ready);
     if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "strips: a read-back did not come back");
     s->head = (s->head + 1) % GPU_READBACK_MAX;
     s->count--;
-    if (st == SWGL_OK) widen(s->tmp, sm->f, n, buf, stride, offset);
+    if (st == SWGL_OK) gpu_elems_to_doubles(sm->f, s->tmp, n, buf, stride, offset);
     return st;
 }
 
@@ -160,6 +154,15 @@ swgl_status gpu_strips_rect(gpu_strips *s, gpu_array2d *a, int set, int x, int y
     if (!s) return gpu_array2d_rect_doubles(a, set, x, y, w, h, buf, stride, offset);
     return set ? gpu_strips_write(s, a, x, y, w, h, buf, stride, offset)
                : gpu_strips_read(s, a, x, y, w, h, buf, stride, offset);
+}
+
+swgl_status gpu_strips_rect_mrt(gpu_strips *s, gpu_mrt *m, int members, int set, int x, int y, int w, int h,
+                                double *buf)
+{
+    swgl_status st = SWGL_OK;
+    for (int k = 0; k < members && st == SWGL_OK; k++)
+        st = gpu_strips_rect(s, gpu_mrt_member(m, k), set, x, y, w, h, buf, 4, 2 * k);
+    return st;
 }
 
 swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w, int h, const double *buf, int stride,
@@ -190,21 +193,8 @@ swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w,
     if ((st = shape(sm, w, h, f)) != SWGL_OK) return st;
     sm->used = ++s->clock;
     size_t n = (size_t)w * (size_t)h;
-    if (n > s->tmp_elems) {
-        free(s->tmp);
-        s->tmp_elems = 0;
-        if (!(s->tmp = malloc(16 * n))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a halo strip");
-        s->tmp_elems = n;
-    }
-    float *fl = s->tmp;
-    double *d = (double *)(void *)s->tmp;
-    int nv = f == GPU_RGBA32UI ? 2 : 4;
-    for (size_t k = 0; k < n; k++)
-        for (int c = 0; c < nv; c++) {
-            double v = buf[(size_t)stride * k + (size_t)offset + (size_t)c];
-            if (f == GPU_RGBA32UI) d[nv * k + (size_t)c] = v;
-            else fl[nv * k + (size_t)c] = (float)v;
-        }
+    if ((st = tmp_room(s, n)) != SWGL_OK) return st;
+    gpu_elems_from_doubles(f, s->tmp, n, buf, stride, offset);
     gpu_rect r = {x, y, w, h};
     if ((st = gpu_array2d_upload(sm->a, s->tmp)) != SWGL_OK) return st;
     return copy(s, sm->a, a, &r, -x, -y);

@@ -17,6 +17,7 @@
 #define SWGL_GPU_STRIPS_H
 
 #include "gpu_array2d.h"
+#include "gpu_mrt.h"
 
 typedef struct gpu_strips gpu_strips;
 
@@ -41,5 +42,10 @@ swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w,
  * backend's halo with tune mpi.pack=off, to measure the difference) */
 swgl_status gpu_strips_rect(gpu_strips *s, gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
                             int offset);
+/* The same over the first `members` members of an MRT, 4 values an element in buf: member
+ * 0's four (1 member, RGBA32F), or member k's two doubles at 2 k (2 members, RGBA32UI: the
+ * double-precision states keep (x, y) and (z, w) in two). */
+swgl_status gpu_strips_rect_mrt(gpu_strips *s, gpu_mrt *m, int members, int set, int x, int y, int w, int h,
+                                double *buf);
 
 #endif

@@ -63,32 +63,33 @@ static int run_case(void *user, bench_sample *r)
                        .tune = c->tune};
     swgl_sim *sim = NULL;
     double wall = 0, steps = 0, cells = 0, exch = 0;
-    /* the exchange's parts (swgl_sim_stat): read, wire, write, finish, bound; the exchanges;
-     * the bytes sent an exchange */
-    static const char *const parts[] = {"exchange_read_s", "exchange_wire_s", "exchange_write_s", "exchange_finish_s",
-                                        "bound_s", "exchanges", "halo_bytes"};
-    double pv[7] = {0};
+    /* the exchange's parts (swgl_sim_stat): read, wire, write, bound; the exchanges; the bytes
+     * sent an exchange */
+    enum { NP = 6 };
+    static const char *const parts[NP] = {"exchange_read_s", "exchange_wire_s", "exchange_write_s", "bound_s",
+                                          "exchanges", "halo_bytes"};
+    double pv[NP] = {0};
     swgl_status st = swgl_sim_create(&d, &sim);
     /* the first steps apart (a new sim's first steps touch its arrays for the first time,
      * which some drivers make slow): the figures count the steps after them */
     const int me = !c->alone || swgl_mpi_rank() == 0;   /* (rank 0's, where a run is alone) */
-    double w0 = 0, s0 = 0, x0 = 0, pv0[7] = {0};
+    double w0 = 0, s0 = 0, x0 = 0, pv0[NP] = {0};
     if (st == SWGL_OK) st = swgl_sim_run_to(sim, c->t_warm);
     if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &w0)) == SWGL_OK &&
         (st = swgl_sim_stat(sim, "steps", &s0)) == SWGL_OK)
         st = swgl_sim_stat(sim, "exchange_s", &x0);
-    for (int k = 0; k < 7 && st == SWGL_OK && me; k++) st = swgl_sim_stat(sim, parts[k], &pv0[k]);
+    for (int k = 0; k < NP && st == SWGL_OK && me; k++) st = swgl_sim_stat(sim, parts[k], &pv0[k]);
     if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
     if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &wall)) == SWGL_OK &&
         (st = swgl_sim_stat(sim, "steps", &steps)) == SWGL_OK && (st = swgl_sim_stat(sim, "cells_per_s", &cells)) == SWGL_OK)
         st = swgl_sim_stat(sim, "exchange_s", &exch);
-    for (int k = 0; k < 7 && st == SWGL_OK && me; k++) st = swgl_sim_stat(sim, parts[k], &pv[k]);
+    for (int k = 0; k < NP && st == SWGL_OK && me; k++) st = swgl_sim_stat(sim, parts[k], &pv[k]);
     if (st == SWGL_OK && me) {
         double ncell = steps > 0 ? cells * wall / steps : 0;   /* the active cells */
         wall -= w0;
         steps -= s0;
         exch -= x0;
-        for (int k = 0; k < 6; k++) pv[k] -= pv0[k];   /* (halo_bytes is per exchange) */
+        for (int k = 0; k < NP - 1; k++) pv[k] -= pv0[k];   /* (halo_bytes is per exchange) */
         cells = wall > 0 ? ncell * steps / wall : 0;
     }
     if (st != SWGL_OK && swgl_mpi_rank() == 0)
@@ -102,21 +103,20 @@ static int run_case(void *user, bench_sample *r)
     double updates = swgl_mpi_reduce_max(cells * wall);
     r->wall = swgl_mpi_reduce_max(wall);
     r->steps = (long)swgl_mpi_reduce_max(steps);
-    r->n = 8;
+    r->n = 7;
     r->units[0] = updates;
     r->sec[0] = r->wall;
     r->units[1] = swgl_mpi_reduce_max(exch);
     r->sec[1] = r->wall;
-    /* 2..6: the slowest rank's seconds of each part an exchange (read, wire, write, finish;
-     * the bound's agreement over an exchange's steps); 7: the most bytes a rank sends an
-     * exchange */
-    double nx = swgl_mpi_reduce_max(pv[5]);
-    for (int k = 0; k < 5; k++) {
+    /* 2..5: the slowest rank's seconds of each part an exchange (read, wire, write; the
+     * bound's agreement over an exchange's steps); 6: the most bytes a rank sends an exchange */
+    double nx = swgl_mpi_reduce_max(pv[4]);
+    for (int k = 0; k < 4; k++) {
         r->units[2 + k] = swgl_mpi_reduce_max(pv[k]);
         r->sec[2 + k] = nx > 0 ? nx : 1;
     }
-    r->units[7] = swgl_mpi_reduce_max(pv[6]);
-    r->sec[7] = 1;
+    r->units[6] = swgl_mpi_reduce_max(pv[5]);
+    r->sec[6] = 1;
     return st != SWGL_OK;
 }
 
@@ -186,10 +186,10 @@ static void line(const char *what, int nx, int ny, const bench_figure *one, cons
            weak ? "weak" : "strong", nx, ny, dev->steps, bench_run_s(dev), bench_median(dev, 1), host, all->steps,
            bench_run_s(all), bench_median(all, 1), 100 * bench_median(all, 2), spd, 100 * eff, sps);
     if (P > 1 && all->ok)   /* the P ranks' exchange, its parts (the slowest rank's each, us an exchange) */
-        printf("%-24s   an exchange: read %.0f + wire %.0f + write %.0f us; before it: finish %.0f us; the "
-               "bound over the ranks %.0f us; halo %.1f KiB a rank (the slowest rank's each)\n", "",
-               1e6 * bench_median(all, 3), 1e6 * bench_median(all, 4), 1e6 * bench_median(all, 5),
-               1e6 * bench_median(all, 6), 1e6 * bench_median(all, 7), bench_median(all, 8) / 1024);
+        printf("%-24s   an exchange: read %.0f + wire %.0f + write %.0f us; the bound over the ranks %.0f us; "
+               "halo %.1f KiB a rank (the slowest rank's each)\n", "", 1e6 * bench_median(all, 3),
+               1e6 * bench_median(all, 4), 1e6 * bench_median(all, 5), 1e6 * bench_median(all, 6),
+               bench_median(all, 7) / 1024);
 }
 
 int bench_scaling(int argc, char **argv)

@@ -78,8 +78,8 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
         memset(&t, 0, sizeof t);
         if (sim->open) scheme_mpi_stats(&sim->in, &t);
         static const char *const names[] = {"exchange_s", "exchanges", "exchange_read_s", "exchange_wire_s",
-                                            "exchange_write_s", "exchange_finish_s", "bound_s", "halo_bytes", NULL};
-        const double v[] = {t.exchange_s, (double)t.exchanges, t.read_s, t.wire_s, t.write_s, t.finish_s, t.bound_s,
+                                            "exchange_write_s", "bound_s", "halo_bytes", NULL};
+        const double v[] = {t.exchange_s, (double)t.exchanges, t.read_s, t.wire_s, t.write_s, t.bound_s,
                             (double)t.halo_bytes};
         int k = 0;
         while (names[k] && strcmp(names[k], name) != 0) k++;
@@ -89,7 +89,7 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
     unknown:
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_stat: no number '%s' (wall_s, steps, dt_min, dt_max, cells_per_s, "
                          "mass_initial, mass_final, tiles_fraction, exchange_s, exchanges, exchange_read_s, "
-                         "exchange_wire_s, exchange_write_s, exchange_finish_s, bound_s, halo_bytes, interrupted)",
+                         "exchange_wire_s, exchange_write_s, bound_s, halo_bytes, interrupted)",
                          name);
     }
     return SWGL_OK;

@@ -42,17 +42,16 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
                             const scheme_config *cfg);
 
 /* Where a rank's time over the ranks goes (issue 26's breakdown; this rank's seconds, summed
- * over the run): the exchanges (after the block's queued work) and their number; in them the
- * strips read from the backend (a device's read-back: halo get or fetch, and the inner
+ * over the run): the exchanges and their number; in them the strips read from the backend (a
+ * device's pack passes and read-backs, with the wait for its queued work, and the inner
  * cells' stage queued where it overlaps), the sends and receives on the wire (MPI_Waitall),
- * the strips written into the backend (a device's upload); apart from them the wait for
- * the block's queued work before each (finish) and the step bound's agreement over the
- * ranks (the status and the allreduce of the least bound, every stage); the bytes this rank
- * sends an exchange. */
+ * the strips written into the backend (a device's upload and unpack passes); apart from them
+ * the step bound's agreement over the ranks (the status and the allreduce of the least
+ * bound, every stage); the bytes this rank sends an exchange. */
 typedef struct scheme_mpi_times {
     double exchange_s;
     long exchanges;
-    double read_s, wire_s, write_s, finish_s, bound_s;
+    double read_s, wire_s, write_s, bound_s;
     long halo_bytes;
 } scheme_mpi_times;
 /* An instance of scheme_mpi_open: its times on this rank (returns 1), or 0 for any other

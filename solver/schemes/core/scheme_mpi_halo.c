@@ -133,7 +133,7 @@ swgl_status scheme_mpi_stage(void *self, int k, double *bound)
     if (exch) {
         /* no wait for the block's queued work first: a GPU's strips are packed by passes
          * queued after it, and their read-backs wait for those alone (the wait shows in the
-         * read; tm.finish_s stays 0) */
+         * read) */
         const scheme_backend *be = m->inner.be;
         int reach = m->overlap ? be->halo->overlap(m->inner.self, m->strip_max) : 0;
         parts = reach > 0 && overlap_rects(m, reach, inner, outer);

@@ -48,7 +48,7 @@ typedef struct mpi_inst {
     swe_maps lm;
     double *mpack, *mall;
     double t, stop, bound;      /* the step: set_time's t and stop, stage 0's bound */
-    double exch_s;              /* s spent in the halo exchange (after the block's queued work) */
+    double exch_s;              /* s spent in the halo exchanges */
     long exchanges;
     int every;                  /* the halo exchanged every `every` steps (its width every x the step's) */
     long since;                 /* stage 0s since the state was set (an exchange where since % every == 0) */

@@ -105,10 +105,7 @@ swgl_status kpg_arr_create(const kp_gpu *g, int w, int h, int count, int bound, 
  * and (z, w) in the two members), from v (single: rounded to float) or into v */
 static swgl_status arr_rect(const kp_gpu *g, gpu_mrt *m, int set, int x, int y, int w, int h, double *v)
 {
-    swgl_status st = SWGL_OK;
-    for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++)
-        st = gpu_array2d_rect_doubles(gpu_mrt_member(m, half), set, x, y, w, h, v, 4, 2 * half);
-    return st;
+    return gpu_strips_rect_mrt(NULL, m, g->dbl ? 2 : 1, set, x, y, w, h, v);   /* (NULL: directly) */
 }
 
 swgl_status kpg_arr_upload_rect(const kp_gpu *g, gpu_mrt *m, int x, int y, int w, int h, const double *v)

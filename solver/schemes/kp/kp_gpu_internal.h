@@ -20,10 +20,10 @@
 
 #include "gpu_maps.h"
 #include "gpu_pass.h"
-#include "gpu_strips.h"
 #include "gpu_readback.h"
 #include "gpu_reductor.h"
 #include "gpu_steps.h"
+#include "gpu_strips.h"
 #include "gpu_timer.h"
 
 enum { MAN_NONE = 0, MAN_UNIFORM = 1, MAN_TEXTURE = 2 };

@@ -95,18 +95,11 @@ swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf)
  * (w, hu, hv, h or code) as stored */
 swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, double *buf)
 {
-    swgl_status st = SWGL_OK;
-    for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++)
-        st = gpu_strips_rect(g->strips, gpu_mrt_member(g->state[g->cur], half), 0, x, y, w, h, buf, 4, 2 * half);
-    return st;
+    return gpu_strips_rect_mrt(g->strips, g->state[g->cur], g->dbl ? 2 : 1, 0, x, y, w, h, buf);
 }
 
 swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const double *buf)
 {
     g->tiles_stale = 1;
-    swgl_status st = SWGL_OK;
-    for (int half = 0; half < (g->dbl ? 2 : 1) && st == SWGL_OK; half++)
-        st = gpu_strips_rect(g->strips, gpu_mrt_member(g->state[g->cur], half), 1, x, y, w, h, (double *)buf, 4,
-                             2 * half);
-    return st;
+    return gpu_strips_rect_mrt(g->strips, g->state[g->cur], g->dbl ? 2 : 1, 1, x, y, w, h, (double *)buf);
 }

@@ -45,10 +45,7 @@ swgl_status rog_be_get(void *self, double *const *f) { return roe_gpu_get_state(
 static swgl_status halo_io(roe_gpu *r, int set, int x, int y, int w, int h, double *buf)
 {
     if (!r->dbl) return gpu_strips_rect(r->strips, r->state[r->cur], set, x, y, w, h, buf, 4, 0);
-    swgl_status st = SWGL_OK;
-    for (int half = 0; half < 2 && st == SWGL_OK; half++)
-        st = gpu_strips_rect(r->strips, gpu_mrt_member(r->state_d[r->cur], half), set, x, y, w, h, buf, 4, 2 * half);
-    return st;
+    return gpu_strips_rect_mrt(r->strips, r->state_d[r->cur], 2, set, x, y, w, h, buf);
 }
 swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, double *buf)
 {
