@@ -165,6 +165,20 @@ swgl_status gpu_strips_rect_mrt(gpu_strips *s, gpu_mrt *m, int members, int set,
     return st;
 }
 
+swgl_status gpu_strips_request_mrt(gpu_strips *s, gpu_mrt *m, int members, int x, int y, int w, int h)
+{
+    swgl_status st = SWGL_OK;
+    for (int k = 0; k < members && st == SWGL_OK; k++) st = gpu_strips_request(s, gpu_mrt_member(m, k), x, y, w, h);
+    return st;
+}
+
+swgl_status gpu_strips_fetch_mrt(gpu_strips *s, int members, double *buf)
+{
+    swgl_status st = SWGL_OK;
+    for (int k = 0; k < members && st == SWGL_OK; k++) st = gpu_strips_fetch(s, buf, 4, 2 * k);
+    return st;
+}
+
 swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w, int h, const double *buf, int stride,
                              int offset)
 {

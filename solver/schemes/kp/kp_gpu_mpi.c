@@ -1,8 +1,9 @@
 /* kp_gpu_mpi.c — kp over MPI ranks (scheme_mpi.c drives it): stage k's flux in parts,
  * rectangles drawn while the halo is exchanged (the fused kernel or the cell pass, without
- * the early exit's tiles; then the min reduction of the whole R), the halo's read-backs
- * queued without waiting (gpu_readback), and the halo read and written as the state's
- * texels. */
+ * the early exit's tiles; then the min reduction of the whole bound), the halo's
+ * read-backs queued without waiting (gpgpu's strips, float or double; with tune
+ * mpi.pack=off, float, gpu_readback on the state itself), and the halo read and written as
+ * the state's texels. */
 #include "kp_gpu_internal.h"
 
 #include <math.h>
@@ -10,10 +11,10 @@
 
 int kp_gpu_overlap(const kp_gpu *g)
 {
-    /* float (the read-back ring holds floats), no boundary data (its accounts read every
-     * face of the stage at once), and a flux that draws over a rectangle: the kernel, or
-     * the cell pass without the early exit's tiles */
-    return !g->dbl && !g->forcing ? 2 : 0;
+    /* no boundary data (its accounts read every face of the stage at once), and in double
+     * the strips (the direct path's read-back ring holds floats); the flux draws over a
+     * rectangle: the kernel, or the cell pass without the early exit's tiles */
+    return (!g->dbl || g->strips) && !g->forcing ? 2 : 0;
 }
 
 swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, double *bound)
@@ -52,7 +53,9 @@ swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, doubl
     if (k > 0) return SWGL_OK;
     float mn[4];
     int sec = kpg_section_begin(g, KP_PASS_REDUCE, 0);
-    st = gpu_reductor_run(g->red, gpu_mrt_member(g->R, 0), GPU_REDUCE_MIN, mn);   /* cfl r in R's w */
+    /* cfl r in R's w (double: R's bound member), every cell's: a rectangle's dispatch of the
+     * fused kernel numbers its groups from 0, so its group minima do not tile the array */
+    st = gpu_reductor_run(g->red, gpu_mrt_member(g->R, g->dbl ? 2 : 0), GPU_REDUCE_MIN, mn);
     kpg_section_end(g, sec);
     if (st == SWGL_OK) *bound = isinf(mn[3]) && mn[3] > 0 ? INFINITY : (double)mn[3];
     return st;
@@ -75,14 +78,14 @@ swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells)
 
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h)
 {
-    if (g->strips) return gpu_strips_request(g->strips, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h);
+    if (g->strips) return gpu_strips_request_mrt(g->strips, g->state[g->cur], g->dbl ? 2 : 1, x, y, w, h);
     swgl_status st = kp_gpu_halo_room(g, (long)w * h);
     return st == SWGL_OK ? gpu_readback_request(g->halo_rb, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h) : st;
 }
 
 swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf)
 {
-    if (g->strips) return gpu_strips_fetch(g->strips, buf, 4, 0);
+    if (g->strips) return gpu_strips_fetch_mrt(g->strips, g->dbl ? 2 : 1, buf);
     int ready = 0, n = g->halo_rb ? gpu_readback_next(g->halo_rb) : 0;
     if (n == 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no halo read-back queued");
     swgl_status st = gpu_readback_fetch(g->halo_rb, 1, g->halo_tmp, &ready);

@@ -145,6 +145,8 @@ const scheme_device_ops rog_device = {.run_to = rog_be_run_to, .host_clock = rog
                                       .maps_start = rog_be_maps_start, .maps_read = rog_be_maps_read,
                                       .device_field = rog_be_device_field};
 const scheme_probe_ops rog_probe = {.sample = rog_be_sample};
-const scheme_halo_ops rog_halo = {.values = 4, .get = rog_be_halo_get, .set = rog_be_halo_set};
+const scheme_halo_ops rog_halo = {.values = 4, .get = rog_be_halo_get, .set = rog_be_halo_set, .overlap = rog_be_overlap,
+                                   .request = rog_be_halo_request, .fetch = rog_be_halo_fetch,
+                                   .stage_rects = rog_be_stage_rects};
 
 const scheme_backend roe_backend_gpu = ROG_BACKEND(be_create);

@@ -6,6 +6,7 @@
  *   roe_gpu_step.c     a step on passes: the edge and dt passes and the bound (rates), the
  *                      update pass (apply), the step with dt on the GPU (run_to)
  *   roe_gpu_forcing.c  boundary data, the ring's rates, rain, point sources, accounts, maps
+ *   roe_gpu_mpi.c      over MPI ranks: the stage in rectangles while the halo goes
  *   roe_gpu_backend.c  the adapters (ROG_BACKEND): roe_backend_gpu (scheme.h); hllc_gpu.c
  *                      builds hllc_backend_gpu from them with hllc's face */
 #ifndef SWGL_ROE_GPU_INTERNAL_H
@@ -73,6 +74,15 @@ swgl_status rog_be_set(void *self, double *const *f);
 swgl_status rog_be_get(void *self, double *const *f);
 swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, double *buf);
 swgl_status rog_be_halo_set(void *self, int x, int y, int w, int h, const double *buf);
+/* roe_gpu_step.c: the edge and dt passes over a rectangle of cells (NULL: all), and the
+ * reduction's input (cells: each cell's dt_i, not the fused kernel's group minima) */
+swgl_status rog_edge_and_cell(roe_gpu *r, const gpu_rect *rect);
+gpu_array2d *rog_bound_array(roe_gpu *r, int cells);
+/* roe_gpu_mpi.c: stage 0 in parts while the halo is exchanged (scheme_halo_ops) */
+int rog_be_overlap(void *self, long max_cells);
+swgl_status rog_be_halo_request(void *self, int x, int y, int w, int h);
+swgl_status rog_be_halo_fetch(void *self, double *buf);
+swgl_status rog_be_stage_rects(void *self, int k, const int (*rects)[4], int n, double *bound);
 swgl_status rog_be_stage(void *self, int k, double *dt_stable);
 swgl_status rog_be_advance(void *self, int k, double dt);
 void rog_be_describe(const void *self, char *name, size_t len);

@@ -46,15 +46,20 @@ void rog_pass_double(gpu_pass *p, const char *lo, const char *hi, double v)
     gpu_pass_int(p, hi, (int)(int32_t)(uint32_t)(b >> 32));
 }
 
-/* the array whose channel 2 is the per-cell bound dt_i (float): the reduction's input */
-static gpu_array2d *bound_array(roe_gpu *r)
+/* the array whose channel 2 is the per-cell bound dt_i (float): the reduction's input (the
+ * fused kernel's group minima, or each cell's: cells, as a stage in parts needs) */
+gpu_array2d *rog_bound_array(roe_gpu *r, int cells)
 {
-    return r->fused ? r->part : gpu_mrt_member(r->cell, r->dbl ? 2 : 0);
+    return r->fused && !cells ? r->part : gpu_mrt_member(r->cell, r->dbl ? 2 : 0);
 }
 
-/* edge pass and dt pass of the current state (fused: the one kernel roe_step_cs, which
- * also leaves each work group's min of dt_i in r->part) */
-static swgl_status edge_and_cell(roe_gpu *r)
+/* edge pass and dt pass of the current state over the cells of rect (NULL: all; fused: the
+ * one kernel roe_step_cs, which also leaves each work group's min of dt_i in r->part, and
+ * computes the edges it shares with the cells west and south of the rectangle itself); the
+ * dt pass of a cell reads the edges of its west and south neighbours too, so the edge pass
+ * covers the rectangle and one more column and row of cells on its low sides, in the edge
+ * arrays' columns (two a cell: its east and north edges) */
+swgl_status rog_edge_and_cell(roe_gpu *r, const gpu_rect *rect)
 {
     swgl_status st;
     gpu_pass p;
@@ -68,7 +73,12 @@ static swgl_status edge_and_cell(roe_gpu *r)
         gpu_pass_float(&p, "u_cfl", (float)r->cfl);
         gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
         gpu_pass_image(&p, 2, r->part);
-        return gpu_pass_draw_mrt(&p, r->cell, NULL);
+        return gpu_pass_draw_mrt(&p, r->cell, rect);
+    }
+    gpu_rect grown;
+    if (rect) {
+        int x0 = rect->x > 0 ? rect->x - 1 : 0, y0 = rect->y > 0 ? rect->y - 1 : 0;
+        grown = (gpu_rect){2 * x0, y0, 2 * (rect->x + rect->w - x0), rect->y + rect->h - y0};
     }
 
     /* 1. edges: what each edge gives the cells on its two sides, through two targets
@@ -82,7 +92,7 @@ static swgl_status edge_and_cell(roe_gpu *r)
         gpu_pass_float(&p, "u_g", (float)r->g);
         gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
     }
-    if ((st = gpu_pass_draw_mrt(&p, r->flux, NULL)) != SWGL_OK) return st;
+    if ((st = gpu_pass_draw_mrt(&p, r->flux, rect ? &grown : NULL)) != SWGL_OK) return st;
 
     /* 2. per cell: the gathered sums, the local dt (8) and the drain time */
     gpu_pass_begin(&p, r->p_dt);
@@ -100,7 +110,7 @@ static swgl_status edge_and_cell(roe_gpu *r)
         gpu_pass_float(&p, "u_cfl", (float)r->cfl);
         gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
     }
-    return gpu_pass_draw_mrt(&p, r->cell, NULL);
+    return gpu_pass_draw_mrt(&p, r->cell, rect);
 }
 
 /* the update's mass fluxes: the dt pass's second target, or the edges themselves */
@@ -120,11 +130,11 @@ static void bind_mass(roe_gpu *r, gpu_pass *p)
 swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
 {
     swgl_status st = r->forcing ? rog_forcing_values(r) : SWGL_OK;
-    if (st == SWGL_OK) st = edge_and_cell(r);
+    if (st == SWGL_OK) st = rog_edge_and_cell(r, NULL);
     if (st != SWGL_OK) return st;
     /* 3. dt = min over volumes (channel z): the only value that comes back to the CPU */
     float mn[4];
-    if ((st = gpu_reductor_run(r->red, bound_array(r), GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
+    if ((st = gpu_reductor_run(r->red, rog_bound_array(r, 0), GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
     *dt_stable = isinf(mn[2]) ? INFINITY : (double)mn[2];
     if (r->forcing && !isnan(*dt_stable)) *dt_stable = fmin(*dt_stable, r->fclk.dt_cap);   /* swe.h dt_cap */
     return SWGL_OK;
@@ -196,9 +206,9 @@ swgl_status roe_gpu_apply(roe_gpu *r, double dt)
 static swgl_status step_fn(void *self, const gpu_clock_args *a)
 {
     roe_gpu *r = self;
-    swgl_status st = edge_and_cell(r);
+    swgl_status st = rog_edge_and_cell(r, NULL);
     const gpu_array2d *bound;
-    if (st != SWGL_OK || (st = gpu_reductor_run_gpu(r->red, bound_array(r), GPU_REDUCE_MIN, &bound)) != SWGL_OK ||
+    if (st != SWGL_OK || (st = gpu_reductor_run_gpu(r->red, rog_bound_array(r, 0), GPU_REDUCE_MIN, &bound)) != SWGL_OK ||
         (st = gpu_clock_pass(r->clock, bound, a)) != SWGL_OK)
         return st;
     const gpu_array2d *now = gpu_clock_now(r->clock);

@@ -1,0 +1,53 @@
+/* roe_gpu_mpi.c — roe (and hllc, on the same edge engine) over MPI ranks
+ * (scheme_mpi_halo.c drives it): stage 0 in rectangles, the cells that read no halo cell
+ * computed while the halo is exchanged, as kp_gpu_mpi.c does for kp.
+ *
+ * A cell's stage reads the state of its own and its four neighbours' cells (its edges, and
+ * its west and south neighbours' edges); the reach is 2 cells, kept as the halo's width of
+ * a step (roe_scheme's halo: the update's positivity limit reads the neighbours' drain
+ * times).  The halo's strips go by the gpgpu strips (gpu_strips.c), read back without
+ * waiting; the bound, once every rectangle is drawn, is the min over every cell's dt_i
+ * (rog_bound_array(r, 1): a rectangle's dispatch of the fused kernel numbers its work
+ * groups from 0, so its group minima do not tile the array). */
+#include "roe_gpu_internal.h"
+
+#include <math.h>
+
+int rog_be_overlap(void *self, long max_cells)
+{
+    roe_gpu *r = self;
+    /* no boundary data (its ring's rates are drawn for the whole stage at once), and the
+     * strips (tune mpi.pack: the direct path has no read-back without waiting) */
+    if (r->forcing || !r->strips) return 0;
+    return gpu_strips_reserve(r->strips, max_cells) == SWGL_OK ? 2 : 0;
+}
+
+swgl_status rog_be_halo_request(void *self, int x, int y, int w, int h)
+{
+    roe_gpu *r = self;
+    if (!r->dbl) return gpu_strips_request(r->strips, r->state[r->cur], x, y, w, h);
+    return gpu_strips_request_mrt(r->strips, r->state_d[r->cur], 2, x, y, w, h);
+}
+
+swgl_status rog_be_halo_fetch(void *self, double *buf)
+{
+    roe_gpu *r = self;
+    return r->dbl ? gpu_strips_fetch_mrt(r->strips, 2, buf) : gpu_strips_fetch(r->strips, buf, 4, 0);
+}
+
+swgl_status rog_be_stage_rects(void *self, int k, const int (*rects)[4], int n, double *bound)
+{
+    roe_gpu *r = self;
+    if (k != 0) return swgl_fail(SWGL_ERR_ARG, "%s gpu: no stage %d", r->scheme, k);
+    if (!rog_be_overlap(r, 1)) return swgl_fail(SWGL_ERR_ARG, "%s gpu: this instance evaluates its stage whole", r->scheme);
+    swgl_status st = SWGL_OK;
+    for (int i = 0; i < n && st == SWGL_OK; i++) {
+        gpu_rect rect = {rects[i][0], rects[i][1], rects[i][2], rects[i][3]};
+        if (rect.w > 0 && rect.h > 0) st = rog_edge_and_cell(r, &rect);
+    }
+    if (st != SWGL_OK || !bound) return st;
+    float mn[4];
+    if ((st = gpu_reductor_run(r->red, rog_bound_array(r, 1), GPU_REDUCE_MIN, mn)) != SWGL_OK) return st;
+    *bound = isinf(mn[2]) ? INFINITY : (double)mn[2];
+    return SWGL_OK;
+}
