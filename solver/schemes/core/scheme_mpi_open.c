@@ -144,7 +144,8 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     m->py = py;
     /* the halo: a step's reach (or tune mpi.halo's width: tests, where a narrower one must
      * show) times the steps between exchanges (tune mpi.every; auto: 1 on the CPU, whose
-     * exchange is a copy in memory, 2 on a GPU, the best measured on H200s: docs/mpi.md) */
+     * exchange is a copy in memory, 2 on a GPU, whose exchange is a GL round trip: every 2
+     * and every 4 measured alike on H200s, docs/mpi.md) */
     m->every = tn->mpi_every > 0 ? tn->mpi_every : impl == BACKEND_GPU ? 2 : 1;
     m->halo = (tn->mpi_halo > 0 ? tn->mpi_halo : d->halo(s)) * m->every;
     m->overlap = tn->mpi_overlap && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
