@@ -70,9 +70,7 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_buffer_destroy(g->tiles);
     gpu_array2d_destroy(g->part);
     gpu_clock_destroy(g->clock);
-    gpu_readback_destroy(g->halo_rb);
     gpu_strips_destroy(g->strips);
-    free(g->halo_tmp);
     gpu_timer_destroy(g->timer);
     gpu_maps_destroy(&g->maps);
     gpu_mrt_destroy(g->bvals);

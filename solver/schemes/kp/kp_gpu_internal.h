@@ -20,7 +20,6 @@
 
 #include "gpu_maps.h"
 #include "gpu_pass.h"
-#include "gpu_readback.h"
 #include "gpu_reductor.h"
 #include "gpu_steps.h"
 #include "gpu_strips.h"
@@ -105,12 +104,9 @@ struct kp_gpu {
     gpu_maps maps;
     double t_now, stop_now;      /* the host clock's time; run_to's stop */
     /* over MPI ranks, stage 0 in parts while the halo is exchanged (kp_gpu_rates_rects):
-     * whether a step's parts have begun; the halo's read-backs, of up to halo_max texels */
+     * whether a step's parts have begun; the halo's strips (NULL: tune mpi.pack=off) */
     int parts_open;
-    gpu_readback *halo_rb;
-    float *halo_tmp;
-    long halo_max;
-    gpu_strips *strips;          /* the halo's strips (NULL: tune mpi.pack=off) */
+    gpu_strips *strips;
 };
 
 /* ---- kp_gpu.c: arrays in either precision, the uniforms ------------------------------ */

@@ -1,9 +1,8 @@
 /* kp_gpu_mpi.c — kp over MPI ranks (scheme_mpi.c drives it): stage k's flux in parts,
  * rectangles drawn while the halo is exchanged (the fused kernel or the cell pass, without
  * the early exit's tiles; then the min reduction of the whole bound), the halo's
- * read-backs queued without waiting (gpgpu's strips, float or double; with tune
- * mpi.pack=off, float, gpu_readback on the state itself), and the halo read and written as
- * the state's texels. */
+ * read-backs queued without waiting (gpgpu's strips, float or double), and the halo read
+ * and written as the state's texels. */
 #include "kp_gpu_internal.h"
 
 #include <math.h>
@@ -11,10 +10,10 @@
 
 int kp_gpu_overlap(const kp_gpu *g)
 {
-    /* no boundary data (its accounts read every face of the stage at once), and in double
-     * the strips (the direct path's read-back ring holds floats); the flux draws over a
-     * rectangle: the kernel, or the cell pass without the early exit's tiles */
-    return (!g->dbl || g->strips) && !g->forcing ? 2 : 0;
+    /* no boundary data (its accounts read every face of the stage at once), and the strips
+     * (tune mpi.pack: the direct path has no read-back without waiting); the flux draws
+     * over a rectangle: the kernel, or the cell pass without the early exit's tiles */
+    return g->strips && !g->forcing ? 2 : 0;
 }
 
 swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, double *bound)
@@ -61,38 +60,14 @@ swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, doubl
     return st;
 }
 
-swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells)
-{
-    if (g->strips) return gpu_strips_reserve(g->strips, max_cells);
-    if (g->halo_rb && max_cells <= g->halo_max) return SWGL_OK;
-    if (g->halo_rb && gpu_readback_pending(g->halo_rb))
-        return swgl_fail(SWGL_ERR_ARG, "kp gpu: the halo's read-backs grow while some are in flight");
-    gpu_readback_destroy(g->halo_rb);
-    g->halo_rb = NULL;
-    free(g->halo_tmp);
-    g->halo_max = max_cells > 0 ? max_cells : 1;
-    g->halo_tmp = g->halo_max <= 1L << 26 ? malloc((size_t)g->halo_max * 4 * sizeof(float)) : NULL;
-    if (!g->halo_tmp) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the halo's read-backs");
-    return gpu_readback_create(GPU_READBACK_MAX, (int)g->halo_max, &g->halo_rb);
-}
+swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells) { return gpu_strips_reserve(g->strips, max_cells); }
 
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h)
 {
-    if (g->strips) return gpu_strips_request_mrt(g->strips, g->state[g->cur], g->dbl ? 2 : 1, x, y, w, h);
-    swgl_status st = kp_gpu_halo_room(g, (long)w * h);
-    return st == SWGL_OK ? gpu_readback_request(g->halo_rb, gpu_mrt_member(g->state[g->cur], 0), x, y, w, h) : st;
+    return gpu_strips_request_mrt(g->strips, g->state[g->cur], g->dbl ? 2 : 1, x, y, w, h);
 }
 
-swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf)
-{
-    if (g->strips) return gpu_strips_fetch_mrt(g->strips, g->dbl ? 2 : 1, buf);
-    int ready = 0, n = g->halo_rb ? gpu_readback_next(g->halo_rb) : 0;
-    if (n == 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no halo read-back queued");
-    swgl_status st = gpu_readback_fetch(g->halo_rb, 1, g->halo_tmp, &ready);
-    if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "kp gpu: a halo read-back did not come back");
-    for (int i = 0; st == SWGL_OK && i < 4 * n; i++) buf[i] = g->halo_tmp[i];   /* as halo_get widens them */
-    return st;
-}
+swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf) { return gpu_strips_fetch_mrt(g->strips, g->dbl ? 2 : 1, buf); }
 
 /* the halo of a run over MPI ranks (the backend's halo_get, halo_set): the state texels
  * (w, hu, hv, h or code) as stored */
