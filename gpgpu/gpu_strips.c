@@ -8,7 +8,9 @@
 #include "gpu_pass.h"
 #include "gpu_readback.h"
 
-#define N_IN 8   /* small arrays for the way in: two of each shape, taken in turn */
+#define N_IN 16   /* small arrays for the way in: up to IN_SHAPE of each shape, taken in turn */
+#define IN_SHAPE 8   /* (an exchange writes up to 8 strips of a shape: 4 sides x 2 members in
+                      * double; each array taken again the next exchange, its copy long done) */
 
 typedef struct small {
     gpu_array2d *a;
@@ -106,12 +108,12 @@ swgl_status gpu_strips_request(gpu_strips *s, const gpu_array2d *a, int x, int y
     if ((st = gpu_strips_reserve(s, (long)w * h)) != SWGL_OK) return st;
     small *sm = &s->out[(s->head + s->count) % GPU_READBACK_MAX];
     gpu_rect r = {0, 0, w, h};
-    if ((st = shape(sm, w, h, gpu_array2d_format(a))) != SWGL_OK ||
-        (st = copy(s, a, sm->a, &r, x, y)) != SWGL_OK ||
-        (st = gpu_readback_request(s->rb, sm->a, 0, 0, w, h)) != SWGL_OK)
+    if ((st = shape(sm, w, h, gpu_array2d_format(a))) != SWGL_OK || (st = copy(s, a, sm->a, &r, x, y)) != SWGL_OK)
         return st;
-    s->count++;
-    return SWGL_OK;
+    int before = gpu_readback_pending(s->rb);
+    st = gpu_readback_request(s->rb, sm->a, 0, 0, w, h);
+    s->count += gpu_readback_pending(s->rb) - before;   /* (in step with the ring, a GL error too) */
+    return st;
 }
 
 /* room for a strip of n elements in s->tmp */
@@ -130,12 +132,14 @@ swgl_status gpu_strips_fetch(gpu_strips *s, double *buf, int stride, int offset)
     if (!s->count) return swgl_fail(SWGL_ERR_ARG, "strips: no read-back queued");
     small *sm = &s->out[s->head];
     size_t n = (size_t)sm->w * (size_t)sm->h;
-    int ready = 0;
+    int ready = 0, before = gpu_readback_pending(s->rb);
     swgl_status st = tmp_room(s, n);
     if (st == SWGL_OK) st = gpu_readback_fetch(s->rb, 1, s->tmp, &ready);
+    if (gpu_readback_pending(s->rb) < before) {   /* the ring let it go (a GL error too): so do these */
+        s->head = (s->head + 1) % GPU_READBACK_MAX;
+        s->count--;
+    }
     if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "strips: a read-back did not come back");
-    s->head = (s->head + 1) % GPU_READBACK_MAX;
-    s->count--;
     if (st == SWGL_OK) gpu_elems_to_doubles(sm->f, s->tmp, n, buf, stride, offset);
     return st;
 }
@@ -185,7 +189,7 @@ swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w,
     swgl_status st = check(a, x, y, w, h, "strip write");
     if (st != SWGL_OK) return st;
     gpu_format f = gpu_array2d_format(a);
-    /* the least recently written small array of this shape, while there are two; else a new one */
+    /* the least recently written small array of this shape, once there are IN_SHAPE; else a new one */
     small *sm = NULL;
     int same = 0, free_k = -1;
     for (int k = 0; k < N_IN; k++) {
@@ -198,7 +202,7 @@ swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w,
         same++;
         if (!sm || c->used < sm->used) sm = c;
     }
-    if (same < 2 && free_k >= 0) sm = &s->in[free_k];
+    if (same < IN_SHAPE && free_k >= 0) sm = &s->in[free_k];
     if (!sm) {   /* every one taken by other shapes: the least recently written */
         sm = &s->in[0];
         for (int k = 1; k < N_IN; k++)

@@ -8,13 +8,15 @@
 // clock) calls it a blow-up.  min(cfl r) = cfl min(r) (rounding is monotonic).
 // A run over MPI ranks (kp_gpu.c defines KP_OWN: the texels (x0, y0, x1, y1), half-open,
 // of the rank's own cells; solver/schemes/core/scheme_mpi.c): a cell outside them, in the halo,
-// bounds nothing (+inf; its faces toward the halo's edge are not the whole grid's), but a
-// blow-up (b < 0) still counts, as on the CPU (cpu_ref/swe.h swe_owns)
+// bounds nothing (+inf; its faces toward the halo's edge are not the whole grid's), a blow-up
+// there (b < 0) included: with a halo exchanged every k steps its outer cells go stale, and
+// the next exchange replaces them before an own cell reads them; a blow-up of the grid's is
+// in some rank's own cells, and counts there (cpu_ref/swe.h swe_owns)
 real kp_own_bound(ivec2 c, real b)
 {
 #ifdef KP_OWN
     ivec4 o = KP_OWN;
-    if (b >= 0.0 && (any(lessThan(c, o.xy)) || any(greaterThanEqual(c, o.zw)))) return kp_inf();
+    if (any(lessThan(c, o.xy)) || any(greaterThanEqual(c, o.zw))) return kp_inf();
 #endif
     return b;
 }

@@ -8,12 +8,14 @@
 // includer declares u_cfl and u_area (float: uniforms; double: #defines).
 // A run over MPI ranks (roe_gpu.c defines ROE_OWN: the texels (x0, y0, x1, y1), half-open,
 // of the rank's own cells; solver/schemes/core/scheme_mpi.c): dt_i of a cell outside them, in the
-// halo, bounds nothing (+inf), but a blow-up (dt_i < 0) still counts (cpu_ref/swe.h swe_owns)
+// halo, bounds nothing (+inf), a blow-up there (dt_i < 0) included: with a halo exchanged every
+// k steps its outer cells go stale, and the next exchange replaces them before an own cell
+// reads them; a blow-up of the grid's is in some rank's own cells, and counts there
 real roe_own_dt(ivec2 c, real dt)
 {
 #ifdef ROE_OWN
     ivec4 o = ROE_OWN;
-    if (dt >= real(0.0) && (any(lessThan(c, o.xy)) || any(greaterThanEqual(c, o.zw)))) return roe_inf();
+    if (any(lessThan(c, o.xy)) || any(greaterThanEqual(c, o.zw))) return roe_inf();
 #endif
     return dt;
 }

@@ -116,6 +116,7 @@ swgl_status scheme_mpi_peers(mpi_inst *m)
     for (int p = 0; st == SWGL_OK && p < m->npeer; p++) {
         long c = (long)m->peers[p].snd[2] * m->peers[p].snd[3];
         if (m->peers[p].sn && c > m->strip_max) m->strip_max = c;
+        m->nsend += m->peers[p].sn > 0;
     }
     return st;
 }
@@ -135,8 +136,7 @@ swgl_status scheme_mpi_stage(void *self, int k, double *bound)
          * queued after it, and their read-backs wait for those alone (the wait shows in the
          * read) */
         const scheme_backend *be = m->inner.be;
-        int reach = m->overlap ? be->halo->overlap(m->inner.self, m->strip_max) : 0;
-        parts = reach > 0 && overlap_rects(m, reach, inner, outer);
+        parts = m->overlap > 0 && overlap_rects(m, m->overlap, inner, outer);
         double t0 = MPI_Wtime();
         st = exchange(m, parts ? (const int (*)[4])inner : NULL);
         m->exch_s += MPI_Wtime() - t0;

@@ -53,8 +53,9 @@ typedef struct mpi_inst {
     int every;                  /* the halo exchanged every `every` steps (its width every x the step's) */
     long since;                 /* stage 0s since the state was set (an exchange where since % every == 0) */
     scheme_mpi_times tm;        /* the exchange's parts (scheme_mpi_stats) */
-    int overlap;                /* stage 0's inner cells while the halo goes (tune mpi.overlap=off: off) */
+    int overlap;                /* stage 0's reach where its inner cells go while the halo does, else 0 */
     long strip_max;             /* the cells of the largest strip this rank sends */
+    int nsend;                  /* the strips this rank sends an exchange */
     scheme_backend be;          /* the table of this instance */
     scheme_probe_ops probe;     /* its probe: the native fields where the block's backend has them */
     char name[320];

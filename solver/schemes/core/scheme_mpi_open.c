@@ -163,7 +163,9 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     if (st == SWGL_OK) st = scheme_fields_alloc(&m->lf, d, m->local.nx, m->local.ny);
     if (st == SWGL_OK) st = scheme_mpi_gather_buffers(m, d->n_fields, &m->pack, &m->all);
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) goto fail;
-    int ovl = m->overlap && m->inner.be->halo->overlap(m->inner.self, m->strip_max) > 0;
+    /* the reach of stage 0, where the block's backend can overlap it with the exchange */
+    if (m->overlap) m->overlap = m->inner.be->halo->overlap(m->inner.self, m->nsend, m->strip_max);
+    int ovl = m->overlap > 0;
     char every[48] = "";
     if (m->every > 1) snprintf(every, sizeof every, " exchanged every %d steps", m->every);
     snprintf(m->name, sizeof m->name, "%.200s over %d MPI ranks (%d x %d blocks, halo %d%s%s)", m->inner.name,

@@ -47,8 +47,9 @@ swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable);
  * the whole arrays (every cell must have been covered by the parts); a queued read-back of
  * the state as halo_get gives it, and the oldest one's values. */
 int kp_gpu_overlap(const kp_gpu *g);
-/* Room for halo read-backs of up to max_cells cells each (kp_gpu_halo_request). */
-swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells);
+/* Room for `strips` halo read-backs in flight of up to max_cells cells each
+ * (kp_gpu_halo_request); SWGL_ERR_ARG where there are too few. */
+swgl_status kp_gpu_halo_room(kp_gpu *g, int strips, long max_cells);
 swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*rects)[4], int n, double *bound);
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h);
 swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf);

@@ -38,10 +38,10 @@ static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const dou
     return kpg_halo_set(self, x, y, w, h, buf);
 }
 static swgl_status be_get(void *self, double *const *f) { return kp_gpu_get_state(self, f[0], f[1], f[2]); }
-static int be_overlap(void *self, long max_cells)
+static int be_overlap(void *self, int strips, long max_cells)
 {
     int reach = kp_gpu_overlap(self);
-    return reach && kp_gpu_halo_room(self, max_cells) == SWGL_OK ? reach : 0;
+    return reach && kp_gpu_halo_room(self, strips, max_cells) == SWGL_OK ? reach : 0;
 }
 static swgl_status be_halo_request(void *self, int x, int y, int w, int h) { return kp_gpu_halo_request(self, x, y, w, h); }
 static swgl_status be_halo_fetch(void *self, double *buf) { return kp_gpu_halo_fetch(self, buf); }

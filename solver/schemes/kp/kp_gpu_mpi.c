@@ -5,6 +5,8 @@
  * and written as the state's texels. */
 #include "kp_gpu_internal.h"
 
+#include "gpu_readback.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -60,7 +62,13 @@ swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, doubl
     return st;
 }
 
-swgl_status kp_gpu_halo_room(kp_gpu *g, long max_cells) { return gpu_strips_reserve(g->strips, max_cells); }
+swgl_status kp_gpu_halo_room(kp_gpu *g, int strips, long max_cells)
+{
+    if (strips * (g->dbl ? 2 : 1) > GPU_READBACK_MAX)   /* (a read-back a member in double) */
+        return swgl_fail(SWGL_ERR_ARG, "kp gpu: %d halo strips in flight, at most %d read-backs", strips,
+                         GPU_READBACK_MAX);
+    return gpu_strips_reserve(g->strips, max_cells);
+}
 
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h)
 {

@@ -11,14 +11,17 @@
  * groups from 0, so its group minima do not tile the array). */
 #include "roe_gpu_internal.h"
 
+#include "gpu_readback.h"
+
 #include <math.h>
 
-int rog_be_overlap(void *self, long max_cells)
+int rog_be_overlap(void *self, int strips, long max_cells)
 {
     roe_gpu *r = self;
     /* no boundary data (its ring's rates are drawn for the whole stage at once), and the
-     * strips (tune mpi.pack: the direct path has no read-back without waiting) */
-    if (r->forcing || !r->strips) return 0;
+     * strips (tune mpi.pack: the direct path has no read-back without waiting), room for
+     * all of them at once (a read-back a member in double) */
+    if (r->forcing || !r->strips || strips * (r->dbl ? 2 : 1) > GPU_READBACK_MAX) return 0;
     return gpu_strips_reserve(r->strips, max_cells) == SWGL_OK ? 2 : 0;
 }
 
@@ -39,7 +42,7 @@ swgl_status rog_be_stage_rects(void *self, int k, const int (*rects)[4], int n, 
 {
     roe_gpu *r = self;
     if (k != 0) return swgl_fail(SWGL_ERR_ARG, "%s gpu: no stage %d", r->scheme, k);
-    if (!rog_be_overlap(r, 1)) return swgl_fail(SWGL_ERR_ARG, "%s gpu: this instance evaluates its stage whole", r->scheme);
+    if (!rog_be_overlap(r, 1, 1)) return swgl_fail(SWGL_ERR_ARG, "%s gpu: this instance evaluates its stage whole", r->scheme);
     swgl_status st = SWGL_OK;
     for (int i = 0; i < n && st == SWGL_OK; i++) {
         gpu_rect rect = {rects[i][0], rects[i][1], rects[i][2], rects[i][3]};
