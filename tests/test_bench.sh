@@ -104,6 +104,20 @@ check "bench scaling" 4 "$tmp/scaling.log"
 grep -q "fragment copy [0-9.]* GB/s" "$tmp/scaling.log"
 ok $? "bench scaling: quotes the fragment copy ceiling for the gpu backend"
 
+# --weak WxH: blocks W wide and H high (the grid printed is the block's on one rank); a value
+# that is not an integer or WxH is refused by name, before any run
+"$swgl" bench scaling --strong 0 --weak 32x16 --steps 2 --schemes roe --backends cpu --min-time $T \
+  > "$tmp/wxh.log" 2>&1
+r=$?
+[ $r = 0 ] && grep -q "weak 32x16 a rank" "$tmp/wxh.log" && grep -q "weak  *32x16 " "$tmp/wxh.log"
+ok $? "bench scaling --weak 32x16: a 32 x 16 block (exit $r)"
+for v in abc 32x 32xq "32 x16" 32x16x; do
+  "$swgl" bench scaling --strong 0 --weak "$v" --backends cpu > "$tmp/bad.log" 2>&1
+  r=$?
+  [ $r = 2 ] && grep -q -- "--weak $v: expected an integer or WxH" "$tmp/bad.log" && ! grep -q "^roe," "$tmp/bad.log"
+  ok $? "bench scaling --weak '$v': refused by name (exit $r)"
+done
+
 # --min-time: a number > 0, else the usage and exit 2
 for b in roe kp sediment scaling; do
   "$swgl" bench $b --min-time 0 > "$tmp/bad.log" 2>&1

@@ -203,13 +203,22 @@ int bench_scaling(int argc, char **argv)
         if (strcmp(a, "--tune") == 0 && more) {
             int t = cli_tune("bench scaling", argv[++i], g_tune, sizeof g_tune);
             if (t) return t > 0 ? 0 : 2;
-        } else if (strcmp(a, "--strong") == 0 && more) strong = atoi(argv[++i]);
-        else if (strcmp(a, "--weak") == 0 && more) {
+        } else if ((strcmp(a, "--strong") == 0 || strcmp(a, "--steps") == 0 || strcmp(a, "--weak") == 0) && more) {
+            /* an integer (--weak: or WxH), nothing after it */
             const char *v = argv[++i];
             char x = 0;
-            if (sscanf(v, "%dx%d%c", &weak, &weak_h, &x) != 2) weak_h = weak = atoi(v);
+            int n1 = 0, n2 = 0, got = sscanf(v, "%d%c%d%c", &n1, &x, &n2, &x);
+            int whole = got == 1 || (got == 3 && strcmp(a, "--weak") == 0 && strchr(v, 'x') && !strchr(v, ' '));
+            if (!whole) {
+                if (swgl_mpi_rank() == 0)
+                    fprintf(stderr, "swgl bench scaling: %s %s: expected an integer%s\n", a, v,
+                            strcmp(a, "--weak") == 0 ? " or WxH" : "");
+                return 2;
+            }
+            if (strcmp(a, "--strong") == 0) strong = n1;
+            else if (strcmp(a, "--steps") == 0) steps = n1;
+            else weak = n1, weak_h = got == 3 ? n2 : n1;
         }
-        else if (strcmp(a, "--steps") == 0 && more) steps = atoi(argv[++i]);
         else if (strcmp(a, "--host-clock") == 0) host_col = 1;
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
         else if (strcmp(a, "--min-time") == 0 && more && bench_parse_min_time(argv[i + 1]) > 0)
