@@ -56,7 +56,7 @@ static void defaults(void)
     CHECK(t.kp_max_groups == 65535, "kp.max_groups defaults to 65535, GL's least dispatch limit");
     CHECK(t.mpi_blocks[0] == 0 && t.mpi_blocks[1] == 0, "mpi.blocks defaults to auto (0x0)");
     CHECK(t.mpi_halo == 0, "mpi.halo defaults to 0 (the scheme's)");
-    CHECK(t.mpi_overlap == 1, "mpi.overlap defaults to on");
+    CHECK(t.mpi_overlap == TUNE_AUTO, "mpi.overlap defaults to auto (where it gains: the backend says)");
     CHECK(t.mpi_pack == 1, "mpi.pack defaults to on");
     CHECK(t.mpi_every == 0, "mpi.every defaults to 0 (chosen by the backend)");
     CHECK(t.mpi_verbose == 0, "mpi.verbose defaults to off");
@@ -95,7 +95,9 @@ static void good_values(void)
     CHECK(parse("host_clock=yes", &t) == SWGL_OK && t.host_clock == 1, "host_clock=yes");
     CHECK(parse("host_clock=1", &t) == SWGL_OK && t.host_clock == 1, "host_clock=1");
     CHECK(parse("roe.fused=off", &t) == SWGL_OK && t.roe_fused == 0, "roe.fused=off");
-    CHECK(parse("mpi.overlap=no", &t) == SWGL_OK && t.mpi_overlap == 0, "mpi.overlap=no");
+    CHECK(parse("mpi.overlap=off", &t) == SWGL_OK && t.mpi_overlap == TUNE_OFF, "mpi.overlap=off");
+    CHECK(parse("mpi.overlap=on", &t) == SWGL_OK && t.mpi_overlap == TUNE_ON, "mpi.overlap=on");
+    CHECK(parse("mpi.overlap=no", &t) != SWGL_OK, "mpi.overlap=no: auto, off or on (a choice, not a switch)");
     CHECK(parse("mpi.verbose=on", &t) == SWGL_OK && t.mpi_verbose == 1, "mpi.verbose=on");
     CHECK(parse("mpi.pack=off", &t) == SWGL_OK && t.mpi_pack == 0, "mpi.pack=off");
     CHECK(parse("mpi.every=16", &t) == SWGL_OK && t.mpi_every == 16, "mpi.every=16 (its most)");

@@ -77,6 +77,7 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
         scheme_mpi_times t;
         memset(&t, 0, sizeof t);
         if (sim->open) scheme_mpi_stats(&sim->in, &t);
+        else if (sim->has_mpi_times) t = sim->mpi_times;
         static const char *const names[] = {"exchange_s", "exchanges", "exchange_read_s", "exchange_wire_s",
                                             "exchange_write_s", "bound_s", "halo_bytes", NULL};
         const double v[] = {t.exchange_s, (double)t.exchanges, t.read_s, t.wire_s, t.write_s, t.bound_s,

@@ -21,6 +21,7 @@
 #include "output_nc.h"
 #include "scenario_scheme.h"
 #include "scheme.h"
+#include "scheme_mpi.h"
 #include "swe_forcing.h"
 #include "swe_maps.h"
 
@@ -123,6 +124,8 @@ struct swgl_sim {
     const swe_forcing *forcing;
     swe_account acc;
     int has_acc;
+    scheme_mpi_times mpi_times;      /* over MPI ranks, this rank's, kept past the close */
+    int has_mpi_times;
     double m0;                       /* the initial volume */
     sim_observer obs[SIM_MAX_OBSERVERS];
     int n_obs;

@@ -452,6 +452,7 @@ static swgl_status finish(swgl_sim *sim)
     }
     /* the state is on the host now: the backend is closed (a GPU instance of the other pass
      * mode cannot be opened beside it, and its memory is the comparison's) */
+    sim->has_mpi_times = scheme_mpi_stats(&sim->in, &sim->mpi_times);
     scheme_close(&sim->in);
     sim->open = 0;
     if (sim->compare != BACKEND_NONE && !sim->interrupted) {
@@ -544,6 +545,18 @@ SWGL_API void swgl_sim_print_summary(const swgl_sim *sim, FILE *out)
     fprintf(out, "%s: %dx%d %s, t = %g s in %ld steps on %s\n", sc->source, s->nx, s->ny, word, sim->t, r->steps,
             sim->solver);
     fprintf(out, "  wall %.3f s, %.2f M%s-updates/s\n", r->wall, cps / 1e6, word[0] == 'c' ? "cell" : "point");
+    const scheme_mpi_times mt = sim->mpi_times;
+    if (sim->has_mpi_times && r->steps > 0 && r->wall > 0) {
+        /* over MPI ranks, where rank 0's wall went (docs/mpi.md, "Speed") */
+        double n = mt.exchanges > 0 ? (double)mt.exchanges : 1, us = 1e6 / n;
+        fprintf(out,
+                "  rank 0 of %d: %ld halo exchanges (every %d steps, %.0f KiB sent each), %.1f%% of the wall: read %.0f + "
+                "wire %.0f + write %.0f us an exchange; a step's stages %.0f us, advances %.0f us, agreement over the "
+                "ranks %.0f us\n",
+                swgl_mpi_size(), mt.exchanges, mt.every, (double)mt.halo_bytes / 1024, 100 * mt.exchange_s / r->wall,
+                mt.read_s * us, mt.wire_s * us, mt.write_s * us, 1e6 * mt.stage_s / (double)r->steps,
+                1e6 * mt.advance_s / (double)r->steps, 1e6 * (mt.bound_s + mt.agree_s) / (double)r->steps);
+    }
     fprintf(out, "  %s volume %.12g -> %.12g m^3 (relative change %.2e)\n",
             sc->scheme->points ? "basin" : "water", sim->m0, sim->m1,
             sim->m0 != 0 ? (sim->m1 - sim->m0) / fabs(sim->m0) : 0);

@@ -168,12 +168,14 @@ typedef struct scheme_halo_ops {
      * going on while the device computes the cells that read no halo.  overlap: how far
      * from a cell stage 0 reads (its stencil's reach, cells), 0 where this instance cannot
      * (with `strips` read-backs in flight at once of up to max_cells cells each: the
-     * backend makes room for them, or says 0 where it has too few); request queues a read-back of a rectangle as get gives it, and fetch takes
+     * backend makes room for them, or says 0 where it has too few; unless `forced`, also 0
+     * where its stage over rectangles is slower than its whole stage by more than the
+     * overlap gains, as measured: docs/mpi.md); request queues a read-back of a rectangle as get gives it, and fetch takes
      * the oldest one queued (waiting for that copy alone); stage_rects evaluates stage k
      * on n rectangles (grid_at coordinates x, y, w, h) only: with bound NULL it queues
      * them and returns at once, else it then returns the bound of the whole block, as
      * stage does, once every cell of the block has been evaluated. */
-    int (*overlap)(void *self, int strips, long max_cells);
+    int (*overlap)(void *self, int strips, long max_cells, int forced);
     swgl_status (*request)(void *self, int x, int y, int w, int h);
     swgl_status (*fetch)(void *self, double *buf);
     swgl_status (*stage_rects)(void *self, int k, const int (*rects)[4], int n, double *bound);

@@ -53,6 +53,10 @@ typedef struct scheme_mpi_times {
     long exchanges;
     double read_s, wire_s, write_s, bound_s;
     long halo_bytes;
+    /* apart from the exchange: the block's stages (with their bound's read-back: on a GPU the
+     * wait for the step's work) and advances (queued, on a GPU), the advances' agreement */
+    double stage_s, advance_s, agree_s;
+    int every;   /* the halo exchanged every `every` steps */
 } scheme_mpi_times;
 /* An instance of scheme_mpi_open: its times on this rank (returns 1), or 0 for any other
  * instance. */

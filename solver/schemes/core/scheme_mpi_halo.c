@@ -141,10 +141,14 @@ swgl_status scheme_mpi_stage(void *self, int k, double *bound)
         st = exchange(m, parts ? (const int (*)[4])inner : NULL);
         m->exch_s += MPI_Wtime() - t0;
         m->exchanges++;
+        double ts = MPI_Wtime();
         if (parts && st == SWGL_OK) st = be->halo->stage_rects(m->inner.self, 0, (const int (*)[4])outer, 4, &b);
+        m->tm.stage_s += MPI_Wtime() - ts;
     }
+    double ts = MPI_Wtime();
     if (st == SWGL_OK && !parts) st = m->inner.be->stage(m->inner.self, k, &b);
     double tb = MPI_Wtime();
+    m->tm.stage_s += tb - ts;
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) return st;
     /* the least bound of the ranks, a NaN anywhere a NaN (MPI_MIN may drop one) */
     double v[2] = {isnan(b) ? 1.0 : 0.0, isnan(b) ? -INFINITY : -b}, r[2];

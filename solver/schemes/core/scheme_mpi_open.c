@@ -50,6 +50,7 @@ static void w_destroy(void *self)
 static swgl_status w_advance(void *self, int k, double dt)
 {
     mpi_inst *m = self;
+    double t0 = MPI_Wtime();
     swgl_status st = m->inner.be->advance(m->inner.self, k, dt);
     if (st == SWGL_OK && m->lm.m[0] && !(m->inner.be->device && m->inner.be->device->maps_start) && k == m->inner.be->stages(m->inner.self) - 1) {
         /* the time the loop reaches with this step (timeloop.c: the stop on the step that
@@ -58,7 +59,11 @@ static swgl_status w_advance(void *self, int k, double dt)
         st = m->inner.be->get_state(m->inner.self, m->lf.f);
         if (st == SWGL_OK) swe_maps_update(&m->lm, m->local.code, m->lf.f, t);
     }
-    return scheme_mpi_agree(st);
+    double t1 = MPI_Wtime();
+    m->tm.advance_s += t1 - t0;
+    st = scheme_mpi_agree(st);
+    m->tm.agree_s += MPI_Wtime() - t1;
+    return st;
 }
 
 static int w_stages(const void *self)
@@ -117,6 +122,7 @@ int scheme_mpi_stats(const scheme_inst *in, scheme_mpi_times *t)
     *t = m->tm;
     t->exchange_s = m->exch_s;
     t->exchanges = m->exchanges;
+    t->every = m->every;
     t->halo_bytes = 0;
     for (int p = 0; p < m->npeer; p++) t->halo_bytes += (long)m->peers[p].sn * (long)sizeof(double);
     return 1;
@@ -144,11 +150,11 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     m->py = py;
     /* the halo: a step's reach (or tune mpi.halo's width: tests, where a narrower one must
      * show) times the steps between exchanges (tune mpi.every; auto: 1 on the CPU, whose
-     * exchange is a copy in memory, 2 on a GPU, whose exchange is a GL round trip: every 2
-     * and every 4 measured alike on H200s, docs/mpi.md) */
-    m->every = tn->mpi_every > 0 ? tn->mpi_every : impl == BACKEND_GPU ? 2 : 1;
+     * exchange is a copy in memory, 4 on a GPU, whose exchange is a GL round trip: on two
+     * H200s every 4 beat every 2 by 10-21%, docs/mpi.md) */
+    m->every = tn->mpi_every > 0 ? tn->mpi_every : impl == BACKEND_GPU ? 4 : 1;
     m->halo = (tn->mpi_halo > 0 ? tn->mpi_halo : d->halo(s)) * m->every;
-    m->overlap = tn->mpi_overlap && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
+    m->overlap = tn->mpi_overlap != TUNE_OFF && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
     m->nv = be->halo->values;
     swgl_status st = scheme_mpi_layout(s->nx, s->ny, px, py, m->halo, swgl_mpi_size(), &m->blk);
     const int *own = st == SWGL_OK ? m->blk[swgl_mpi_rank()] : NULL, *win = own ? own + 4 : NULL;
@@ -163,8 +169,9 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     if (st == SWGL_OK) st = scheme_fields_alloc(&m->lf, d, m->local.nx, m->local.ny);
     if (st == SWGL_OK) st = scheme_mpi_gather_buffers(m, d->n_fields, &m->pack, &m->all);
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) goto fail;
-    /* the reach of stage 0, where the block's backend can overlap it with the exchange */
-    if (m->overlap) m->overlap = m->inner.be->halo->overlap(m->inner.self, m->nsend, m->strip_max);
+    /* the reach of stage 0, where the block's backend can overlap it with the exchange (and,
+     * tune mpi.overlap auto, gains by it: docs/mpi.md) */
+    if (m->overlap) m->overlap = m->inner.be->halo->overlap(m->inner.self, m->nsend, m->strip_max, tn->mpi_overlap == TUNE_ON);
     int ovl = m->overlap > 0;
     char every[48] = "";
     if (m->every > 1) snprintf(every, sizeof every, " exchanged every %d steps", m->every);

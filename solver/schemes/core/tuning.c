@@ -51,8 +51,9 @@ static const key_def keys[] = {
      "over MPI ranks: A x B blocks, A B = the ranks (auto: the least cut length)"},
     {"mpi.halo", K_INT, OFF(mpi_halo), 0, 64, 0, 0, NULL, NULL, "0",
      "over MPI ranks: the halo's width in cells (0: the scheme's; a narrower one is for tests)"},
-    {"mpi.overlap", K_BOOL, OFF(mpi_overlap), 0, 1, 0, 0, NULL, NULL, "on",
-     "over MPI ranks: exchange the halo while stage 0 computes the cells that read none"},
+    {"mpi.overlap", K_CHOICE, OFF(mpi_overlap), 0, 0, 0, 0, tri_names, tri_vals, "auto",
+     "over MPI ranks: exchange the halo while stage 0 computes the cells that read none (auto: where it was "
+     "measured to gain: kp on the fragment path, docs/mpi.md)"},
     {"mpi.pack", K_BOOL, OFF(mpi_pack), 0, 1, 0, 0, NULL, NULL, "on",
      "over MPI ranks on a GPU: the halo's strips packed and unpacked by passes through small arrays (off: "
      "read and written on the state's texture itself)"},

@@ -38,8 +38,13 @@ static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const dou
     return kpg_halo_set(self, x, y, w, h, buf);
 }
 static swgl_status be_get(void *self, double *const *f) { return kp_gpu_get_state(self, f[0], f[1], f[2]); }
-static int be_overlap(void *self, int strips, long max_cells)
+static int be_overlap(void *self, int strips, long max_cells, int forced)
 {
+    const kp_gpu *g = self;
+    /* unless forced, not with the step on kernels: its stage over rectangles runs the flux
+     * kernel alone, without the fused stage 1 and the tile lists, and Malpasset over two
+     * H200s took 551 us a step in its stages overlapped, 100 us not (docs/mpi.md) */
+    if (g->fused && g->kstep && !forced) return 0;
     int reach = kp_gpu_overlap(self);
     return reach && kp_gpu_halo_room(self, strips, max_cells) == SWGL_OK ? reach : 0;
 }

@@ -79,7 +79,7 @@ swgl_status rog_be_halo_set(void *self, int x, int y, int w, int h, const double
 swgl_status rog_edge_and_cell(roe_gpu *r, const gpu_rect *rect);
 gpu_array2d *rog_bound_array(roe_gpu *r, int cells);
 /* roe_gpu_mpi.c: stage 0 in parts while the halo is exchanged (scheme_halo_ops) */
-int rog_be_overlap(void *self, int strips, long max_cells);
+int rog_be_overlap(void *self, int strips, long max_cells, int forced);
 swgl_status rog_be_halo_request(void *self, int x, int y, int w, int h);
 swgl_status rog_be_halo_fetch(void *self, double *buf);
 swgl_status rog_be_stage_rects(void *self, int k, const int (*rects)[4], int n, double *bound);
