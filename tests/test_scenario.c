@@ -279,9 +279,14 @@ static void test_kp(void)
     CHECK(rc == 0, "kp keys load: %s", swgl_last_error());
     if (rc == 0) {
         CHECK(KPP(&sc)->theta == 2 && KPP(&sc)->kappa == 0.5 && KPP(&sc)->rk2 == 0 && KPP(&sc)->early_exit == 2 && sc.manning &&
-              sc.manning[0] == 0.03, "kp keys: theta, kappa, integrator, early_exit, friction.manning as given");
+              sc.manning[0] == 0.03 && KPP(&sc)->printed == 0,
+              "kp keys: theta, kappa, integrator, early_exit, friction.manning as given; desingularize depth by default");
         scenario_free(&sc);
     }
+    const char *ov3b[] = {"run.scheme=kp", "run.cfl=0.25", "kp.desingularize=printed"};
+    rc = scenario_load(&sc, data("basic.ini"), ov3b, 3);
+    CHECK(rc == 0 && KPP(&sc)->printed == 1, "kp.desingularize=printed: %s", rc ? swgl_last_error() : "");
+    if (rc == 0) scenario_free(&sc);
     /* an .asc bed at cell centres: each corner the mean of the active cells that touch it */
     const char *ov4[] = {"run.scheme=kp"};
     rc = scenario_load(&sc, data("grid.ini"), ov4, 1);

@@ -200,6 +200,8 @@ static void test_kp(void)
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\nkappa = -1\n", "case.ini:13: [kp] kappa = -1: expected a number >= 0");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\nintegrator = rk4\n",
                  "case.ini:13: [kp] integrator = rk4: expected rk2 or euler");
+    EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\ndesingularize = paper\n",
+                 "case.ini:13: [kp] desingularize = paper: expected depth or printed");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[kp]\nearly_exit = yes\n",
                  "case.ini:13: [kp] early_exit = yes: expected auto, on or off");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL KP_RUN "[friction]\nmanning = x - 1\n",

@@ -62,9 +62,15 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
             s->init[2][k] = sc->qy[q];
         }
     /* kp.kappa: Brodtkorb et al. (6) with K0 = 1e-2 (their choice for float), scaled
-     * with the larger cell side as roe.kappa is */
+     * with the larger cell side as roe.kappa is.  kp.desingularize: depth (default), kappa
+     * the depth below which (5) desingularizes u, max(h^4, kappa^4) (their prose: "for a 15
+     * meter grid cell size our approach desingularizes the fluxes for water depths less than
+     * 15 cm"); printed, (5) as printed, max(h^4, kappa), as Kurganov and Petrova's epsilon
+     * = max(dx^4, dy^4): the depth kappa^(1/4) (0.795 m for Malpasset's 0.4).  Every backend
+     * takes the depth (kp_problem's kappa), so the two readings share all code. */
     const kp_params *kpp = sc->params;
     double kappa = kpp->kappa >= 0 ? kpp->kappa : 1e-2 * fmax(sc->dx, sc->dy);
+    if (kpp->printed) kappa = sqrt(sqrt(kappa));
     kp->p = (kp_problem){
         .sw = {.nx = nx, .ny = ny, .dx = sc->dx, .dy = sc->dy, .g = sc->g, .cfl = sc->cfl, .h_dry = sc->h_dry,
                .kappa = kappa, .H = kp->H, .code = s->code},
@@ -146,8 +152,13 @@ static void describe_run(const scheme_setup *s, char *line, size_t len)
     char fr[64] = "no friction";
     if (kp->manning && nmin == nmax) snprintf(fr, sizeof fr, "Manning n %g", nmax);
     else if (kp->manning) snprintf(fr, sizeof fr, "Manning n %g .. %g", nmin, nmax);
-    snprintf(line, len, "kp: %s, theta %g, kappa %g m, cfl %g, early exit %s, %s", kp->p.rk2 ? "RK2" : "Euler",
-             kp->p.theta, kp->p.sw.kappa, kp->p.sw.cfl, ee[kp->p.early_exit], fr);
+    const kp_params *kpp = s->sc ? s->sc->params : NULL;
+    char kap[96];
+    if (kpp && kpp->printed)
+        snprintf(kap, sizeof kap, "kappa %g m^4 as (5) is printed (a depth of %g m)", kp->p.sw.kappa * kp->p.sw.kappa * kp->p.sw.kappa * kp->p.sw.kappa, kp->p.sw.kappa);
+    else snprintf(kap, sizeof kap, "kappa %g m", kp->p.sw.kappa);
+    snprintf(line, len, "kp: %s, theta %g, %s, cfl %g, early exit %s, %s", kp->p.rk2 ? "RK2" : "Euler",
+             kp->p.theta, kap, kp->p.sw.cfl, ee[kp->p.early_exit], fr);
 }
 
 static const swe_forcing *forcing(const scheme_setup *s)
