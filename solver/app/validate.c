@@ -17,7 +17,9 @@ static const char *usage =
     "  compares a finished run of the built-in case (swgl run --case malpasset|ucl-building\n"
     "  --out RUNDIR) with the measurements: a table on stdout, CSV files, gnuplot scripts and,\n"
     "  where gnuplot is installed, PNG plots in DIR (default RUNDIR).  --data: the shared data\n"
-    "  folder (default: SWGL_DATA, else the one beside the source tree).\n";
+    "  folder (default: SWGL_DATA, else the one beside the source tree).\n"
+    "  ucl: total depths at G1-G6 (RMS 0-30 s, mean bias 15-30 s, first arrivals), then the same\n"
+    "  with the measured record's time origin shifted to align G2's first rise (docs/validation.md).\n";
 
 /* Runs gnuplot on out_dir/script in out_dir (the script names its PNG files relative to
  * it); without gnuplot on PATH, says how to draw them later.  Returns an exit status. */

@@ -11,7 +11,9 @@
 #define NG 6                      /* gauges G1..G6 */
 #define NT 5                      /* velocity-field times */
 #define T_TEST 30.0               /* s, the experiment's duration */
-#define RISE 0.01                 /* m, the arrival threshold */
+#define RISE 0.01                 /* m, the arrival threshold: a rise this far above the initial layer */
+#define LAYER 0.02                /* m, the channel's initial layer (the sketch's h0), measured G1..G5 */
+#define BIAS_T0 15.0              /* s, the window of the mean bias: BIAS_T0 .. T_TEST */
 #define WET 1e-3                  /* m, wet cells for the velocity comparison */
 
 extern const double ucl_gauge_xy[NG][2];   /* G1..G6, m, the experiment's frame */
@@ -73,7 +75,8 @@ int ucl_velocity_field(const char *run_dir, const char *ucl_dir, const char *out
 
 /* ---- the gnuplot scripts (validate_ucl_plot.c) ---- */
 
-int ucl_write_gauges_gp(const char *path);
+/* shift: the measured record's time origin moved by this (s; NaN: no shifted curve) */
+int ucl_write_gauges_gp(const char *path, double shift);
 /* done[k]: the field at ucl_field_t[k] was compared */
 int ucl_write_velocity_gp(const char *path, const int *done);
 /* gnuplot on PATH? */

@@ -22,28 +22,31 @@ static void building_corners(double c[5][2])
     c[4][0] = c[0][0];              c[4][1] = c[0][1];
 }
 
-int ucl_write_gauges_gp(const char *path)
+int ucl_write_gauges_gp(const char *path, double shift)
 {
     FILE *f = fopen(path, "w");
     if (!f) return ucl_fail("%s: cannot write: %s", path, strerror(errno));
-    fprintf(f, "# ucl_gauges.gp (swgl validate ucl): measured against simulated depth at G1-G6.\n"
+    fprintf(f, "# ucl_gauges.gp (swgl validate ucl): measured against simulated depth h at G1-G6, and the\n"
+               "# measured record with its time origin shifted (dashed) where G2's first rise gives a shift.\n"
                "# Run in this folder: gnuplot ucl_gauges.gp -> ucl_gauges.png\n"
                "set terminal pngcairo size 1100,950 font ',10'\n"
                "set output 'ucl_gauges.png'\n"
                "set datafile separator ','\n"
                "set datafile missing 'nan'\n"
-               "set key top right\n"
+               "set key top right opaque\n"
                "set grid\n"
                "set xrange [0:30]\n"
                "set multiplot layout 3,2 title 'UCL dam break against a building (Soares-Frazao and Zech 2007): "
                "depth at the gauges'\n");
     for (int g = 0; g < NG; g++) {
         fprintf(f, "set title 'G%d (%.2f, %.2f) m'\n", g + 1, ucl_gauge_xy[g][0], ucl_gauge_xy[g][1]);
-        fprintf(f, "set xlabel 't (s)'\nset ylabel '%s'\n", g < 5 ? "depth rise h - h(0) (m)" : "depth h (m)");
-        /* ucl_series.csv: t, then per gauge measured, simulated */
-        fprintf(f, "plot 'ucl_series.csv' using 1:%d with lines lw 2 lc rgb 'black' title 'measured', \\\n"
-                   "     '' using 1:%d with lines lw 2 lc rgb '#d62728' title 'swgl kp'\n",
-                2 + 2 * g, 3 + 2 * g);
+        fprintf(f, "set xlabel 't (s)'\nset ylabel 'depth h (m)'\n");
+        /* ucl_series.csv: t, then per gauge measured, simulated, measured shifted */
+        fprintf(f, "plot 'ucl_series.csv' using 1:%d with lines lw 2 lc rgb 'black' title 'measured', \\\n", 2 + 3 * g);
+        if (isfinite(shift))
+            fprintf(f, "     '' using 1:%d with lines lw 1 dt 2 lc rgb 'gray40' title 'measured, record %+.2f s', \\\n",
+                    4 + 3 * g, shift);
+        fprintf(f, "     '' using 1:%d with lines lw 2 lc rgb '#d62728' title 'swgl kp'\n", 3 + 3 * g);
     }
     fprintf(f, "unset multiplot\n");
     if (fclose(f) != 0) return ucl_fail("%s: cannot write: %s", path, strerror(errno));
