@@ -161,6 +161,7 @@ struct kp_fast {
     size_t st, n;               /* row stride, values per field */
     double dx, dy, g, cfl, eps, kappa, rkappa, kappa4, theta;
     void *Q[2][3], *R[3], *BE, *BW, *BN, *BS, *Bij, *cd, *gn2;
+    void *L[2];                 /* float: the surface's low words (kp_fast_update.h); NULL in double */
     double *Bij_d;              /* grid_size: B_ij in double (set_state's w = B + h) */
     void *tbuf;                 /* per thread: row buffers of a unit */
     size_t tsize, cw;           /* values per thread, per buffer row */
@@ -236,6 +237,8 @@ void kp_fast_destroy(struct kp_fast *f)
     free(f->Bij);
     free(f->cd);
     free(f->gn2);
+    free(f->L[0]);
+    free(f->L[1]);
     free(f->Bij_d);
     free(f->tbuf);
     free(f->zero);
@@ -300,6 +303,12 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
         if (f->rk2) f->Q[1][m] = alloc64(fb);
         f->R[m] = alloc64(fb);
         if (!f->Q[0][m] || (f->rk2 && !f->Q[1][m]) || !f->R[m]) goto fail;
+    }
+    if (!f->dbl) {   /* the low words, 0 until set_state and the updates write them */
+        for (int s = 0; s < 1 + f->rk2; s++)
+            if (!(f->L[s] = alloc64(fb))) goto fail;
+            else memset(f->L[s], 0, fb);
+        if (!f->rk2) f->L[1] = NULL;
     }
     f->BE = alloc64(fb);
     f->BW = alloc64(fb);

@@ -17,6 +17,7 @@ typedef struct {
     T *BE, *BW, *BN, *BS, *Bij;  /* per-cell bed (kp_cell_bed) */
     T *cd;                       /* cell code as a number (compares make lane masks) */
     T *gn2;                      /* g n^2, or NULL: no friction */
+    T *L[2];                     /* float: the surface's low words of Q[0], Q[1]; NULL in double */
 } FN(arrays);
 
 static inline FN(arrays) FN(arr)(const struct kp_fast *f)
@@ -32,6 +33,8 @@ static inline FN(arrays) FN(arr)(const struct kp_fast *f)
     a.Bij = (T *)f->Bij;
     a.cd = (T *)f->cd;
     a.gn2 = (T *)f->gn2;
+    a.L[0] = (T *)f->L[0];
+    a.L[1] = (T *)f->L[1];
     return a;
 }
 

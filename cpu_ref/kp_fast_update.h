@@ -6,7 +6,12 @@
 
 /* Time integration of n cells of a row from k (all arrays offset to k): stage 0 writes
  * Q* (RK2) or Q^{n+1} (Euler, in place) into d from s0 = Q^n; stage 1 writes Q^{n+1} into
- * d = Q^n from s0 = Q^n and s1 = Q*.  R may point to zeros (a tile whose rates were
+ * d = Q^n from s0 = Q^n and s1 = Q*.  In float the surface is w + l, l a low word per
+ * cell (l0, ls, dl: of s0, of the stage's state, of d), and its update is compensated
+ * (issue 27): w + (dt R + l) by TwoSum, the rounding error kept in l, so that the sum of
+ * the surfaces follows the sum of dt R (zero inside a closed domain: the faces' fluxes
+ * cancel) to a float's rounding of the low words, where a plain float update drifts
+ * (rounding biased where thin films fill: +5.2e-6 of Thacker's volume a period).  R may point to zeros (a tile whose rates were
  * skipped).  wb[t]: 1 where the new state is a wet active cell.  Adds the clip to *clip
  * and non-finite values to *bad.  fo (forcing): adds rdt rn[t] to w before the clip (the
  * rain) and leaves the dry and thin-film rules to the sources' pass where ns[t] != 0.
@@ -15,8 +20,9 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
                             const T *c, const T *Bij, const T *gn2, const T *const s0[3],
                             const T *const s1[3], T *const d[3], const T *Rw, const T *Ru,
                             const T *Rv, const T *rn, const T *ns, T rdt, int n, int co0, int co1, T *wb,
-                            T *clip, T *bad)
+                            const T *l0, const T *ls, T *dl, T *clip, T *bad)
 {
+    const int comp = sizeof(T) == sizeof(float);   /* the low words: float only */
     const T z = (T)0, one = (T)1, half = (T)0.5, eps = (T)f->eps, kap = (T)f->kappa, rk = (T)f->rkappa;
     const T k4 = (T)f->kappa4;
     const T *w0 = s0[0], *u0 = s0[1], *v0 = s0[2];
@@ -38,7 +44,7 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
             const T hf0 = gn2[t] * KP_SQRT(u * u + v * v) / (hs * FN(cbrt)(hs));
             den = one + dtf * (wet ? hf0 : z);
         }
-        T w, qu, qv;
+        T w, wl = z, qu, qv;
         if (stage == 0) {
             w = w0[t] + dt * Rw[t];
             qu = u0[t] + dt * Ru[t];
@@ -48,15 +54,28 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
             qu = half * (u0[t] + (us[t] + dt * Ru[t]));
             qv = half * (v0[t] + (vs[t] + dt * Rv[t]));
         }
+        if (comp) {
+            /* stage 0: (w0 + l0) + (dt R + rain); stage 1: ((w0 + l0) + (ws + ls) + dt R) / 2
+             * + rain, the halving exact.  TwoSum(a, y) = (s, e), s + e = a + y exactly */
+            const T a = stage == 0 ? w0[t] : w0[t] + ws[t];
+            const T ae = stage == 0 ? z : (w0[t] - (a - (a - w0[t]))) + (ws[t] - (a - w0[t]));
+            T y = stage == 0 ? dt * Rw[t] + l0[t] : ((ae + (l0[t] + ls[t])) + dt * Rw[t]) * half;
+            const T ah = stage == 0 ? a : a * half;
+            if (fo) y = y + rdt * rn[t];   /* rain, before the clip (kp_scalar.c) */
+            const T s = ah + y, bb = s - ah;
+            w = s;
+            wl = (ah - (s - bb)) + (y - bb);
+        }
         if (fric) {
             qu = qu / den;
             qv = qv / den;
         }
-        if (fo) w = w + rdt * rn[t];   /* rain, before the clip (kp_scalar.c) */
-        const T h0 = w - b;
+        if (fo && !comp) w = w + rdt * rn[t];   /* rain, before the clip (kp_scalar.c) */
+        const T h0 = comp ? (w - b) + wl : w - b;
         const int neg = h0 < z;
         cl += act && neg && t >= co0 && t < co1 ? -h0 : z;   /* the clip of the owned cells */
         w = neg ? b : w;
+        wl = neg ? z : wl;
         const T h = neg ? z : h0;
         const int dry = h <= eps, shoal = h < kap;
         /* as kp_scalar.c: a shoal cell's momentum from its desingularized velocity (6) */
@@ -71,6 +90,7 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
         dw[t] = act ? w : w0[t];
         du[t] = act ? qu : u0[t];
         dv[t] = act ? qv : v0[t];
+        if (comp) dl[t] = act ? wl : l0[t];
     }
     *clip += cl;
     *bad += bd;
@@ -79,10 +99,11 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
 KP_CLONES static void FN(update)(const struct kp_fast *f, int stage, T dt, const T *c, const T *Bij,
                        const T *gn2, const T *const s0[3], const T *const s1[3], T *const d[3],
                        const T *Rw, const T *Ru, const T *Rv, const T *rn, const T *ns, T rdt, int n,
-                       int co0, int co1, T *wb, T *clip, T *bad)
+                       int co0, int co1, T *wb, const T *l0, const T *ls, T *dl, T *clip, T *bad)
 {
 #define KP_UPD(st_, fr_, fo_) \
-    FN(update_k)(f, st_, fr_, fo_, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, co0, co1, wb, clip, bad)
+    FN(update_k)(f, st_, fr_, fo_, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, co0, co1, wb, l0, ls, dl, \
+                 clip, bad)
     if (!rn) {
         if (stage == 0 && !gn2) KP_UPD(0, 0, 0);
         else if (stage == 0) KP_UPD(0, 1, 0);
@@ -101,7 +122,7 @@ KP_CLONES static void FN(update)(const struct kp_fast *f, int stage, T dt, const
  * serially: swe_source_take on the destination surface d[0], with the accounts, then the
  * dry and thin-film rules of the update on the source cells, once each (their mask ns
  * is 1; 2 marks a cell done). */
-static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, double dt, T *const d[3])
+static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, double dt, T *const d[3], T *dl)
 {
     const swe_forcing *fo = f->clk->f;
     const double area = f->dx * f->dy, cw = stage == 1 ? 0.5 : 1.0, wsrc = f->rk2 && stage == 0 ? 0.5 : 1.0;
@@ -112,15 +133,18 @@ static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, doubl
         int mem[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(fo, q, f->clk->src_q, cw * dt / area, mem, add, &total);
         if (n == 0) continue;
         const size_t k = f->src_kf[q];
-        const double before = (double)d[0][k];
-        d[0][k] = (T)swe_source_take(before, (double)a->Bij[k], total);
-        swe_sources_account(&f->clk->acc, mem, add, n, ((double)d[0][k] - before) * area, area, wsrc);
+        const double before = (double)d[0][k] + (dl ? (double)dl[k] : 0.0);   /* (w + l: exact in double) */
+        const double after = swe_source_take(before, (double)a->Bij[k], total);
+        d[0][k] = (T)after;
+        if (dl) dl[k] = (T)(after - (double)d[0][k]);
+        swe_sources_account(&f->clk->acc, mem, add, n, ((double)d[0][k] + (dl ? (double)dl[k] : 0.0) - before) * area,
+                            area, wsrc);
     }
     for (int q = 0; q < fo->n_src; q++) {
         const size_t k = f->src_kf[q];
         if (ns[k] != (T)1) continue;
         ns[k] = (T)2;
-        const T h = d[0][k] - a->Bij[k];
+        const T h = dl ? (d[0][k] - a->Bij[k]) + dl[k] : d[0][k] - a->Bij[k];
         const int dry = h <= eps, shoal = h < kap;
         const T sc = h * FN(dfac)(h, kap, rk, k4);
         d[1][k] = dry ? z : (shoal ? d[1][k] * sc : d[1][k]);
@@ -173,6 +197,7 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                     const int co1 = !rown ? 0 : f->own[2] ? f->own[2] + 1 - i0 : n;
                     if (act == 2) {
                         for (int m = 0; m < 3; m++) memcpy(a.Q[1][m] + k, a.Q[0][m] + k, (size_t)n * sizeof(T));
+                        if (a.L[0]) memcpy(a.L[1] + k, a.L[0] + k, (size_t)n * sizeof(T));
                     } else if (act != 3) {
                         const T *s0[3] = {a.Q[0][0] + k, a.Q[0][1] + k, a.Q[0][2] + k};
                         const T *s1[3] = {a.Q[1][0] ? a.Q[1][0] + k : NULL, a.Q[1][1] ? a.Q[1][1] + k : NULL,
@@ -181,9 +206,13 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                         for (int m = 0; m < 3; m++) d[m] = (stage == 0 && rk2 ? a.Q[1][m] : a.Q[0][m]) + k;
                         const T *Rw = act ? zero : a.R[0] + k, *Ru = act ? zero : a.R[1] + k,
                                 *Rv = act ? zero : a.R[2] + k;
+                        /* the low words (float): of Q^n, of the stage's state, of the destination */
+                        const T *l0 = a.L[0] ? a.L[0] + k : NULL;
+                        const T *ls = a.L[0] ? (stage ? a.L[1] + k : l0) : NULL;
+                        T *dl = a.L[0] ? (stage == 0 && rk2 ? a.L[1] : a.L[0]) + k : NULL;
                         FN(update)(f, stage, dtT, a.cd + k, a.Bij + k, a.gn2 ? a.gn2 + k : NULL, s0, s1, d,
                                    Rw, Ru, Rv, frain ? frain + k : NULL, frain ? fsrc + k : NULL, rdt, n,
-                                   co0, co1, wb, &cl, &bd);
+                                   co0, co1, wb, l0, ls, dl, &cl, &bd);
                         if (map)
                             for (int x = tx; x < tx1; x++) {
                                 const int e0 = (x - tx) * KP_TILE, e1 = e0 + KP_TILE < n ? e0 + KP_TILE : n;
@@ -210,7 +239,7 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
     if (frain && f->clk->f->n_src > 0) {
         T *d[3];
         for (int m = 0; m < 3; m++) d[m] = stage == 0 && rk2 ? a.Q[1][m] : a.Q[0][m];
-        FN(sources)(f, &a, stage, dt, d);
+        FN(sources)(f, &a, stage, dt, d, a.L[0] ? (stage == 0 && rk2 ? a.L[1] : a.L[0]) : NULL);
     }
     return bad != (T)0 ? -1 : 0;
 }
@@ -228,9 +257,12 @@ static void FN(set_state)(struct kp_fast *f, const double *h, const double *qx, 
              * wet map and the reconstruction decide it (a cell dry in float but not in
              * double would otherwise keep its momentum in a tile that early exit skips) */
             const double hd = h[k] > 0.0 ? h[k] : h[k] != h[k] ? h[k] : 0.0;
-            const T w = (T)(f->Bij_d[k] + hd);
-            const int dry = w - a.Bij[kf] <= (T)f->eps;
+            /* float: the surface w + l holds B_ij (as stored) + h to a double's rounding */
+            const double sd = a.L[0] ? (double)a.Bij[kf] + hd : f->Bij_d[k] + hd;
+            const T w = (T)sd, l = a.L[0] ? (T)(sd - (double)w) : (T)0;
+            const int dry = a.L[0] ? (w - a.Bij[kf]) + l <= (T)f->eps : w - a.Bij[kf] <= (T)f->eps;
             a.Q[0][0][kf] = w;
+            if (a.L[0]) a.L[0][kf] = l;
             a.Q[0][1][kf] = dry ? (T)0 : (T)qx[k];
             a.Q[0][2][kf] = dry ? (T)0 : (T)qy[k];
         }
@@ -244,7 +276,10 @@ static void FN(get_state)(const struct kp_fast *f, double *h, double *qx, double
         for (int i = 0; i <= nx + 1; i++) {
             const size_t k = grid_at(nx, i, j), kf = KP_IDX(f, i, j);
             const int act = a.cd[kf] == (T)CELL_ACTIVE;
-            h[k] = act ? (double)(a.Q[0][0][kf] - a.Bij[kf]) : 0.0;
+            /* float: (w - B) + l in double, exact */
+            const double hf = a.L[0] ? ((double)a.Q[0][0][kf] - (double)a.Bij[kf]) + (double)a.L[0][kf]
+                                     : (double)(a.Q[0][0][kf] - a.Bij[kf]);
+            h[k] = act ? hf : 0.0;
             qx[k] = act ? (double)a.Q[0][1][kf] : 0.0;
             qy[k] = act ? (double)a.Q[0][2][kf] : 0.0;
         }
@@ -263,6 +298,9 @@ static void FN(halo)(struct kp_fast *f, int set, int x, int y, int w, int h, dou
                 if (set) a.Q[0][c][kf] = (T)b[c];
                 else b[c] = (double)a.Q[0][c][kf];
             }
+            /* float: the surface with its low word, w + l exact in double, split again */
+            if (a.L[0] && set) a.L[0][kf] = (T)(b[0] - (double)a.Q[0][0][kf]);
+            else if (a.L[0]) b[0] += (double)a.L[0][kf];
         }
 }
 
@@ -275,7 +313,7 @@ static void FN(wet_map)(struct kp_fast *f)
     for (int j = 1; j <= f->ny; j++)
         for (int i = 1; i <= f->nx; i++) {
             const size_t kf = KP_IDX(f, i, j);
-            if (a.cd[kf] == (T)CELL_ACTIVE && !(a.Q[0][0][kf] - a.Bij[kf] <= eps))
+            if (a.cd[kf] == (T)CELL_ACTIVE && !((a.Q[0][0][kf] - a.Bij[kf]) + (a.L[0] ? a.L[0][kf] : (T)0) <= eps))
                 f->wet[(size_t)((j - 1) / KP_TILE) * f->ntx + (size_t)((i - 1) / KP_TILE)] = 1;
         }
 }
