@@ -86,6 +86,9 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
     gpu_pass p;
     int last = k == 1 || !g->rk2;
     gpu_mrt *out = last ? g->state[1 - g->cur] : g->qstar;
+    /* the series' means over the step for the rain and the sources (cpu_ref/swe.h "over a
+     * step"); the discharge faces keep the stage's values here (docs/boundaries.md) */
+    if (g->forcing && !clock && k == 0) swe_clock_step(&g->fclk, dt);
     double rain_s = g->forcing && !clock ? swe_clock_rain(&g->fclk, k, kp_gpu_stages(g), dt) : 0.0;
     kpg_integrate_pass(g, &p, k, dt, clock, rain_s, 0.0);
     int sec = kpg_section_begin(g, KP_PASS_INTEGRATE, 0);

@@ -127,6 +127,9 @@ swgl_status rog_forcing_update(roe_gpu *r, double dt)
     const swe_forcing *f = r->forc;
     const double area = r->dx * r->dy;
     swgl_status st = f->n_seg ? ring_rates(r, dt) : SWGL_OK;
+    /* the series' means over the step for the rain and the sources (cpu_ref/swe.h "over a
+     * step"); the discharge faces keep the step's value at t here (docs/boundaries.md) */
+    swe_clock_step(&r->fclk, dt);
     double rain_s = swe_clock_rain(&r->fclk, 0, 1, dt);
     if (st == SWGL_OK) st = rog_update_pass(r, dt, NULL, NULL, 0, 0, NULL, rain_s, 0.0);
     for (int q = 0; st == SWGL_OK && q < f->n_src; q++) {
