@@ -238,6 +238,7 @@ static int FN(apply)(void *self, double dt_d)
     const T dt = move ? (T)dt_d : (T)1, Vd = (T)(s->p.sw.dx * s->p.sw.dy);
     const T k_dt = move ? (T)dt_d / Vd : (T)0, dtf = move ? (T)dt_d : (T)0;
     const T h_dry = (T)s->p.sw.h_dry, kappa = (T)s->p.sw.kappa;
+    swe_clock_step(clk, dt_d);   /* the series' means over the step (swe.h "over a step") */
     const double rain_dt = swe_clock_rain(clk, 0, 1, dt_d);
     const double V = s->p.sw.dx * s->p.sw.dy;
     const T *tau = s->tau;
@@ -304,6 +305,19 @@ static int FN(apply)(void *self, double dt_d)
             }
         }
     }
+    /* the discharge faces' mass over the step made dt Q-bar (swe.h "over a step") */
+    const int nf = move ? swe_clock_inflow(clk, dt_d) : 0;
+    for (int m = 0; m < nf; m++) {
+        const size_t k = clk->fix_cell[m];
+        double h = (double)s->h[k] + clk->fix_add[m];
+        if (h < 0.0) {
+            if (swe_owns(&s->p.sw, (int)(k % w), (int)(k / w))) s->clip_vol -= h * V;
+            h = 0.0;
+        }
+        s->h[k] = (T)h;
+        if (!(s->h[k] > h_dry)) s->qx[k] = s->qy[k] = (T)0;
+    }
+    swe_clock_inflow_rates(clk);
     /* point sources, a cell's together (swe.h), then the dry rule once on their cells */
     for (int q = 0; q < n_src; q++) {
         double add[SWE_SOURCES_PER_CELL], total;

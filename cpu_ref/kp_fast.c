@@ -489,6 +489,7 @@ int kp_fast_apply(struct kp_fast *f, int stage, double dt)
 {
     f->clip_vol = 0.0;
     if (stage < 0 || stage > f->rk2 || !(dt >= 0.0) || !(dt < INFINITY)) return -1;
+    if (f->clk && stage == 0) swe_clock_step(f->clk, dt);   /* the series' means over the step (swe.h) */
     int r = f->dbl ? apply_d(f, stage, dt) : apply_f(f, stage, dt);
     if (f->clk) {   /* as kp_scalar.c: the clip's account, the faces' and the rain's */
         f->clk->acc.clip += (f->rk2 && stage == 0 ? 0.5 : 1.0) * f->clip_vol;

@@ -531,6 +531,7 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
      * the last stage, all that fell during the step (swe_clock_rain) */
     const swe_forcing *fo = s->clk.f;
     const double *rain = fo ? fo->rain : NULL, cw = stage == 1 ? 0.5 : 1.0;
+    if (stage == 0) swe_clock_step(&s->clk, dt);   /* the series' means over the step (swe.h) */
     const double rain_dt = swe_clock_rain(&s->clk, stage, kp_cpu_stages(s), dt);   /* swe.h: rain as a step */
     for (int j = 1; j <= ny; j++)
         for (int i = 1; i <= nx; i++) {
@@ -570,6 +571,20 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
         *wk = swe_source_take(before, Bij[k], total);
         swe_sources_account(&s->clk.acc, mem, add, n, (*wk - before) * area, area, wsrc);
     }
+    /* the discharge faces' mass over the step made dt Q-bar (swe.h "over a step"), with
+     * the sources' weights */
+    const int nf = swe_clock_inflow(&s->clk, cw * dt);
+    for (int m = 0; m < nf; m++) {
+        const size_t k = s->clk.fix_cell[m];
+        double *wk = &s->w[stage == 0 ? qs : qn][k], v = *wk + s->clk.fix_add[m];
+        if (v < Bij[k]) {
+            if (swe_owns(&s->p.sw, (int)(k % (size_t)grid_stride(nx)), (int)(k / (size_t)grid_stride(nx))))
+                clip += (Bij[k] - v) * area;
+            v = Bij[k];
+        }
+        *wk = v;
+    }
+    swe_clock_inflow_rates(&s->clk);
     /* the dry and thin-film rules on the updated cells */
     for (int j = 1; j <= ny; j++)
         for (int i = 1; i <= nx; i++) {

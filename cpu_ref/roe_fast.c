@@ -306,6 +306,7 @@ int roe_fast_apply(struct roe_fast *f, double dt)
     /* nothing moves, or dt = 0: only the rain, the sources and the dry clean-up (and
      * theta is never 0/0) */
     const int move = f->moving && dt > 0.0;
+    swe_clock_step(f->clk, dt);   /* the series' means over the step (swe.h "over a step") */
     int bad = f->dbl ? apply_d(f, dt, move) : apply_f(f, dt, move);
     if (swe_forcing_any(f->clk->f) && (f->dbl ? forcing_d(f, dt, move) : forcing_f(f, dt, move))) bad = -1;
     f->clk->acc.clip += f->clip_vol;

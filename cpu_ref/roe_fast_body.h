@@ -528,6 +528,21 @@ static int FN(forcing)(struct roe_fast *f, double dt, int move)
     }
     const double Vd = f->dx * f->dy;
     int bad = 0;
+    /* the discharge faces' mass over the step made dt Q-bar (swe.h "over a step") */
+    const int nf = move ? swe_clock_inflow(clk, dt) : 0;
+    const size_t W = (size_t)grid_stride(nx);
+    for (int m = 0; m < nf; m++) {
+        const int i = (int)(clk->fix_cell[m] % W), j = (int)(clk->fix_cell[m] / W);
+        const size_t c = (size_t)j * st + (size_t)i;
+        double h = (double)a.h[c] + clk->fix_add[m];
+        if (h < 0.0) {
+            if (a.cnt[c]) f->clip_vol -= h * Vd;   /* (the owned cells: swe_problem own) */
+            h = 0.0;
+        }
+        a.h[c] = (T)h;
+        if (!(a.h[c] > (T)f->h_dry)) a.qx[c] = a.qy[c] = (T)0;
+    }
+    swe_clock_inflow_rates(clk);
     for (int q = 0; q < fo->n_src; q++) {   /* a cell's sources together (swe.h) */
         double add[SWE_SOURCES_PER_CELL], total;
         int mem[SWE_SOURCES_PER_CELL], n = swe_sources_at_cell(fo, q, clk->src_q, dt / Vd, mem, add, &total);

@@ -460,6 +460,7 @@ int roe_cpu_apply(roe_cpu *s, double dt)
     const double dtt = move ? dt : 1.0;
     const double V = s->p.dx * s->p.dy, k_dt = move ? dt / V : 0.0;
     const double h_dry = s->p.h_dry, kappa = s->p.kappa;
+    swe_clock_step(&s->clk, dt);   /* the series' means over the step (swe.h "over a step") */
     const double rain_dt = swe_clock_rain(&s->clk, 0, 1, dt);   /* swe.h: rain as a step */
     const double *tau = s->tau;
     int bad = 0;
@@ -497,6 +498,19 @@ int roe_cpu_apply(roe_cpu *s, double dt)
         }
     }
     ring_rates(s, dtt, move);
+    /* the discharge faces' mass over the step made dt Q-bar (swe.h "over a step") */
+    const int nf = move ? swe_clock_inflow(&s->clk, dt) : 0;
+    for (int m = 0; m < nf; m++) {
+        const size_t k = s->clk.fix_cell[m];
+        double h = s->h[k] + s->clk.fix_add[m];
+        if (h < 0.0) {
+            if (swe_owns(&s->p, (int)(k % w), (int)(k / w))) s->clip_vol -= h * V;
+            h = 0.0;
+        }
+        s->h[k] = h;
+        if (!(h > h_dry)) s->qx[k] = s->qy[k] = 0.0;
+    }
+    swe_clock_inflow_rates(&s->clk);
     /* point sources: Q dt / |V| on the depth, taking no more than the cell holds; then the
      * dry rule and (M5) once on each source's cell */
     for (int q = 0; q < n_src; q++) {   /* a cell's sources together (swe.h) */

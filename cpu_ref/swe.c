@@ -18,21 +18,17 @@ swgl_status swe_problem_check(const swe_problem *p)
 
 /* ---- boundary data (swe.h) ---------------------------------------------------------- */
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-double swe_series_at(const swe_series *s, double t)
+#include "swgl_series.h"
+
+double swe_series_at(const swe_series *s, double t) { return swgl_series_at(s->n, s->t, s->v, t); }
+
+double swe_series_mean(const swe_series *s, double t, double dt)
 {
-    if (s->n <= 1 || !(t > s->t[0])) return s->v[0];
-    if (t >= s->t[s->n - 1]) return s->v[s->n - 1];
-    int lo = 0, hi = s->n - 1;   /* t[lo] < t <= t[hi] */
-    while (hi - lo > 1) {
-        int mid = lo + (hi - lo) / 2;
-        if (s->t[mid] < t) lo = mid;
-        else hi = mid;
-    }
-    double a = (t - s->t[lo]) / (s->t[hi] - s->t[lo]);
-    return s->v[lo] + a * (s->v[hi] - s->v[lo]);
+    return swgl_series_mean(s->n, s->t, s->v, t, t + dt);
 }
 
 void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rain_factor, double *src_q)
@@ -48,6 +44,22 @@ void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rai
         *rain_factor = f && f->rain_series >= 0 ? swe_series_at(&f->series[f->rain_series], t) : 1.0;
     if (src_q)
         for (int s = 0; s < (f ? f->n_src : 0); s++) src_q[s] = swe_series_at(&f->series[f->src_series[s]], t);
+}
+
+void swe_forcing_mean(const swe_forcing *f, double t, double dt, double *seg_val, double *rain_factor,
+                      double *src_q)
+{
+    if (seg_val)
+        for (int s = 0; s < (f ? f->n_seg : 0); s++) {
+            const swe_segment *g = &f->seg[s];
+            double v = g->series >= 0 ? swe_series_mean(&f->series[g->series], t, dt) : 0.0;
+            seg_val[s] = g->code == CELL_DISCHARGE ? (g->length > 0.0 ? v / g->length : 0.0)
+                       : g->code == CELL_LEVEL ? v - f->datum : v;
+        }
+    if (rain_factor)
+        *rain_factor = f && f->rain_series >= 0 ? swe_series_mean(&f->series[f->rain_series], t, dt) : 1.0;
+    if (src_q)
+        for (int s = 0; s < (f ? f->n_src : 0); s++) src_q[s] = swe_series_mean(&f->series[f->src_series[s]], t, dt);
 }
 
 swgl_status swe_account_init(swe_account *a, const swe_forcing *f)
@@ -99,12 +111,9 @@ double swe_clock_rain(swe_clock *c, int stage, int stages, double dt)
 {
     c->rain_applied = 0.0;
     if (!c->f || !c->f->rain) return 0.0;
-    if (stages == 2 && stage == 0) {
-        c->rain_f0 = c->rain_factor;
-        return 0.0;
-    }
-    c->rain_pending += stages == 2 ? 0.5 * dt * (c->rain_f0 + c->rain_factor) : dt * c->rain_factor;
-    int at_stop = c->t + dt >= c->stop - 1e-9 * fabs(c->stop), stopped = c->rain_factor == 0.0;
+    if (stage < stages - 1) return 0.0;
+    c->rain_pending += dt * c->rain_mean;   /* the step's mean (swe_clock_step) */
+    int at_stop = c->t + dt >= c->stop - 1e-9 * fabs(c->stop), stopped = c->rain_mean == 0.0;
     if (c->rain_pending * c->rain_max < c->rain_quantum && !at_stop && !stopped) return 0.0;
     c->rain_applied = c->rain_pending;
     c->rain_pending = 0.0;
@@ -132,15 +141,32 @@ swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
     const swe_forcing *f = p->forcing;
     c->f = f;
     c->M = p->nx > p->ny ? p->nx : p->ny;
-    c->rain_factor = 1.0;
+    c->rain_factor = c->rain_mean = 1.0;
     c->stop = INFINITY;
     c->seg_val = calloc((size_t)(f ? f->n_seg : 0) + 1, sizeof(double));
     c->src_q = calloc((size_t)(f ? f->n_src : 0) + 1, sizeof(double));
     c->ring_rate = calloc(4 * (size_t)c->M, sizeof(double));
-    if (!c->seg_val || !c->src_q || !c->ring_rate || swe_account_init(&c->acc, f) != SWGL_OK) {
+    c->seg_mean = calloc((size_t)(f ? f->n_seg : 0) + 1, sizeof(double));
+    c->seg_fix = calloc((size_t)(f ? f->n_seg : 0) + 1, sizeof(double));
+    c->fix_cell = calloc(4 * (size_t)c->M, sizeof(size_t));
+    c->fix_add = calloc(4 * (size_t)c->M, sizeof(double));
+    c->fix_rate = calloc(4 * (size_t)c->M, sizeof(double));
+    c->fix_ring = calloc(4 * (size_t)c->M, sizeof(size_t));
+    c->ring_cell = calloc(4 * (size_t)c->M, sizeof(size_t));
+    if (!c->seg_val || !c->src_q || !c->ring_rate || !c->seg_mean || !c->seg_fix || !c->fix_cell || !c->fix_add ||
+        !c->fix_rate || !c->fix_ring || !c->ring_cell || swe_account_init(&c->acc, f) != SWGL_OK) {
         swe_clock_free(c);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory for the boundary data");
     }
+    c->dx = p->dx;
+    c->dy = p->dy;
+    for (size_t r = 0; r < 4 * (size_t)c->M; r++) c->ring_cell[r] = SIZE_MAX;
+    for (int side = 0; side < 4; side++)   /* the active cell beside each ring face */
+        for (int m = 0; m < (side < 2 ? p->ny : p->nx); m++) {
+            size_t ka = side == 0 ? grid_at(p->nx, 1, m + 1) : side == 1 ? grid_at(p->nx, p->nx, m + 1)
+                      : side == 2 ? grid_at(p->nx, m + 1, 1) : grid_at(p->nx, m + 1, p->ny);
+            if (p->code[ka] == CELL_ACTIVE) c->ring_cell[SWE_RING(side, m, c->M)] = ka;
+        }
     if (f && f->rain)
         for (int j = 1; j <= p->ny; j++)
             for (int i = 1; i <= p->nx; i++) {
@@ -174,6 +200,13 @@ void swe_clock_free(swe_clock *c)
     free(c->seg_val);
     free(c->src_q);
     free(c->ring_rate);
+    free(c->seg_mean);
+    free(c->seg_fix);
+    free(c->fix_cell);
+    free(c->fix_add);
+    free(c->fix_rate);
+    free(c->fix_ring);
+    free(c->ring_cell);
     swe_account_free(&c->acc);
     memset(c, 0, sizeof *c);
 }
@@ -186,7 +219,44 @@ void swe_clock_set_time(swe_clock *c, double t, double stop)
 
 void swe_clock_stage(swe_clock *c, int stage)
 {
-    swe_forcing_at(c->f, stage == 0 ? c->t : c->t + c->dt0, c->seg_val, &c->rain_factor, c->src_q);
+    if (stage == 0) swe_forcing_at(c->f, c->t, c->seg_val, &c->rain_factor, c->src_q);
+    else swe_forcing_at(c->f, c->t + c->dt0, c->seg_val, NULL, NULL);   /* the step's means stay */
+    for (int s = 0; s < (c->f ? c->f->n_seg : 0); s++)
+        c->seg_fix[s] = c->f->seg[s].code == CELL_DISCHARGE ? c->seg_mean[s] - c->seg_val[s] : 0.0;
+}
+
+void swe_clock_step(swe_clock *c, double dt)
+{
+    if (!c->f) return;
+    swe_forcing_mean(c->f, c->t, dt, c->seg_mean, &c->rain_mean, c->src_q);
+    for (int s = 0; s < c->f->n_seg; s++)
+        c->seg_fix[s] = c->f->seg[s].code == CELL_DISCHARGE ? c->seg_mean[s] - c->seg_val[s] : 0.0;
+}
+
+int swe_clock_inflow(swe_clock *c, double w_dt)
+{
+    const swe_forcing *f = c->f;
+    int any = 0, n = 0;
+    c->n_fix = 0;
+    for (int s = 0; f && s < f->n_seg; s++) any |= c->seg_fix[s] != 0.0;
+    if (!any) return 0;
+    for (size_t r = 0; r < 4 * (size_t)c->M; r++) {
+        int s = f->seg_of[r];
+        if (s < 0 || c->seg_fix[s] == 0.0 || c->ring_cell[r] == SIZE_MAX) continue;
+        const int x = r < 2 * (size_t)c->M;   /* a west or east face: length dy, across dx */
+        c->fix_cell[n] = c->ring_cell[r];
+        c->fix_ring[n] = r;
+        c->fix_rate[n] = (x ? c->dy : c->dx) * c->seg_fix[s];
+        c->fix_add[n++] = w_dt / (x ? c->dx : c->dy) * c->seg_fix[s];
+    }
+    c->n_fix = n;
+    return n;
+}
+
+void swe_clock_inflow_rates(swe_clock *c)
+{
+    for (int m = 0; m < c->n_fix; m++) c->ring_rate[c->fix_ring[m]] += c->fix_rate[m];
+    c->n_fix = 0;
 }
 
 void swe_clock_applied(swe_clock *c, int stage, int stages, double dt)

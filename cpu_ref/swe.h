@@ -106,8 +106,20 @@ static inline int swe_owns(const swe_problem *p, int i, int j)
  * active cell.  Point sources: Q(t) m^3/s of series src_series[s] into active cell
  * src_cell[s] (a grid_at index), added to its mass rate as Q / (dx dy); where Q < 0 the
  * update takes no more than the cell holds (swe_source_take).
- * Both rain and sources enter the time integration as part of R, so RK2 integrates them
- * with the trapezoidal rule. */
+ *
+ * Over a step [t, t + dt] every series is applied by its exact mean (swe_series_mean:
+ * the integral of the piecewise-linear series over the step, / dt), so that what a run
+ * adds is the series' integral to rounding, whatever the step and the rows inside it:
+ *   rain     falls at the end of the step as dt times its mean (swe_clock_rain);
+ *   sources  add dt Q-bar (Euler), or Q-bar in both stages of RK2 (stage 0's update
+ *            enters the step with weight 1/2, stage 1's dt/2: dt Q-bar in all);
+ *   discharge faces are evaluated with the series' value at the stage's time (t, or
+ *            t + dt in RK2's stage 1: the face's momentum and wave speed, and so the
+ *            step's bound, need it before dt is known); once dt is known each stage's
+ *            update adds to the active cell beside the face its volume rate
+ *            (Q-bar - Q(t_stage)) / L times the face's length (swe_clock_inflow), so
+ *            the faces' mass over the step is dt Q-bar exactly, as for the sources.
+ * The accounts book what was added. */
 #define SWE_RING(side, m, M) ((size_t)(side) * (size_t)(M) + (size_t)(m))
 
 typedef struct swe_series {
@@ -181,14 +193,19 @@ int swe_sources_at_cell(const struct swe_forcing *f, int q, const double *src_q,
 void swe_sources_account(struct swe_account *a, const int *members, const double *add, int n, double applied,
                          double area, double w);
 
-/* The value of a series at t. */
+/* The value of a series at t, and its exact mean over [t, t + dt] (the value at t where
+ * dt <= 0): gpgpu/base/swgl_series.h. */
 double swe_series_at(const swe_series *s, double t);
+double swe_series_mean(const swe_series *s, double t, double dt);
 
 /* The forcing at time t: per segment the value its faces use (level: m above the datum;
  * depth: m;
  * discharge: m^2/s per unit width, Q / L; free: 0), the rain series factor (1 without a
  * series) and each source's Q (m^3/s).  Any output may be NULL. */
 void swe_forcing_at(const swe_forcing *f, double t, double *seg_val, double *rain_factor, double *src_q);
+/* The same as means over [t, t + dt] (swe_series_mean). */
+void swe_forcing_mean(const swe_forcing *f, double t, double dt, double *seg_val, double *rain_factor,
+                      double *src_q);
 
 /* The imposed flux of a discharge face (q >= 0 m^2/s into the domain; h_a the active
  * side's depth at the face): mass q, normal momentum flux (into the domain)
@@ -258,6 +275,11 @@ void swe_account_faces(swe_account *a, const swe_forcing *f, const double *ring_
  *   swe_clock_applied(c, k, stages, dt):  after stage k's update with dt: adds w dt
  *                            ring_rate to the accounts (w = 1/2 in RK2, 1 in Euler),
  *                            and after the last stage moves t to t + dt.
+ *   swe_clock_step(c, dt):   at the start of stage 0's update, dt known: the step's
+ *                            means (swe.h "over a step"): src_q and the rain become the
+ *                            step's means for every stage, seg_fix each discharge
+ *                            segment's mean less the value the stage's faces used;
+ *                            swe_clock_stage(c, 1) then sets only the faces' values.
  * The time loop sets t exactly at the start of a step, with its next stop
  * (swe_clock_set_time). */
 typedef struct swe_clock {
@@ -265,12 +287,18 @@ typedef struct swe_clock {
     int M;                      /* max(nx, ny) */
     double t, dt0, stop;        /* stop: the time loop's next stop (+inf: none given) */
     double *seg_val, rain_factor, *src_q;
+    double *seg_mean, *seg_fix;  /* the step's means; discharge: mean - seg_val, else 0 */
+    int n_fix;                   /* swe_clock_inflow's faces (4 M entries each): */
+    size_t *fix_cell, *fix_ring; /* the active cell, the ring face */
+    double *fix_add, *fix_rate;  /* the rise (m), the volume rate (m^3/s) */
+    size_t *ring_cell;           /* 4 M: the active cell beside each ring face, SIZE_MAX: none */
+    double dx, dy;
     double *ring_rate;          /* 4 M: m^3/s into the domain, by SWE_RING */
     double rain_area;           /* sum over active cells of rain[k] dx dy (m^3/s per unit factor) */
     double dt_cap;              /* s: the largest step rain and sources allow (+inf: none) */
-    /* rain (swe_clock_rain): the factor at stage 0's time, what has fallen and not yet
+    /* rain (swe_clock_rain): the factor's mean over the step, what has fallen and not yet
      * been added (s x factor), the least worth adding, what the last update added */
-    double rain_f0, rain_pending, rain_quantum, rain_max, rain_applied;
+    double rain_mean, rain_pending, rain_quantum, rain_max, rain_applied;
     swe_account acc;
 } swe_clock;
 
@@ -284,10 +312,21 @@ void swe_clock_free(swe_clock *c);
 void swe_clock_set_time(swe_clock *c, double t, double stop);
 void swe_clock_stage(swe_clock *c, int stage);
 void swe_clock_applied(swe_clock *c, int stage, int stages, double dt);
+void swe_clock_step(swe_clock *c, double dt);
+/* The discharge faces' correction of a stage's update (swe.h "over a step"), after the
+ * stage's ring_rate is set: for each face of a discharge segment whose interior cell is
+ * active, its grid_at index c->fix_cell[m] and the rise c->fix_add[m] = w_dt seg_fix
+ * len / (dx dy) (m; w_dt the stage's weight times dt, as the sources': dt in stage 0,
+ * dt/2 in RK2's stage 1), which the solver adds to the cell's depth (a rise < 0 that
+ * would leave it below its bed is clipped, as the update's rounding is, and booked);
+ * fix_rate[m] = seg_fix len the face's volume rate.  Returns the count (0 when every
+ * seg_fix is 0: a constant series, or no discharge).  swe_clock_inflow_rates, once the
+ * stage's ring_rate is set, adds the rates to it, so the accounts book what was added. */
+int swe_clock_inflow(swe_clock *c, double w_dt);
+void swe_clock_inflow_rates(swe_clock *c);
 /* Rain falls as a step of its own at the end of each time step: the multiplier of rain[]
  * (s) the update of stage `stage` adds, 0 but in the last stage, where it is what fell
- * since the last addition: dt rate(t) (Euler) or dt (rate(t) + rate(t + dt)) / 2 (RK2,
- * the trapezoidal rule).  A solver that keeps the surface w in float sets a quantum
+ * since the last addition: dt times the rate's mean over the step (swe_clock_step).  A solver that keeps the surface w in float sets a quantum
  * (swe_clock_rain_quantum): the rain then waits until it adds at least 64 ulp of the
  * largest |w| to a cell, because float rounds a small increment the same way every step
  * (an increment of 2.1 ulp loses 0.1 ulp each time: 5% of the rain), where a pulse of

@@ -13,9 +13,11 @@ uniform real u_kappa;
 KP_INPUT(u_rain);      // (rain rate m/s, 0, 0, 0)
 uniform real u_rain_dt;   // the stage's weight x dt x the rain series' factor
 #endif
-#ifdef KP_SOURCES
-uniform real u_src_add;   // a point source's Q dt / |V| (with the stage's weight): 0 but
-                          // in the one-texel draw at its cell (kp_gpu_forcing.c)
+#ifdef KP_CELL_ADD
+uniform real u_cell_add;  // a cell's rise (m, with the stage's weight): 0 but where the
+                          // integration draws a cell again (solver/schemes/swe/gpu_redraw.h):
+                          // its point sources' Q-bar dt / |V| and its discharge faces'
+                          // (Q-bar - Q(t_stage)) dt len / (L |V|) (cpu_ref/swe.h "over a step")
 #endif
 #include "kp_desing.glsl"
 
@@ -63,10 +65,10 @@ real4 kp_integrate_cell(ivec2 c, real4 s, real4 qs, real4 b, real dt, real3 R)
         w = b.z;
         h = 0.0;
     }
-#ifdef KP_SOURCES
-    if (u_src_add != 0.0) {   // cpu_ref/swe.h swe_source_take: no more than the cell holds
-        real v = w + u_src_add;
-        w = u_src_add >= 0.0 ? v : v > b.z ? v : b.z;
+#ifdef KP_CELL_ADD
+    if (u_cell_add != 0.0) {   // cpu_ref/swe.h swe_source_take: no more than the cell holds
+        real v = w + u_cell_add;
+        w = u_cell_add >= 0.0 ? v : v > b.z ? v : b.z;
         h = w - b.z;
     }
 #endif

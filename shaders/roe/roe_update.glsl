@@ -118,9 +118,11 @@ float roe_step()
 real roe_theta(real tau, real dt) { return tau >= dt ? real(1.0) : tau / dt; }
 
 // Rain and point sources (cpu_ref/swe.h, as cpu_ref/roe_scalar.c adds them): rain (m/s,
-// a texture) times u_rain_dt = dt x the rain series' factor, added before the clip; a
-// point source's rise u_src_add (m), non-zero only in the one-texel draw at its cell
-// (roe_gpu_step.c), after the clip, taking no more than the cell holds.
+// a texture) times u_rain_dt = dt x the rain series' mean over the step, added before the
+// clip; a cell's rise u_cell_add (m), non-zero only where the update draws a cell again
+// (solver/schemes/swe/gpu_redraw.h): its point sources' dt Q-bar / |V| and its discharge
+// faces' dt (Q-bar - Q(t)) len / (L |V|), the step's mean less the value the faces took
+// (cpu_ref/swe.h "over a step"); after the clip, taking no more than the cell holds.
 #ifdef ROE_RAIN
 #ifdef ROE_DOUBLE
 SWGL_INPUT_U(u_rain);
@@ -132,13 +134,13 @@ uniform float u_rain_dt;
 real roe_rain(ivec2 c) { return u_rain_dt * SWGL_LOAD(u_rain, c).x; }
 #endif
 #endif
-#ifdef ROE_SOURCES
+#ifdef ROE_CELL_ADD
 #ifdef ROE_DOUBLE
-uniform int u_src_add_lo, u_src_add_hi;
-real roe_src_add() { return roe_bits(u_src_add_lo, u_src_add_hi); }
+uniform int u_cell_add_lo, u_cell_add_hi;
+real roe_cell_add() { return roe_bits(u_cell_add_lo, u_cell_add_hi); }
 #else
-uniform float u_src_add;
-real roe_src_add() { return u_src_add; }
+uniform float u_cell_add;
+real roe_cell_add() { return u_cell_add; }
 #endif
 #endif
 
@@ -186,8 +188,8 @@ SWGL_MAIN
     h += roe_rain(c);
 #endif
     h = max(h, real(0.0));
-#ifdef ROE_SOURCES
-    real add = roe_src_add();
+#ifdef ROE_CELL_ADD
+    real add = roe_cell_add();
     if (add != real(0.0)) h = add >= real(0.0) ? h + add : max(h + add, real(0.0));
 #endif
     rvec2 q = w.yz - k_dt * mom;

@@ -7,12 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "swgl_series.h"
+
 void hydrograph_free(hydrograph *h)
 {
     if (!h) return;
     free(h->t);
     free(h->v);
     memset(h, 0, sizeof *h);
+}
+
+double hydrograph_at(const hydrograph *h, double t) { return swgl_series_at(h->n, h->t, h->v, t); }
+
+double hydrograph_mean(const hydrograph *h, double t, double dt)
+{
+    return swgl_series_mean(h->n, h->t, h->v, t, t + dt);
 }
 
 /* A whole field of decimal text (no hex, inf, nan), surrounding blanks allowed. */

@@ -27,5 +27,10 @@ swgl_status hydrograph_read(FILE *f, const char *name, double lo, double hi, con
 /* The same from a path (SWGL_ERR_IO naming it when it cannot be opened). */
 swgl_status hydrograph_load(const char *path, double lo, double hi, const char *what, hydrograph *h);
 void hydrograph_free(hydrograph *h);
+/* The value at t, and the exact mean over [t, t + dt] of the piecewise-linear series
+ * (the integral over the step divided by dt; the value at t where dt <= 0): the one
+ * formula of gpgpu/base/swgl_series.h, which the solvers apply over each step. */
+double hydrograph_at(const hydrograph *h, double t);
+double hydrograph_mean(const hydrograph *h, double t, double dt);
 
 #endif

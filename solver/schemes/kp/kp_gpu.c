@@ -282,7 +282,8 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
         size_t l = strlen(g->defs);
         if (g->forc->n_seg) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_NSEG %d\n", g->forc->n_seg);
         if (g->forc->rain) l += (size_t)snprintf(g->defs + l, sizeof g->defs - l, "#define KP_RAIN 1\n");
-        if (g->forc->n_src) snprintf(g->defs + l, sizeof g->defs - l, "#define KP_SOURCES 1\n");
+        g->redraw = gpu_redraw_any(g->forc);
+        if (g->redraw) snprintf(g->defs + l, sizeof g->defs - l, "#define KP_CELL_ADD 1\n");
     }
     char di[4][1200];
     /* kp_flux_cs's shape and the step on kernels (kp_gpu_kernels.c) */

@@ -3,7 +3,8 @@
  * (stage and advance with the time known); each stage's boundary values go up (the
  * segments' array the flux passes read, kp_recon.glsl kp_bv), the boundary faces' volume
  * rates come back (kp_ring.glsl), the rain field is read by the integration pass
- * (KP_RAIN), each point source's cell is drawn again with its rise (KP_SOURCES); the
+ * (KP_RAIN), the cells of the point sources and beside a discharge hydrograph's faces
+ * are drawn again with their rises (KP_CELL_ADD, gpu_redraw.h); the
  * accounts are the clock's.  The maps: a pass after every step (kp_maps.glsl, gpu_maps.h).
  * (Early exit is off with any of these: kp_gpu_create says why.) */
 #include "kp_gpu_internal.h"
@@ -85,29 +86,40 @@ static swgl_status read_w(kp_gpu *g, gpu_mrt *m, size_t k, double *w)
     return st;
 }
 
-/* Stage k's point sources (host clock), after its integration pass into out: each
- * source's cell drawn again with its rise (kpg_integrate_pass's u_src_add, one texel),
- * what it added or took read back for the accounts. */
-swgl_status kpg_sources(kp_gpu *g, int k, double dt, double rain_s, gpu_mrt *out)
+/* A redraw of stage k's integration into out (gpu_redraw.h) with its dt and rain */
+typedef struct redraw_stage {
+    kp_gpu *g;
+    int k;
+    double dt, rain_s;
+    gpu_mrt *out;
+} redraw_stage;
+
+static swgl_status redraw_draw(void *self, const gpu_rect *r, double add)
 {
-    const swe_forcing *f = g->forc;
-    const double area = g->dx * g->dy, cw = k == 1 ? 0.5 : 1.0, wsrc = g->rk2 && k == 0 ? 0.5 : 1.0;
-    swgl_status st = SWGL_OK;
-    /* the sources of a cell in one draw, their rises summed (swe.h swe_sources_at_cell) */
-    for (int q = 0; st == SWGL_OK && q < f->n_src; q++) {
-        gpu_pass p;
-        double add[SWE_SOURCES_PER_CELL], total, before = 0, after = 0;
-        int members[SWE_SOURCES_PER_CELL];
-        int n = swe_sources_at_cell(f, q, g->fclk.src_q, cw * dt / area, members, add, &total);
-        if (n == 0) continue;   /* an earlier source of the same cell drew it */
-        size_t c = f->src_cell[q];
-        gpu_rect r = {(int)(c % (size_t)g->tw), (int)(c / (size_t)g->tw), 1, 1};
-        if ((st = read_w(g, out, c, &before)) != SWGL_OK) break;
-        kpg_integrate_pass(g, &p, k, dt, NULL, rain_s, total);
-        if ((st = gpu_pass_draw_mrt(&p, out, &r)) != SWGL_OK || (st = read_w(g, out, c, &after)) != SWGL_OK) break;
-        swe_sources_account(&g->fclk.acc, members, add, n, (after - before) * area, area, wsrc);
-    }
-    return st;
+    redraw_stage *a = self;
+    gpu_pass p;
+    kpg_integrate_pass(a->g, &p, a->k, a->dt, NULL, a->rain_s, add);
+    return gpu_pass_draw_mrt(&p, a->out, r);
+}
+
+static swgl_status redraw_read(void *self, size_t k, double *w)
+{
+    redraw_stage *a = self;
+    return read_w(a->g, a->out, k, w);
+}
+
+static const gpu_redraw_ops redraw_ops = {redraw_draw, redraw_read};
+
+/* Stage k's redraws (host clock), after its integration pass into out: the cells of the
+ * point sources and beside a discharge hydrograph's faces drawn again with their rises
+ * (gpu_redraw.h; kpg_integrate_pass's u_cell_add), with the sources' weights: stage 0's
+ * rise dt (it enters Q^{n+1} by 1/2 in RK2, booked so), RK2's stage 1 dt/2. */
+swgl_status kpg_redraw(kp_gpu *g, int k, double dt, double rain_s, gpu_mrt *out)
+{
+    if (!g->redraw) return SWGL_OK;
+    redraw_stage a = {g, k, dt, rain_s, out};
+    const double cw = k == 1 ? 0.5 : 1.0, wsrc = g->rk2 && k == 0 ? 0.5 : 1.0;
+    return gpu_redraw_stage(&g->fclk, g->tw, cw * dt, wsrc, &redraw_ops, &a);
 }
 
 void kp_gpu_set_time(kp_gpu *g, double t, double stop)

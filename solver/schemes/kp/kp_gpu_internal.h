@@ -19,6 +19,7 @@
 #include "tuning.h"
 
 #include "gpu_maps.h"
+#include "gpu_redraw.h"
 #include "gpu_pass.h"
 #include "gpu_reductor.h"
 #include "gpu_steps.h"
@@ -90,8 +91,10 @@ struct kp_gpu {
     char renderer[128];
     /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
      * host clock runs the steps (stage and advance with the time known), the values go
-     * up per stage, the boundary faces' volume rates come back per stage (kp_ring.glsl) */
-    int forcing, M;
+     * up per stage, the boundary faces' volume rates come back per stage (kp_ring.glsl);
+     * redraw: cells the integration draws again with a rise (gpu_redraw.h: sources,
+     * discharge hydrographs; KP_CELL_ADD) */
+    int forcing, M, redraw;
     const swe_forcing *forc;
     const swe_problem *sw;       /* the caller's (set_state's rain quantum) */
     swe_clock fclk;
@@ -156,15 +159,16 @@ swgl_status kpg_kstep_tiles(kp_gpu *g, long *computed, long *total);
 /* ---- kp_gpu_step.c: the integration pass --------------------------------------------- */
 
 void kpg_integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_array2d *clock, double rain_s,
-                        double src_add);
+                        double cell_add);
 
 /* ---- kp_gpu_forcing.c: boundary data, ring, rain, sources, maps ---------------------- */
 
 swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p);
 swgl_status kpg_forcing_values(kp_gpu *g, int k);
 swgl_status kpg_ring_rates(kp_gpu *g, int k);
-/* Stage k's point sources after its integration pass into out (host clock). */
-swgl_status kpg_sources(kp_gpu *g, int k, double dt, double rain_s, gpu_mrt *out);
+/* Stage k's redraws after its integration pass into out (host clock): the point
+ * sources' cells and the discharge faces' (gpu_redraw.h). */
+swgl_status kpg_redraw(kp_gpu *g, int k, double dt, double rain_s, gpu_mrt *out);
 swgl_status kpg_maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, double t_known);
 
 /* ---- kp_gpu_mpi.c: the halo as the state's texels ------------------------------------ */

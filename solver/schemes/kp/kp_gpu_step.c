@@ -55,9 +55,10 @@ swgl_status kp_gpu_rates(kp_gpu *g, int k, double *dt_stable)
 /* ---- the integration ---------------------------------------------------------------- */
 
 /* The integration pass's inputs for stage k; dt from the uniform, or from the clock
- * texel when clock is not NULL; src_add a point source's rise (m) for its one-texel draw. */
+ * texel when clock is not NULL; cell_add a cell's rise (m) where it is drawn again
+ * (kpg_redraw: its sources' and its discharge faces'). */
 void kpg_integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_array2d *clock, double rain_s,
-                           double src_add)
+                           double cell_add)
 {
     gpu_pass_begin(p, g->p_int[k][clock != NULL]);
     BIND(g, p, "u_state", g->state[g->cur], 0);
@@ -75,23 +76,27 @@ void kpg_integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_arra
         BIND(g, p, "u_rain", g->rainf, 0);
         kpg_set_real(g, p, "u_rain_dt", rain_s);
     }
-    if (g->forcing && g->forc->n_src) kpg_set_real(g, p, "u_src_add", src_add);
+    if (g->forcing && g->redraw) kpg_set_real(g, p, "u_cell_add", cell_add);
 }
 
-/* Stage k's integration pass; then (host clock only) the point sources' cells drawn
- * again (kpg_sources), and after the last stage the maps' pass. */
+/* Stage k's integration pass; then (host clock only) the cells of the point sources and
+ * beside a discharge hydrograph's faces drawn again (kpg_redraw), and after the last
+ * stage the maps' pass. */
 static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clock)
 {
     g->tiles_stale = 1;   /* (a pass wrote the state: kpg_step_kernels sets the tiles afresh) */
     gpu_pass p;
     int last = k == 1 || !g->rk2;
     gpu_mrt *out = last ? g->state[1 - g->cur] : g->qstar;
+    /* the series' means over the step (cpu_ref/swe.h "over a step"): the rain and the
+     * sources by them, the discharge faces corrected to them by the redraw */
+    if (g->forcing && !clock && k == 0) swe_clock_step(&g->fclk, dt);
     double rain_s = g->forcing && !clock ? swe_clock_rain(&g->fclk, k, kp_gpu_stages(g), dt) : 0.0;
     kpg_integrate_pass(g, &p, k, dt, clock, rain_s, 0.0);
     int sec = kpg_section_begin(g, KP_PASS_INTEGRATE, 0);
     swgl_status st = gpu_pass_draw_mrt(&p, out, NULL);
     kpg_section_end(g, sec);
-    if (st == SWGL_OK && g->forcing && !clock) st = kpg_sources(g, k, dt, rain_s, out);   /* kp_gpu_forcing.c */
+    if (st == SWGL_OK && g->forcing && !clock) st = kpg_redraw(g, k, dt, rain_s, out);   /* kp_gpu_forcing.c */
     if (st == SWGL_OK && g->forcing && !clock) swe_clock_applied(&g->fclk, k, kp_gpu_stages(g), dt);
     if (st == SWGL_OK && last) g->cur = 1 - g->cur;
     if (st == SWGL_OK && last && !clock) {

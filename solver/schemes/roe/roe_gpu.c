@@ -195,7 +195,8 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
         size_t l = strlen(defs);
         if (r->forc->n_seg) l += (size_t)snprintf(defs + l, sizeof defs - l, "#define ROE_NSEG %d\n", r->forc->n_seg);
         if (r->forc->rain) l += (size_t)snprintf(defs + l, sizeof defs - l, "#define ROE_RAIN 1\n");
-        if (r->forc->n_src) snprintf(defs + l, sizeof defs - l, "#define ROE_SOURCES 1\n");
+        r->redraw = gpu_redraw_any(r->forc);
+        if (r->redraw) snprintf(defs + l, sizeof defs - l, "#define ROE_CELL_ADD 1\n");
     }
     /* the scheme's face (roe_edges.glsl) and its friction (roe_update.glsl); none for roe,
      * whose programs are then as they were */

@@ -1,7 +1,8 @@
 /* roe_gpu_forcing.c — roe's boundary data, rain and point sources on the GPU
  * (cpu_ref/swe.h; docs/boundaries.md): the arrays and the ring pass, the segment values
  * up per step, the boundary edges' volume rates back per step (roe_ring.glsl), the
- * step's update on the host clock with the sources drawn cell by cell, the accounts; and
+ * step's update on the host clock with the sources' cells and the discharge faces' cells
+ * drawn again (gpu_redraw.h), the accounts; and
  * the flood maps (gpu_maps.h; shaders/roe/roe_maps.glsl). */
 #include "roe_gpu_internal.h"
 
@@ -119,29 +120,40 @@ static swgl_status read_h(roe_gpu *r, int side, size_t k, double *h)
     return st;
 }
 
+/* A redraw of the update (gpu_redraw.h) with the step's dt and rain */
+typedef struct redraw_step {
+    roe_gpu *r;
+    double dt, rain_s;
+} redraw_step;
+
+static swgl_status redraw_draw(void *self, const gpu_rect *rc, double add)
+{
+    redraw_step *a = self;
+    return rog_update_pass(a->r, a->dt, NULL, NULL, 0, 0, rc, a->rain_s, add);
+}
+
+static swgl_status redraw_read(void *self, size_t k, double *v)
+{
+    redraw_step *a = self;
+    return read_h(a->r, 1 - a->r->cur, k, v);
+}
+
+static const gpu_redraw_ops redraw_ops = {redraw_draw, redraw_read};
+
 /* The step's update on the host clock: the boundary edges' accounts, the update, then
- * each cell with point sources drawn again with their summed rise (what a taking source
- * took read back), the step on the clock. */
+ * the cells with point sources or beside a discharge hydrograph's faces drawn again with
+ * their summed rise (gpu_redraw.h: what a taking source took read back; the faces bring
+ * in dt times the series' mean over the step), the step on the clock. */
 swgl_status rog_forcing_update(roe_gpu *r, double dt)
 {
     const swe_forcing *f = r->forc;
-    const double area = r->dx * r->dy;
     swgl_status st = f->n_seg ? ring_rates(r, dt) : SWGL_OK;
-    double rain_s = swe_clock_rain(&r->fclk, 0, 1, dt);
-    if (st == SWGL_OK) st = rog_update_pass(r, dt, NULL, NULL, 0, 0, NULL, rain_s, 0.0);
-    for (int q = 0; st == SWGL_OK && q < f->n_src; q++) {
-        double add[SWE_SOURCES_PER_CELL], total, before = 0, after = 0;
-        int members[SWE_SOURCES_PER_CELL];
-        int n = swe_sources_at_cell(f, q, r->fclk.src_q, dt / area, members, add, &total);
-        if (n == 0) continue;   /* an earlier source of the same cell drew it */
-        size_t c = f->src_cell[q];
-        gpu_rect rc = {(int)(c % (size_t)r->tex_w), (int)(c / (size_t)r->tex_w), 1, 1};
-        if ((st = read_h(r, 1 - r->cur, c, &before)) != SWGL_OK ||
-            (st = rog_update_pass(r, dt, NULL, NULL, 0, 0, &rc, rain_s, total)) != SWGL_OK ||
-            (st = read_h(r, 1 - r->cur, c, &after)) != SWGL_OK)
-            break;
-        swe_sources_account(&r->fclk.acc, members, add, n, (after - before) * area, area, 1.0);
-    }
+    /* the series' means over the step (cpu_ref/swe.h "over a step"): the rain and the
+     * sources by them, the discharge faces corrected to them by the redraw */
+    swe_clock_step(&r->fclk, dt);
+    redraw_step a = {r, dt, swe_clock_rain(&r->fclk, 0, 1, dt)};
+    if (st == SWGL_OK) st = rog_update_pass(r, dt, NULL, NULL, 0, 0, NULL, a.rain_s, 0.0);
+    if (st == SWGL_OK && r->redraw) st = gpu_redraw_stage(&r->fclk, r->tex_w, dt, 1.0, &redraw_ops, &a);
     if (st == SWGL_OK) {
         r->cur = 1 - r->cur;
         swe_clock_applied(&r->fclk, 0, 1, dt);

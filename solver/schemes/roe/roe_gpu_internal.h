@@ -16,6 +16,7 @@
 
 #include "gpu_maps.h"
 #include "gpu_pass.h"
+#include "gpu_redraw.h"
 #include "gpu_reductor.h"
 #include "gpu_strips.h"
 #include "gpu_steps.h"
@@ -48,8 +49,9 @@ struct roe_gpu {
     gpu_array2d *part;          /* its per-work-group minima of dt_i: the reduction's input */
     /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
      * host clock runs the steps, the segment values go up per step, the boundary edges'
-     * volume rates come back per step (roe_ring.glsl) */
-    int forcing, M;
+     * volume rates come back per step (roe_ring.glsl); redraw: cells the update draws
+     * again with a rise (gpu_redraw.h: sources, discharge hydrographs; ROE_CELL_ADD) */
+    int forcing, M, redraw;
     const swe_forcing *forc;
     swe_clock fclk;
     gpu_array2d *bvals, *rainf, *ring;
@@ -120,11 +122,11 @@ void rog_pass_double(gpu_pass *p, const char *lo, const char *hi, double v);
  * from the clock texel (the program built with ROE_DT_ON_GPU; in double the landing
  * step is recomputed from left, the previous clock prev and unknown, as the clock pass
  * got them).  With boundary data: the rain rain_s (swe_clock_rain: s x rain[]), and a
- * point source's rise src_add drawn into
- * the one texel rect (NULL: the whole array, no source).  Leaves the new state in
+ * cell's rise cell_add (its sources' and its discharge faces': gpu_redraw.h) drawn
+ * into rect (NULL: the whole array, no rise).  Leaves the new state in
  * 1 - r->cur (the caller flips r->cur). */
 swgl_status rog_update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
-                            int unknown, const gpu_rect *rect, double rain_s, double src_add);
+                            int unknown, const gpu_rect *rect, double rain_s, double cell_add);
 
 /* ---- roe_gpu_forcing.c: boundary data, ring, rain, sources, maps -------------------- */
 
@@ -133,8 +135,8 @@ swgl_status rog_forcing_create(roe_gpu *r, const swe_problem *p, const char *def
 /* The step's segment values at its time (the host clock's), up to the GPU. */
 swgl_status rog_forcing_values(roe_gpu *r);
 /* The step's update on the host clock: the boundary edges' accounts, the update, then
- * each cell with point sources drawn again with their summed rise (what a taking source
- * took read back), the step on the clock. */
+ * the cells with point sources or beside a discharge hydrograph's faces drawn again with
+ * their summed rise (gpu_redraw.h), the step on the clock. */
 swgl_status rog_forcing_update(roe_gpu *r, double dt);
 /* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host
  * clock) or from the clock texels (run_to). */

@@ -144,11 +144,11 @@ swgl_status roe_gpu_rates(roe_gpu *r, double *dt_stable)
  * from the clock texel (the program built with ROE_DT_ON_GPU; in double the landing
  * step is recomputed from left, the previous clock prev and unknown, as the clock pass
  * got them).  With boundary data: the rain rain_s (swe_clock_rain: s x rain[]), and a
- * point source's rise src_add drawn into
- * the one texel rect (NULL: the whole array, no source).  Leaves the new state in
+ * cell's rise cell_add (its sources' and its discharge faces': gpu_redraw.h) drawn
+ * into rect (NULL: the whole array, no rise).  Leaves the new state in
  * 1 - r->cur (the caller flips r->cur). */
 swgl_status rog_update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, const gpu_array2d *prev, double left,
-                            int unknown, const gpu_rect *rect, double rain_s, double src_add)
+                            int unknown, const gpu_rect *rect, double rain_s, double cell_add)
 {
     gpu_pass p;
     gpu_pass_begin(&p, clock ? r->p_update_clock : r->p_update);
@@ -171,7 +171,7 @@ swgl_status rog_update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, con
             rog_pass_double(&p, "u_dt_lo", "u_dt_hi", dt);
         }
         if (r->forcing && r->forc->rain) rog_pass_double(&p, "u_rain_dt_lo", "u_rain_dt_hi", rain_s);
-        if (r->forcing && r->forc->n_src) rog_pass_double(&p, "u_src_add_lo", "u_src_add_hi", src_add);
+        if (r->forcing && r->redraw) rog_pass_double(&p, "u_cell_add_lo", "u_cell_add_hi", cell_add);
         return gpu_pass_draw_mrt(&p, r->state_d[1 - r->cur], rect);
     }
     gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
@@ -182,7 +182,7 @@ swgl_status rog_update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, con
     gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
     gpu_pass_float(&p, "u_kappa", (float)r->kappa);
     if (r->forcing && r->forc->rain) gpu_pass_float(&p, "u_rain_dt", (float)rain_s);
-    if (r->forcing && r->forc->n_src) gpu_pass_float(&p, "u_src_add", (float)src_add);
+    if (r->forcing && r->redraw) gpu_pass_float(&p, "u_cell_add", (float)cell_add);
     return gpu_pass_draw(&p, r->state[1 - r->cur], rect);
 }
 
