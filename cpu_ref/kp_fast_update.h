@@ -244,20 +244,21 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
     if (f->clk) {   /* the discharge faces' mass over the step made dt Q-bar (swe.h "over a step") */
         const int nf = swe_clock_inflow(f->clk, (stage == 1 ? 0.5 : 1.0) * dt);
         const size_t W = (size_t)grid_stride(nx);
-        T *d[3];
+        T *d[3], *dl = a.L[0] ? (stage == 0 && rk2 ? a.L[1] : a.L[0]) : NULL;   /* (float: the low words) */
         for (int m = 0; m < 3; m++) d[m] = stage == 0 && rk2 ? a.Q[1][m] : a.Q[0][m];
         for (int m = 0; m < nf; m++) {
             const int i = (int)(f->clk->fix_cell[m] % W), j = (int)(f->clk->fix_cell[m] / W);
             const size_t kf = KP_IDX(f, i, j);
             const double B = (double)a.Bij[kf];
-            double v = (double)d[0][kf] + f->clk->fix_add[m];
+            double v = (double)d[0][kf] + (dl ? (double)dl[kf] : 0.0) + f->clk->fix_add[m];
             if (v < B) {
                 if (!f->own[2] || (i - 1 >= f->own[0] && i - 1 < f->own[2] && j - 1 >= f->own[1] && j - 1 < f->own[3]))
                     f->clip_vol += (B - v) * f->dx * f->dy;
                 v = B;
             }
             d[0][kf] = (T)v;
-            if (!(d[0][kf] - a.Bij[kf] > (T)f->eps)) d[1][kf] = d[2][kf] = (T)0;
+            if (dl) dl[kf] = (T)(v - (double)d[0][kf]);
+            if (!((d[0][kf] - a.Bij[kf]) + (dl ? dl[kf] : (T)0) > (T)f->eps)) d[1][kf] = d[2][kf] = (T)0;
         }
         swe_clock_inflow_rates(f->clk);
     }
