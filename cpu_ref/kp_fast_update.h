@@ -4,6 +4,18 @@
  * tiles (early exit's actions); then the state in and out (set, get, halo strips, the
  * wet map) and the typed fill of the constant arrays at create. */
 
+/* A double x as a float surface and its low word, w + l = x to float's rounding of l:
+ * w = (T)x, l = (T)(x - w), then renormalized (Fast2Sum) so that (w, l) is the pair an
+ * update's TwoSum gives for the same value: a tie in l's rounding (|l| = ulp(w)/2, w odd)
+ * would otherwise leave a w that an update recomputed moves by an ulp (a computed tile
+ * and a skipped one must hold the same bits) */
+static inline void FN(split)(double x, T *w, T *l)
+{
+    const T hi = (T)x, lo = (T)(x - (double)hi), s = hi + lo;
+    *w = s;
+    *l = lo - (s - hi);
+}
+
 /* Time integration of n cells of a row from k (all arrays offset to k): stage 0 writes
  * Q* (RK2) or Q^{n+1} (Euler, in place) into d from s0 = Q^n; stage 1 writes Q^{n+1} into
  * d = Q^n from s0 = Q^n and s1 = Q*.  In float the surface is w + l, l a low word per
@@ -37,7 +49,7 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
         /* 1 + dt H~f of the stage's state (Q^n or Q*) */
         T den = one;
         if (fric) {
-            const T h = ws[t] - b;
+            const T h = comp ? (ws[t] - b) + ls[t] : ws[t] - b;   /* (float: with the low word) */
             const int wet = !(h <= eps);
             const T hs = wet ? h : one, sf = FN(dfac)(hs, kap, rk, k4);
             const T u = us[t] * sf, v = vs[t] * sf;
@@ -85,7 +97,10 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
         qu = keep ? qu : (dry ? z : (shoal ? su : qu));
         qv = keep ? qv : (dry ? z : (shoal ? sv : qv));
         bd += act ? (w - w) + (qu - qu) + (qv - qv) : z;
-        wb[t] = act && !dry ? one : z;
+        /* wet for the map where either the depth with its low word or the reconstruction's,
+         * w - b (the high word alone, kp_fast_face.h), says so: a tile the map skips is one
+         * the reconstruction would find dry, so early exit keeps the same bits */
+        wb[t] = act && (!dry || !(w - b <= eps)) ? one : z;
         /* non-active cells keep Q^n's values (in Q* too: no read of the destination) */
         dw[t] = act ? w : w0[t];
         du[t] = act ? qu : u0[t];
@@ -136,7 +151,7 @@ static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, doubl
         const double before = (double)d[0][k] + (dl ? (double)dl[k] : 0.0);   /* (w + l: exact in double) */
         const double after = swe_source_take(before, (double)a->Bij[k], total);
         d[0][k] = (T)after;
-        if (dl) dl[k] = (T)(after - (double)d[0][k]);
+        if (dl) FN(split)(after, &d[0][k], &dl[k]);
         swe_sources_account(&f->clk->acc, mem, add, n, ((double)d[0][k] + (dl ? (double)dl[k] : 0.0) - before) * area,
                             area, wsrc);
     }
@@ -257,7 +272,7 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                 v = B;
             }
             d[0][kf] = (T)v;
-            if (dl) dl[kf] = (T)(v - (double)d[0][kf]);
+            if (dl) FN(split)(v, &d[0][kf], &dl[kf]);
             if (!((d[0][kf] - a.Bij[kf]) + (dl ? dl[kf] : (T)0) > (T)f->eps)) d[1][kf] = d[2][kf] = (T)0;
         }
         swe_clock_inflow_rates(f->clk);
@@ -274,14 +289,19 @@ static void FN(set_state)(struct kp_fast *f, const double *h, const double *qx, 
             const size_t k = grid_at(nx, i, j), kf = KP_IDX(f, i, j);
             if (a.cd[kf] != (T)CELL_ACTIVE) continue;
             /* as kp_scalar.c: h < 0 (not a state) is read as 0, a NaN is kept (the next
-             * rates reports the blow-up); dry is decided on the stored depth, in T, as the
-             * wet map and the reconstruction decide it (a cell dry in float but not in
-             * double would otherwise keep its momentum in a tile that early exit skips) */
+             * rates reports the blow-up); dry is decided on the stored surface, in T, by
+             * the wet map's rule (below: dry where both the depth with its low word and
+             * the reconstruction's w - B say dry), or a cell dry in float but not in
+             * double would keep its momentum in a tile that early exit skips */
             const double hd = h[k] > 0.0 ? h[k] : h[k] != h[k] ? h[k] : 0.0;
             /* float: the surface w + l holds B_ij (as stored) + h to a double's rounding */
             const double sd = a.L[0] ? (double)a.Bij[kf] + hd : f->Bij_d[k] + hd;
-            const T w = (T)sd, l = a.L[0] ? (T)(sd - (double)w) : (T)0;
-            const int dry = a.L[0] ? (w - a.Bij[kf]) + l <= (T)f->eps : w - a.Bij[kf] <= (T)f->eps;
+            T w = (T)sd, l = (T)0;
+            if (a.L[0]) FN(split)(sd, &w, &l);
+            /* dry (q = 0) only where both the depth with its low word and the reconstruction's
+             * w - b (the high word) say so: the wet map's rule, update_k's wb */
+            const int dry = a.L[0] ? (w - a.Bij[kf]) + l <= (T)f->eps && w - a.Bij[kf] <= (T)f->eps
+                                   : w - a.Bij[kf] <= (T)f->eps;
             a.Q[0][0][kf] = w;
             if (a.L[0]) a.L[0][kf] = l;
             a.Q[0][1][kf] = dry ? (T)0 : (T)qx[k];
@@ -319,8 +339,8 @@ static void FN(halo)(struct kp_fast *f, int set, int x, int y, int w, int h, dou
                 if (set) a.Q[0][c][kf] = (T)b[c];
                 else b[c] = (double)a.Q[0][c][kf];
             }
-            /* float: the surface with its low word, w + l exact in double, split again */
-            if (a.L[0] && set) a.L[0][kf] = (T)(b[0] - (double)a.Q[0][0][kf]);
+            /* float: the surface with its low word, w + l in double, split again */
+            if (a.L[0] && set) FN(split)(b[0], &a.Q[0][0][kf], &a.L[0][kf]);
             else if (a.L[0]) b[0] += (double)a.L[0][kf];
         }
 }
@@ -334,7 +354,9 @@ static void FN(wet_map)(struct kp_fast *f)
     for (int j = 1; j <= f->ny; j++)
         for (int i = 1; i <= f->nx; i++) {
             const size_t kf = KP_IDX(f, i, j);
-            if (a.cd[kf] == (T)CELL_ACTIVE && !((a.Q[0][0][kf] - a.Bij[kf]) + (a.L[0] ? a.L[0][kf] : (T)0) <= eps))
+            /* wet where either rule says so (update_k's wb) */
+            if (a.cd[kf] == (T)CELL_ACTIVE && (!((a.Q[0][0][kf] - a.Bij[kf]) + (a.L[0] ? a.L[0][kf] : (T)0) <= eps) ||
+                                               !(a.Q[0][0][kf] - a.Bij[kf] <= eps)))
                 f->wet[(size_t)((j - 1) / KP_TILE) * f->ntx + (size_t)((i - 1) / KP_TILE)] = 1;
         }
 }

@@ -307,11 +307,16 @@ static void test_early_exit(enum kp_cpu_kind kind, int rk2)
 
 /* ---- 4b. dry as the solver stores it --------------------------------------------------- */
 /* A film of h = 2e-5 m (h_dry = 1e-5) with momentum on a bed 1000 m high: in float the
- * stored depth (float)(1000 + 2e-5) - 1000 is 0, so the cell is dry for the float solver
- * and set_state must store it with q = 0, as the wet map and the reconstruction see it;
- * otherwise a tile that early exit skips keeps a momentum that the same tile computed
- * would lose, and early exit on and off differ (a reviewer's reproducer: 256 cells). */
+ * surface's high word (float)(1000 + 2e-5) - 1000 is 0, and its low word holds the film
+ * (issue 27's compensated update): the depth with the low word says wet, the
+ * reconstruction's w - B (the high word) dry.  The wet map must call such a cell wet
+ * (either rule), or a tile that early exit skips would differ from the same tile computed
+ * (a reviewer's reproducers: 256 cells before the low word; 124 with it, on beds of 6,
+ * 40 and 200 m where h_dry sits just below a multiple of float's spacing, before the
+ * wet map took either rule). */
 static double high_bed(double x, double y) { (void)x, (void)y; return 1000.0; }
+static double g_bed = 200.0;
+static double var_bed(double x, double y) { (void)x, (void)y; return g_bed; }
 
 static void test_dry_as_stored(enum kp_cpu_kind kind)
 {
@@ -331,9 +336,15 @@ static void test_dry_as_stored(enum kp_cpu_kind kind)
     double *h = calloc(n, sizeof(double)), *qx = calloc(n, sizeof(double)), *qy = calloc(n, sizeof(double));
     kp_cpu_get_state(c[0], h, qx, qy);
     int bad = 0;
-    for (size_t k = 0; k < n; k++)
+    double dfilm = 0.0;
+    for (size_t k = 0; k < n; k++) {
         if (s.code[k] == CELL_ACTIVE && h[k] <= s.p.sw.h_dry && (qx[k] != 0.0 || qy[k] != 0.0)) bad++;
-    CHECK(bad == 0, "%s: after set_state every cell whose stored depth is <= h_dry has q = 0 (%d do not)", kn, bad);
+        if (s.code[k] == CELL_ACTIVE && s.h[k] < 1.0) dfilm = fmax(dfilm, fabs(h[k] - s.h[k]));
+    }
+    CHECK(bad == 0, "%s: after set_state every cell whose depth is <= h_dry has q = 0 (%d do not)", kn, bad);
+    /* the film read back: double exactly; float with its low word, to float's rounding of
+     * the low word (2^-24 of 2e-5 ~ 1e-12; without it the film read back as 0) */
+    CHECK_LE(dfilm, 1e-12, "%s: the 2e-5 m film on a 1000 m bed read back after set_state (m)", kn);
     for (int m = 0; m < 20; m++)
         if (step_all(c, 2, 0.0) < 0) break;
     double *h2 = calloc(n, sizeof(double)), *qx2 = calloc(n, sizeof(double)), *qy2 = calloc(n, sizeof(double));
@@ -345,6 +356,31 @@ static void test_dry_as_stored(enum kp_cpu_kind kind)
     free(h), free(qx), free(qy), free(h2), free(qx2), free(qy2);
     kp_cpu_destroy(c[0]), kp_cpu_destroy(c[1]);
     setup_free(&s);
+    /* a film just under h_dry (0.9e-5 m) beside a column, on flat beds where h_dry's float
+     * rounding differs from the low word's (6, 40, 200 m) and one where it does not (12 m):
+     * 20 RK2 steps, early exit on and off, the same bits */
+    const double beds[4] = {6.0, 40.0, 200.0, 12.0};
+    for (int q = 0; q < 4; q++) {
+        g_bed = beds[q];
+        setup_init(&s, 64, 64, 0.5, CELL_WALL, var_bed, 0.0);
+        for (int j = 1; j <= 64; j++)
+            for (int i = 1; i <= 64; i++) {
+                size_t k = grid_at(nx, i, j);
+                int column = (i - 12) * (i - 12) + (j - 12) * (j - 12) < 9, patch = i >= 40 && i < 56 && j >= 40 && j < 56;
+                s.h[k] = column ? 1.0 : patch ? 0.9e-5 : 0.0;
+            }
+        kp_cpu *e[2] = {make(&s, kind, 1, KP_EARLY_EXIT_ON), make(&s, kind, 1, KP_EARLY_EXIT_OFF)};
+        state r[2];
+        for (int m = 0; m < 20; m++)
+            if (step_all(e, 2, 0.0) < 0) break;
+        int nd = 0;
+        for (int m = 0; m < 2; m++) r[m] = get(&s, e[m]);
+        for (size_t k = 0; k < n; k++) nd += r[0].h[k] != r[1].h[k] || r[0].qx[k] != r[1].qx[k] || r[0].qy[k] != r[1].qy[k];
+        CHECK(nd == 0, "%s: a film of 0.9e-5 m on a bed %g m high, early exit on and off: identical bits after 20 RK2 "
+              "steps (%d cells differ)", kn, beds[q], nd);
+        for (int m = 0; m < 2; m++) state_free(&r[m]), kp_cpu_destroy(e[m]);
+        setup_free(&s);
+    }
 }
 
 /* ---- 4. a dry domain ------------------------------------------------------------------ */

@@ -154,9 +154,9 @@ if [ "$mode" = gl ]; then
     ok $? "roe on $b over 2 x 2 blocks: the halo exchange overlapped with the inner cells' stage, the same files as without"
   done
   case_ roe-double-gpu-3 3 - --case dambreak --set run.t_end=10 --backend gpu --precision double --tune mpi.overlap=on
-  case_ kp-double-compute-2 2 - $K --backend gpu-compute --precision double
+  case_ kp-double-compute-2 2 - $K --backend gpu-compute --precision double --tune mpi.overlap=on
   grep -q 'overlapped' "$tmp/kp-double-compute-2-n/summary.json"
-  ok $? "kp in double on the GPU over ranks is overlapped (the strips carry its packed doubles)"
+  ok $? "kp in double on the GPU over ranks is overlapped, asked (the strips carry its packed doubles)"
   # mpi.overlap auto: the fragment path overlaps, gpu-compute's fused kernels do not (their
   # stage over rectangles measured slower than the whole stage: docs/mpi.md)
   grep -q 'overlapped' "$tmp/kp-gpu-3-n/summary.json" && ! grep -q 'overlapped' "$tmp/kp-compute-2x2-n/summary.json"
@@ -176,6 +176,12 @@ if [ "$mode" = gl ]; then
 else
   sync=off
   case_ roe-scalar-2 2 - --case dambreak --set run.t_end=10 --backend cpu-scalar
+  # the run's summary over ranks: rank 0's exchanges, one a step on the CPU (mpi.every 1)
+  mpi 2 run --case dambreak --set run.t_end=2 --backend cpu-scalar --out "$tmp/sumline" > "$tmp/sumline.log" 2>&1
+  n_st=$(sed -n 's/.* in \([0-9]*\) steps on .*/\1/p' "$tmp/sumline.log" | head -1)
+  n_ex=$(sed -n 's/.*rank 0 of 2: \([0-9]*\) halo exchanges (every 1 step, [0-9]* KiB sent each).*/\1/p' "$tmp/sumline.log")
+  [ -n "$n_st" ] && [ "$n_st" -gt 0 ] && [ "$n_ex" = "$n_st" ]
+  ok $? "the summary over 2 ranks names rank 0's halo exchanges, one a step on the CPU: $n_ex exchanges, $n_st steps"
   case_ roe-scalar-3 3 - --case dambreak --set run.t_end=10 --backend cpu-scalar
   case_ roe-fast-2x2 4 2x2 --case dambreak --set run.t_end=10 --backend cpu
   case_ roe-fast-double-3x1 3 3x1 --case dambreak --set run.t_end=10 --backend cpu --precision double

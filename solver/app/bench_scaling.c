@@ -194,12 +194,15 @@ static void line(const char *what, int nx, int ny, const bench_figure *one, cons
 
 /* each figure on stderr as it is measured (a row is printed when its three are): what a
  * run cut short by a time limit still shows */
-static void progress(const char *what, const scase *c, const bench_figure *f, const char *col)
+static void progress(const char *what, const scase *c, const bench_figure *f)
 {
     if (swgl_mpi_rank() != 0) return;
-    if (f->ok) fprintf(stderr, "swgl bench scaling: %s %dx%d, %s: %.4g cells/s, %ld steps in %.3f s a run\n", what,
-                       c->nx, c->ny, col, bench_median(f, 1), f->steps, bench_run_s(f));
-    else fprintf(stderr, "swgl bench scaling: %s %dx%d, %s: no figure\n", what, c->nx, c->ny, col);
+    char cols[48];
+    if (c->alone) snprintf(cols, sizeof cols, "%s", c->sync ? "1 rank, host clock" : "1 rank");
+    else snprintf(cols, sizeof cols, "%d ranks", swgl_mpi_size());
+    if (f->ok) fprintf(stderr, "bench scaling, measured: %s %dx%d, %s: %.4g cells/s, %ld steps in %.3f s a run\n", what,
+                       c->nx, c->ny, cols, bench_median(f, 1), f->steps, bench_run_s(f));
+    else fprintf(stderr, "bench scaling, measured: %s %dx%d, %s: no figure\n", what, c->nx, c->ny, cols);
 }
 
 int bench_scaling(int argc, char **argv)
@@ -363,9 +366,9 @@ int bench_scaling(int argc, char **argv)
                       cd = {sn, bn, device, n, n_h, dx, tw + t, tw, 1, 0, g_tune},
                       cp = {sn, bn, device, nx, ny, dx, tw + t, tw, 0, 1, w ? wtune : g_tune};
                 memset(&one, 0, sizeof one);
-                if (host_col) rc |= measure_long(&c1, min_s, &one), progress(what, &c1, &one, "1 rank, host clock");
-                rc |= measure_long(&cd, min_s, &dev), progress(what, &cd, &dev, "1 rank");
-                rc |= measure_long(&cp, min_s, &all), progress(what, &cp, &all, "P ranks");
+                if (host_col) rc |= measure_long(&c1, min_s, &one), progress(what, &c1, &one);
+                rc |= measure_long(&cd, min_s, &dev), progress(what, &cd, &dev);
+                rc |= measure_long(&cp, min_s, &all), progress(what, &cp, &all);
                 if (rank0) {
                     line(what, nx, ny, &one, &dev, &all, P, w);
                     fflush(stdout);

@@ -550,10 +550,10 @@ SWGL_API void swgl_sim_print_summary(const swgl_sim *sim, FILE *out)
         /* over MPI ranks, where rank 0's wall went (docs/mpi.md, "Speed") */
         double n = mt.exchanges > 0 ? (double)mt.exchanges : 1, us = 1e6 / n;
         fprintf(out,
-                "  rank 0 of %d: %ld halo exchanges (every %d steps, %.0f KiB sent each), %.1f%% of the wall: read %.0f + "
+                "  rank 0 of %d: %ld halo exchanges (every %d step%s, %.0f KiB sent each), %.1f%% of the wall: read %.0f + "
                 "wire %.0f + write %.0f us an exchange; a step's stages %.0f us, advances %.0f us, agreement over the "
                 "ranks %.0f us\n",
-                swgl_mpi_size(), mt.exchanges, mt.every, (double)mt.halo_bytes / 1024, 100 * mt.exchange_s / r->wall,
+                swgl_mpi_size(), mt.exchanges, mt.every, mt.every == 1 ? "" : "s", (double)mt.halo_bytes / 1024, 100 * mt.exchange_s / r->wall,
                 mt.read_s * us, mt.wire_s * us, mt.write_s * us, 1e6 * mt.stage_s / (double)r->steps,
                 1e6 * mt.advance_s / (double)r->steps, 1e6 * (mt.bound_s + mt.agree_s) / (double)r->steps);
     }

@@ -151,7 +151,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     /* the halo: a step's reach (or tune mpi.halo's width: tests, where a narrower one must
      * show) times the steps between exchanges (tune mpi.every; auto: 1 on the CPU, whose
      * exchange is a copy in memory, 4 on a GPU, whose exchange is a GL round trip: on two
-     * H200s every 4 beat every 2 by 10-21%, docs/mpi.md) */
+     * H200s every 4 took 10-22% less time than every 2, docs/mpi.md) */
     m->every = tn->mpi_every > 0 ? tn->mpi_every : impl == BACKEND_GPU ? 4 : 1;
     m->halo = (tn->mpi_halo > 0 ? tn->mpi_halo : d->halo(s)) * m->every;
     m->overlap = tn->mpi_overlap != TUNE_OFF && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;

@@ -264,7 +264,7 @@ static const struct {
     {"SWGL_KP_MAX_GROUPS", "--tune kp.max_groups=N"},
     {"SWGL_MPI_BLOCKS", "--tune mpi.blocks=AxB"},
     {"SWGL_MPI_HALO", "--tune mpi.halo=N"},
-    {"SWGL_MPI_OVERLAP", "--tune mpi.overlap=on|off"},
+    {"SWGL_MPI_OVERLAP", "--tune mpi.overlap=auto|on|off"},
     {"SWGL_MPI_VERBOSE", "--tune mpi.verbose=on"},
     {"SWGL_PASSES", "--backend gpu-compute (the GL test programs: --compute)"},
     {"SWGL_KP_FLUX", NULL},

@@ -31,7 +31,8 @@ typedef struct swgl_tuning {
     int kp_max_groups;    /* the most work groups a dispatch of the step on kernels */
     int mpi_blocks[2];    /* over MPI ranks: the blocks (0x0: the least cut) */
     int mpi_halo;         /* the halo's width in cells (0: the scheme's; tests) */
-    int mpi_overlap;      /* the halo exchanged while stage 0 computes the inner cells */
+    int mpi_overlap;      /* the halo exchanged while stage 0 computes the inner cells: TUNE_AUTO
+                           * (where measured to gain: kp on the fragment path), TUNE_ON, TUNE_OFF */
     int mpi_pack;         /* a GPU's halo strips moved by passes through small arrays */
     int mpi_every;        /* the halo exchanged every N steps, N times as wide (0: auto) */
     int mpi_verbose;      /* every rank prints, not only rank 0 */
