@@ -1,6 +1,6 @@
 # The program itself (CPU backend only: no EGL device needed).
 add_test(NAME test_cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_cli.sh $<TARGET_FILE:swgl>)
-set_tests_properties(test_cli PROPERTIES LABELS cpu TIMEOUT 180)
+set_tests_properties(test_cli PROPERTIES LABELS cpu TIMEOUT 180 ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")
 # Issue 10: boundaries with values, hydrographs, rain, sources, the mass balance.
 add_test(NAME test_boundaries COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_boundaries.sh $<TARGET_FILE:swgl>)
 set_tests_properties(test_boundaries PROPERTIES LABELS cpu TIMEOUT 300)
