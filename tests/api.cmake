@@ -3,3 +3,5 @@
 # device in its own GL context.
 swgl_test(test_api_sim LABEL cpu SOURCES test_api_sim.c LIBS swgl_engine)
 swgl_test(test_gl_api_device LABEL gl SOURCES test_gl_api_device.c LIBS swgl_engine OpenGL::OpenGL OpenGL::EGL)
+# Issue 26: the held time step's window through the API (steps, then run_to, = one run_to)
+swgl_test(test_gl_api_held LABEL gl SOURCES test_gl_api_held.c LIBS swgl_engine)

@@ -4,3 +4,7 @@ set_tests_properties(test_cli PROPERTIES LABELS cpu TIMEOUT 180 ENVIRONMENT "OMP
 # Issue 10: boundaries with values, hydrographs, rain, sources, the mass balance.
 add_test(NAME test_boundaries COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_boundaries.sh $<TARGET_FILE:swgl>)
 set_tests_properties(test_boundaries PROPERTIES LABELS cpu TIMEOUT 300)
+# Issue 26: the held time step ([run] step_hold): on the device against the host clock, its
+# accuracy and stability (the GPU part skips without an EGL device).
+add_test(NAME test_held COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_held.sh $<TARGET_FILE:swgl>)
+set_tests_properties(test_held PROPERTIES LABELS gl TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")

@@ -65,8 +65,10 @@ same() {
     case $f in
       performance.csv) ;;
       summary.json)
-        grep -v '"solver"\|"wall_s"\|"cells_per_s"\|"speedup"' "$1/$f" > "$tmp/s1"
-        grep -v '"solver"\|"wall_s"\|"cells_per_s"\|"speedup"' "$2/$f" > "$tmp/s2"
+        # (steps_retaken: the held step's steps taken again on the device, where the one-rank
+        # run on the host clock takes none: test_held.sh)
+        grep -v '"solver"\|"wall_s"\|"cells_per_s"\|"speedup"\|"steps_retaken"' "$1/$f" > "$tmp/s1"
+        grep -v '"solver"\|"wall_s"\|"cells_per_s"\|"speedup"\|"steps_retaken"' "$2/$f" > "$tmp/s2"
         # the same lines, but the mass balance's sums: each rank sums its own faces, rain and
         # sources, and the ranks' sums are added, in another order than one rank's (a
         # relative 1e-9 or 1e-6 m^3 apart; measured: 1e-14 to 4e-12 relative)
@@ -130,6 +132,14 @@ if [ "$mode" = gl ]; then
   case_ kp-forcing-gpu-3 3 - --case valley-flood --set run.t_end=600 --set run.output_times= --backend gpu
   case_ sed-gpu-4x1 4 4x1 --case sediment-basin --set sediment.steps=200 --backend gpu
   case_ sed-compute-2 2 - --case sediment-basin --set sediment.steps=200 --set sediment.form=paper --backend gpu-compute
+  # the held time step ([run] step_hold = 8): over ranks the window's bounds stay on each
+  # device and the ranks go back together where a step's least bound falls short (kp's dam
+  # break does 22 times); one rank on the host clock applies the rule step by step: the same
+  # bits, windows and cuts (test_held.sh has the rule itself)
+  case_ kp-held-compute-2 2 - --case dambreak --set run.scheme=kp --set run.t_end=6 --set run.step_hold=8 --backend gpu-compute
+  grep -q '"steps_retaken": [1-9]' "$tmp/kp-held-compute-2-n/summary.json"
+  ok $? "kp-held-compute-2: the ranks went back and took steps again ($(grep -o '"windows_cut": [0-9]*' "$tmp/kp-held-compute-2-n/summary.json"))"
+  case_ roe-held-gpu-3 3 - --case dambreak --set run.t_end=10 --set run.step_hold=8 --backend gpu
   # kp's stage 0 on the GPU over ranks: the halo exchanged while the block's inner cells are
   # computed (kp on the fragment path by default; otherwise when asked, mpi.overlap=on: on
   # gpu-compute its stage over rectangles loses the step on kernels); the solver line says it, and with
@@ -226,6 +236,8 @@ else
     ok $? "a restart from run.nc over 3 ranks continues as one rank does (every file; $(head -c 200 "$tmp/rc.log"))"
   fi
 
+  # the held time step on the CPU (the rule step by step, each bound the ranks' least)
+  case_ kp-held-scalar-3 3 - --case dambreak --set run.scheme=kp --set run.t_end=6 --set run.step_hold=8 --backend cpu-scalar
   # the wide halo on the CPU: exchanged every 3 steps, 3 times as wide, the same bits
   case_ kp-scalar-every3 2 - $K --backend cpu-scalar --tune mpi.every=3
   case_ roe-fast-every4-2x2 4 2x2 --case dambreak --set run.t_end=10 --backend cpu --tune mpi.every=4

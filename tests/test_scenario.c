@@ -272,6 +272,8 @@ static void test_kp(void)
     const char *ov2[] = {"run.scheme=kp", "run.cfl="};   /* "key =": not given */
     rc = scenario_load(&sc, data("basic.ini"), ov2, 2);
     CHECK(rc == 0 && sc.cfl == 0.25, "kp: cfl defaults to 0.25 (a quarter cell per step): %g", sc.cfl);
+    CHECK(rc == 0 && sc.step_hold == 1 && sc.step_margin == 0.9,
+          "[run] step_hold defaults to 1 (a bound a step), step_margin to 0.9: %d, %g", sc.step_hold, sc.step_margin);
     if (rc == 0) scenario_free(&sc);
     const char *ov3[] = {"run.scheme=kp", "run.cfl=0.25", "kp.theta=2", "kp.kappa=0.5", "kp.integrator=euler",
                          "kp.early_exit=off", "friction.manning=x < 1 ? 0.03 : 0"};

@@ -58,6 +58,14 @@ static void test_numbers(void)
     EXPECT_ERROR(GOOD "cfl = fast\n", "case.ini:11: [run] cfl = fast: expected a number in (0, 1]");
     EXPECT_ERROR(GOOD "g = -9.81\n", "case.ini:11: [run] g = -9.81: expected a number > 0");
     EXPECT_ERROR(GOOD "h_dry = 0\n", "case.ini:11: [run] h_dry = 0: expected a number > 0");
+    /* the held time step (timeloop.c): a whole number of steps from 1 to 64, a share of the bound */
+    EXPECT_ERROR(GOOD "step_hold = 0\n", "case.ini:11: [run] step_hold = 0: expected an integer >= 1");
+    EXPECT_ERROR(GOOD "step_hold = 65\n", "case.ini:11: [run] step_hold = 65: expected an integer from 1 to 64");
+    EXPECT_ERROR(GOOD "step_hold = 2.5\n", "case.ini:11: [run] step_hold = 2.5: expected an integer >= 1");
+    EXPECT_ERROR(GOOD "step_hold = often\n", "case.ini:11: [run] step_hold = often: expected an integer >= 1");
+    EXPECT_ERROR(GOOD "step_margin = 0\n", "case.ini:11: [run] step_margin = 0: expected a number in (0, 1]");
+    EXPECT_ERROR(GOOD "step_margin = 1.1\n", "case.ini:11: [run] step_margin = 1.1: expected a number in (0, 1]");
+    EXPECT_ERROR(GOOD "step_margin = nan\n", "case.ini:11: [run] step_margin = nan: expected a number in (0, 1]");
     EXPECT_ERROR(GOOD "[roe]\nkappa = -1\n", "case.ini:12: [roe] kappa = -1: expected a number >= 0");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\nt_end = 0\n", "case.ini:10: [run] t_end = 0: expected a number > 0");
     EXPECT_ERROR(GOOD_DOMAIN GOOD_INITIAL "[run]\ncfl = 0.5\n", "case.ini: [run] t_end is missing: expected a number > 0");

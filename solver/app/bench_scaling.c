@@ -40,6 +40,7 @@ typedef struct scase {
 } scase;
 
 static char g_tune[CLI_TUNE_MAX];   /* --tune items for every sim */
+static int g_hold = 1;              /* --hold: [run] step_hold of every sim (1: a bound a step) */
 
 /* One run (bench_run_fn; every rank makes the same calls and gets the same numbers): its wall
  * (the slowest rank's) and steps, and as extra figures the cell updates (0) and the slowest
@@ -47,7 +48,7 @@ static char g_tune[CLI_TUNE_MAX];   /* --tune items for every sim */
 static int run_case(void *user, bench_sample *r)
 {
     const scase *c = user;
-    char s[8][96];
+    char s[9][96];
     snprintf(s[0], sizeof s[0], "domain.nx=%d", c->nx);
     snprintf(s[1], sizeof s[1], "domain.ny=%d", c->ny);
     snprintf(s[2], sizeof s[2], "domain.dx=%.17g", c->dx);
@@ -57,7 +58,8 @@ static int run_case(void *user, bench_sample *r)
     snprintf(s[6], sizeof s[6], "output.maps=false");
     /* a column of 2.5 m and radius 2.5 m at (20, 20) m in still water of 0.5 m */
     snprintf(s[7], sizeof s[7], "initial.depth=(x - 20)^2 + (y - 20)^2 < 6.25 ? 2.5 : 0.5");
-    const char *sets[9] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], NULL};
+    snprintf(s[8], sizeof s[8], "run.step_hold=%d", g_hold);
+    const char *sets[10] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], NULL};
     swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = c->backend, .precision = "single",
                        .use_device = c->device >= 0, .device = c->device, .host_clock = c->sync, .mpi_alone = c->alone,
                        .tune = c->tune};
@@ -233,6 +235,8 @@ int bench_scaling(int argc, char **argv)
             else weak = n1, weak_h = got == 3 ? n2 : n1;
         }
         else if (strcmp(a, "--host-clock") == 0) host_col = 1;
+        else if (strcmp(a, "--hold") == 0 && more && atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= 64)
+            g_hold = atoi(argv[++i]);
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
         else if (strcmp(a, "--min-time") == 0 && more && bench_parse_min_time(argv[i + 1]) > 0)
             min_s = bench_parse_min_time(argv[++i]);
@@ -241,14 +245,15 @@ int bench_scaling(int argc, char **argv)
         else {
             if (swgl_mpi_rank() == 0)
                 printf("usage: mpirun -n P swgl bench scaling [--strong N] [--weak N|WxH] [--steps S] [--host-clock]\n"
-                       "                 [--schemes roe,kp] [--backends gpu-compute,gpu,cpu,cpu-scalar] [--min-time T] [--device N]\n"
-                       "                 [--tune KEY=VALUE]... (--tune help lists the keys)\n"
+                       "                 [--hold K] [--schemes roe,kp] [--backends gpu-compute,gpu,cpu,cpu-scalar]\n"
+                       "                 [--min-time T] [--device N] [--tune KEY=VALUE]... (--tune help lists the keys)\n"
                        "  strong: an N x N grid (default 8192) on one rank, then over the P ranks; weak: N x N cells a\n"
                        "  rank (default 4096; WxH: blocks W wide, H high); 0 skips either.  A first run of S steps\n"
                        "  (default 20) times a step; the runs measured are then made long enough to step for T s\n"
                        "  each (--min-time, default 1).  Every figure is the median of 3 such runs, a new sim each\n"
                        "  time, after the first run (its warm-up); 'spread' = (max - min) / median.  --host-clock: one\n"
-                       "  rank also with the step read back every step, as the ranks step.\n");
+                       "  rank also with the step read back every step, as the ranks step.  --hold K: every run\n"
+                       "  with [run] step_hold = K (1 to 64: the time step held for up to K steps, docs/mpi.md).\n");
             return 2;
         }
     }

@@ -35,7 +35,7 @@ SWGL_API swgl_status swgl_sim_get_info(const swgl_sim *sim, swgl_sim_info *info)
     if (sim->idle) return SWGL_OK;
     snprintf(info->scheme, sizeof info->scheme, "%s", sim->d->name);
     snprintf(info->backend, sizeof info->backend, "%s", backend_name(sim->backend));
-    snprintf(info->solver, sizeof info->solver, "%s", sim->solver);
+    snprintf(info->solver, sizeof info->solver, "%.319s", sim->solver);   /* (swgl.h: 320 bytes) */
     snprintf(info->renderer, sizeof info->renderer, "%s",
              is_gpu(sim->backend) && sim->cfg.renderer ? sim->cfg.renderer : "none (CPU)");
     snprintf(info->precision, sizeof info->precision, "%s", sim->precision);
@@ -72,6 +72,14 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
         if (sim->open && sim->in.be->probe && sim->in.be->probe->tiles) sim->in.be->probe->tiles(sim->in.self, &c, &t);
         if (!(t > 0 && c >= 0)) return swgl_fail(SWGL_ERR_ARG, "swgl_sim_stat: tiles_fraction unknown on %s", sim->solver);
         *value = (double)c / (double)t;
+    } else if (strncmp(name, "held_", 5) == 0) {
+        /* the held step ([run] step_hold): windows begun, cut short by a step's bound, steps taken again */
+        static const char *const names[] = {"held_windows", "held_cut", "held_retaken", NULL};
+        int k = 0;
+        while (names[k] && strcmp(names[k], name) != 0) k++;
+        if (!names[k]) goto unknown;
+        const long open_v[3] = {sim->in.held_windows, sim->in.held_cut, sim->in.held_redone};
+        *value = (double)(sim->open ? open_v[k] : sim->held[k]);
     } else if (strncmp(name, "exchange", 8) == 0 || strcmp(name, "bound_s") == 0 || strcmp(name, "halo_bytes") == 0) {
         /* over MPI ranks, this rank's (scheme_mpi.h scheme_mpi_times); 0 on one rank */
         scheme_mpi_times t;
@@ -90,7 +98,8 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
     unknown:
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_stat: no number '%s' (wall_s, steps, dt_min, dt_max, cells_per_s, "
                          "mass_initial, mass_final, tiles_fraction, exchange_s, exchanges, exchange_read_s, "
-                         "exchange_wire_s, exchange_write_s, bound_s, halo_bytes, interrupted)",
+                         "exchange_wire_s, exchange_write_s, bound_s, halo_bytes, held_windows, held_cut, held_retaken, "
+                         "interrupted)",
                          name);
     }
     return SWGL_OK;
@@ -103,4 +112,11 @@ SWGL_API swgl_status swgl_sim_profile(swgl_sim *sim, int k, const char **name, d
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_profile: no profile (desc.profile on a GPU backend that has one)");
     if (sim->in.be->finish) sim->in.be->finish(sim->in.self);
     return sim->in.be->probe->profile_pass(sim->in.self, k, name, seconds, count);
+}
+
+void sim_held_counts(swgl_sim *sim)
+{
+    sim->held[0] = sim->in.held_windows;
+    sim->held[1] = sim->in.held_cut;
+    sim->held[2] = sim->in.held_redone;
 }

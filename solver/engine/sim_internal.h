@@ -84,7 +84,7 @@ struct swgl_sim {
     int own_context;
     scheme_inst in;
     int open;                        /* in is open (until the finish) */
-    char solver[320];                /* in's name, kept past its close */
+    char solver[480];                /* in's name, kept past its close */
     const char *precision;           /* in's precision ("single" | "double"), kept too */
     int alone;                       /* desc.mpi_alone: this rank's sim runs by itself */
     int idle;                        /* desc.mpi_alone on a rank other than 0: every call returns */
@@ -126,13 +126,14 @@ struct swgl_sim {
     int has_acc;
     scheme_mpi_times mpi_times;      /* over MPI ranks, this rank's, kept past the close */
     int has_mpi_times;
+    long held[3];                    /* the held step's windows, those cut short, steps taken again (kept past the close) */
     double m0;                       /* the initial volume */
     sim_observer obs[SIM_MAX_OBSERVERS];
     int n_obs;
     /* the result of finish */
     double m1;
     int have_other;
-    char other[320];
+    char other[480];
     timeloop_result ro;
     double l1[SCHEME_MAX_FIELDS], linf[SCHEME_MAX_FIELDS];
     swe_balance bal;
@@ -169,5 +170,8 @@ int sim_gpu_sims(void);
 
 /* sim_lib.c: the copy pass on the current context, GB/s */
 double swgl_copy_gbs_current(void);
+
+/* the held step's counts from the open instance into sim->held (sim_info.c) */
+void sim_held_counts(swgl_sim *sim);
 
 #endif

@@ -403,6 +403,15 @@ static swgl_status write_summary(swgl_sim *sim, const char *path)
     if (sim->interrupted) json_num(w, "t_planned", sim->t_planned);
     json_num(w, "dt_min", r->steps ? r->dt_min : 0);
     json_num(w, "dt_max", r->dt_max);
+    if (sc->step_hold > 1) {   /* the held step ([run] step_hold; timeloop.c) */
+        json_begin_object(w, "time_step");
+        json_int(w, "hold", sc->step_hold);
+        json_num(w, "margin", sc->step_margin);
+        json_int(w, "windows", sim->held[0]);
+        json_int(w, "windows_cut", sim->held[1]);
+        json_int(w, "steps_retaken", sim->held[2]);
+        json_end_object(w);
+    }
     json_num(w, "wall_s", r->wall);
     json_num(w, "cells_per_s", cps);
     json_num(w, "mass_initial", sim->m0);
@@ -453,6 +462,7 @@ static swgl_status finish(swgl_sim *sim)
     /* the state is on the host now: the backend is closed (a GPU instance of the other pass
      * mode cannot be opened beside it, and its memory is the comparison's) */
     sim->has_mpi_times = scheme_mpi_stats(&sim->in, &sim->mpi_times);
+    sim_held_counts(sim);
     scheme_close(&sim->in);
     sim->open = 0;
     if (sim->compare != BACKEND_NONE && !sim->interrupted) {
@@ -545,6 +555,10 @@ SWGL_API void swgl_sim_print_summary(const swgl_sim *sim, FILE *out)
     fprintf(out, "%s: %dx%d %s, t = %g s in %ld steps on %s\n", sc->source, s->nx, s->ny, word, sim->t, r->steps,
             sim->solver);
     fprintf(out, "  wall %.3f s, %.2f M%s-updates/s\n", r->wall, cps / 1e6, word[0] == 'c' ? "cell" : "point");
+    if (sc->step_hold > 1)
+        fprintf(out, "  time step held for up to %d steps at %g of the bound: %ld windows, %ld cut short by a step's bound "
+                "(%ld steps taken again on the device)\n",
+                sc->step_hold, sc->step_margin, sim->held[0], sim->held[1], sim->held[2]);
     const scheme_mpi_times mt = sim->mpi_times;
     if (sim->has_mpi_times && r->steps > 0 && r->wall > 0) {
         /* over MPI ranks, where rank 0's wall went (docs/mpi.md, "Speed") */

@@ -106,6 +106,9 @@ typedef struct scenario {
     /* [run] */
     double t_end;            /* s */
     double cfl;              /* (0, 1] */
+#define SCENARIO_STEP_HOLD_MAX 64
+    int step_hold;           /* [run] step_hold: a time step held for up to this many steps (1: each its own) */
+    double step_margin;      /* [run] step_margin: the held step's share of the bound it is taken from */
     double g;                /* m/s^2 */
     double h_dry;            /* m, run.h_dry, default 1e-5 */
     double *manning;         /* nx*ny Manning's n ([friction] manning: the schemes with friction), NULL: none */

@@ -1,4 +1,4 @@
-/* scenario_run.c — [run] (t_end, cfl, g, h_dry, output_times; then the scheme's own keys,
+/* scenario_run.c — [run] (t_end, cfl, g, h_dry, step_hold, step_margin, output_times; then the scheme's own keys,
  * its scenario_scheme's read) and [output].
  */
 #include "scenario_int.h"
@@ -51,6 +51,8 @@ swgl_status sc_read_run(sc_build *b)
     sc->cfl = 0.9;
     sc->g = 9.81;
     sc->h_dry = 1e-5;
+    sc->step_hold = 1;
+    sc->step_margin = 0.9;
     enum sc_range cfl = R_CFL;
     int t_end_required = 1;
     swgl_status st = sc_scheme_run(b, &cfl, &t_end_required);
@@ -59,6 +61,8 @@ swgl_status sc_read_run(sc_build *b)
         (st = sc_get_num(b, "run", "cfl", 0, cfl, &sc->cfl)) ||
         (st = sc_get_num(b, "run", "g", 0, R_POS, &sc->g)) ||
         (st = sc_get_num(b, "run", "h_dry", 0, R_POS, &sc->h_dry)) ||
+        (st = sc_get_int(b, "run", "step_hold", 0, 1, SCENARIO_STEP_HOLD_MAX, &sc->step_hold)) ||
+        (st = sc_get_num(b, "run", "step_margin", 0, R_CFL, &sc->step_margin)) ||
         (st = sc_read_scheme_keys(b)))
         return st;
     return read_output_times(b);

@@ -30,6 +30,13 @@ int backend_parse(const char *s, enum backend *b)
     return -1;
 }
 
+/* the scenario's time-step rule (timeloop.c), on one rank and over ranks alike */
+static void scheme_hold_from(scheme_inst *in, const scheme_setup *s)
+{
+    in->hold = s->sc && s->sc->step_hold > 1 ? s->sc->step_hold : 1;
+    in->margin = s->sc && s->sc->step_margin > 0 ? s->sc->step_margin : 1.0;
+}
+
 /* GPU instances open in each pass mode (0 fragment, 1 compute), and the mode before the first */
 static int g_gpu_open[2], g_mode_base;
 
@@ -41,6 +48,7 @@ swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, c
     if (st == SWGL_OK) {
         in->host_clock = tuning_or_default(cfg->tune)->host_clock;
         in->clock_every = tuning_or_default(cfg->tune)->clock_every;
+        scheme_hold_from(in, s);
     }
     return st;
 }
@@ -90,6 +98,7 @@ swgl_status scheme_open_block(scheme_inst *in, const scheme_desc *d, enum backen
         return st;
     }
     in->be->describe(in->self, in->name, sizeof in->name);
+    scheme_hold_from(in, s);
     in->speed_scale = d->speed_scale ? d->speed_scale(s) : 0;
     in->cells = 0;
     for (size_t k = 0; k < grid_size(s->nx, s->ny); k++) in->cells += !s->code || s->code[k] == CELL_ACTIVE;

@@ -181,6 +181,24 @@ typedef struct scheme_halo_ops {
     swgl_status (*stage_rects)(void *self, int k, const int (*rects)[4], int n, double *bound);
 } scheme_halo_ops;
 
+/* The held time step ([run] step_hold, timeloop.c) without a read-back a step: a backend
+ * whose state lives on a device keeps each stage's bound there and goes back to a copy of
+ * its state where a held step proves too long.  able: whether this instance can (0: the
+ * time loop reads each step's bound, as without these); stage_quiet: stage k as stage
+ * does, its bound kept on the device as slot `slot` (0..SCHEME_HOLD_SLOTS-1) instead of
+ * read back (RK2's later stages: NaN where the state holds one, else +inf); bounds: slots
+ * 0..n-1 read back at once, as stage would have returned them; save: the state (with
+ * what a step changes: maps, the clock) kept on the device, queued; restore: back to the
+ * state saved. */
+#define SCHEME_HOLD_SLOTS 128   /* SCENARIO_STEP_HOLD_MAX steps of up to 2 stages */
+typedef struct scheme_hold_ops {
+    int (*able)(const void *self);
+    swgl_status (*stage_quiet)(void *self, int k, int slot);
+    swgl_status (*bounds)(void *self, int n, double *bound);
+    swgl_status (*save)(void *self);
+    swgl_status (*restore)(void *self);
+} scheme_hold_ops;
+
 /* A backend: the core every one has (the first ten), then its capability tables. */
 typedef struct scheme_backend {
     enum backend backend;
@@ -198,6 +216,7 @@ typedef struct scheme_backend {
     const scheme_device_ops *device;
     const scheme_probe_ops *probe;
     const scheme_halo_ops *halo;
+    const scheme_hold_ops *hold;
 } scheme_backend;
 
 typedef struct scheme_device_field {
@@ -282,7 +301,7 @@ typedef struct scheme_inst {
     const scheme_desc *desc;
     const scheme_backend *be;
     void *self;
-    char name[320];
+    char name[480];
     double speed_scale;      /* desc->speed_scale of the setup (0: none) */
     long cells;              /* the setup's computed cells (active ones; all for sediment) */
     /* Called (when not NULL) after every step with the time reached (gauges sampled every
@@ -299,6 +318,15 @@ typedef struct scheme_inst {
     long steps_run;          /* the steps of the time loop's call so far (set before after_step
                               * and the stop callback) */
     int compute_prev;        /* a GPU instance: 1 + its pass mode (0 fragment, 1 compute); 0 otherwise */
+    /* the scenario's time-step rule ([run] step_hold, step_margin; timeloop.c): a step
+     * held for up to `hold` steps (1: each step's own bound), margin x the bound */
+    int hold;
+    double margin;
+    long held_windows;       /* the held windows begun */
+    long held_cut;           /* the windows cut short by a step's own bound */
+    long held_redone;        /* the steps taken again after a window on the device went back */
+    double held_dt;          /* the window's step */
+    int held_n;              /* the steps left in it */
 } scheme_inst;
 
 /* The state fields of an instance at n cells (grid_at indices) into out[field][m]: the

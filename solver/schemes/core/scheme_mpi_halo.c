@@ -124,7 +124,8 @@ swgl_status scheme_mpi_peers(mpi_inst *m)
 swgl_status scheme_mpi_stage(void *self, int k, double *bound)
 {
     mpi_inst *m = self;
-    swgl_status st = SWGL_OK;
+    swgl_status st = SWGL_OK, kept = m->qerr;   /* (an error kept within a held window is agreed here) */
+    m->qerr = SWGL_OK;
     double b = NAN;
     int parts = 0, inner[1][4], outer[4][4];
     /* the halo every `every` steps: a halo every x as wide as a step reads keeps the owned
@@ -149,6 +150,7 @@ swgl_status scheme_mpi_stage(void *self, int k, double *bound)
     if (st == SWGL_OK && !parts) st = m->inner.be->stage(m->inner.self, k, &b);
     double tb = MPI_Wtime();
     m->tm.stage_s += tb - ts;
+    if (kept != SWGL_OK) st = kept;
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) return st;
     /* the least bound of the ranks, a NaN anywhere a NaN (MPI_MIN may drop one) */
     double v[2] = {isnan(b) ? 1.0 : 0.0, isnan(b) ? -INFINITY : -b}, r[2];
@@ -158,5 +160,81 @@ swgl_status scheme_mpi_stage(void *self, int k, double *bound)
     if (k == 0) m->bound = *bound;
     return SWGL_OK;
 }
+
+/* ---- the held step: the block's hold ops, the bounds the ranks' least ------------------ */
+
+static int h_able(const void *self)
+{
+    const mpi_inst *m = self;
+    const scheme_backend *be = m->inner.be;
+    /* (the driver's maps, updated from each step's state, cannot go back) */
+    int host_maps = m->lm.m[0] && !(be->device && be->device->maps_start);
+    return be->hold && be->hold->able(m->inner.self) && !host_maps;
+}
+
+static void keep(mpi_inst *m, swgl_status st)
+{
+    if (m->qerr == SWGL_OK) m->qerr = st;
+}
+
+static swgl_status h_stage_quiet(void *self, int k, int slot)
+{
+    mpi_inst *m = self;
+    double t0 = MPI_Wtime();
+    if (k == 0 && m->since++ % m->every == 0) {   /* (every rank exchanges, a failed one too) */
+        keep(m, exchange(m, NULL));
+        double t1 = MPI_Wtime();
+        m->exch_s += t1 - t0;
+        m->exchanges++;
+        t0 = t1;
+    }
+    if (m->qerr == SWGL_OK) keep(m, m->inner.be->hold->stage_quiet(m->inner.self, k, slot));
+    m->tm.stage_s += MPI_Wtime() - t0;
+    return SWGL_OK;
+}
+
+static swgl_status h_bounds(void *self, int n, double *b)
+{
+    mpi_inst *m = self;
+    double t0 = MPI_Wtime();
+    swgl_status st = m->qerr;
+    m->qerr = SWGL_OK;
+    m->in_window = 0;
+    if (st == SWGL_OK) st = m->inner.be->hold->bounds(m->inner.self, n, b);
+    double t1 = MPI_Wtime();
+    m->tm.stage_s += t1 - t0;
+    if ((st = scheme_mpi_agree(st)) != SWGL_OK) return st;
+    /* each slot the least of the ranks', a NaN anywhere a NaN (as scheme_mpi_stage) */
+    double v[2 * SCHEME_HOLD_SLOTS], r[2 * SCHEME_HOLD_SLOTS];
+    for (int k = 0; k < n; k++) {
+        v[2 * k] = isnan(b[k]) ? 1.0 : 0.0;
+        v[2 * k + 1] = isnan(b[k]) ? -INFINITY : -b[k];
+    }
+    MPI_Allreduce(v, r, 2 * n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (int k = 0; k < n; k++) b[k] = r[2 * k] > 0 ? NAN : -r[2 * k + 1];
+    m->tm.bound_s += MPI_Wtime() - t1;
+    return SWGL_OK;
+}
+
+static swgl_status h_save(void *self)
+{
+    mpi_inst *m = self;
+    m->held_since = m->since;
+    m->in_window = 1;
+    keep(m, m->inner.be->hold->save(m->inner.self));
+    return SWGL_OK;
+}
+
+static swgl_status h_restore(void *self)
+{
+    mpi_inst *m = self;
+    m->since = m->held_since;
+    m->in_window = 1;
+    keep(m, m->inner.be->hold->restore(m->inner.self));
+    return SWGL_OK;
+}
+
+const scheme_hold_ops scheme_mpi_hold = {.able = h_able, .stage_quiet = h_stage_quiet, .bounds = h_bounds,
+                                         .save = h_save, .restore = h_restore};
 
 #endif

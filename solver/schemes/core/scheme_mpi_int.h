@@ -56,9 +56,14 @@ typedef struct mpi_inst {
     int overlap;                /* stage 0's reach where its inner cells go while the halo does, else 0 */
     long strip_max;             /* the cells of the largest strip this rank sends */
     int nsend;                  /* the strips this rank sends an exchange */
+    /* the held step (scheme_hold_ops, timeloop.c): within a window the stages and advances
+     * agree on nothing (bounds does, once): the first error kept, since's value saved */
+    int in_window;
+    swgl_status qerr;
+    long held_since;
     scheme_backend be;          /* the table of this instance */
     scheme_probe_ops probe;     /* its probe: the native fields where the block's backend has them */
-    char name[320];
+    char name[480];
 } mpi_inst;
 
 /* Every rank leaves a call with the same outcome: the lowest failing rank's status and
@@ -69,6 +74,7 @@ swgl_status scheme_mpi_agree(swgl_status st);
  * instance's stage (stage 0 exchanges the halo). */
 swgl_status scheme_mpi_peers(mpi_inst *m);
 swgl_status scheme_mpi_stage(void *self, int k, double *bound);
+extern const scheme_hold_ops scheme_mpi_hold;
 
 /* scheme_mpi_gather.c: the buffers of a gathering of nf fields; the instance's calls that
  * gather or scatter the whole grid. */

@@ -51,11 +51,17 @@ static swgl_status w_advance(void *self, int k, double dt)
 {
     mpi_inst *m = self;
     double t0 = MPI_Wtime();
+    if (m->in_window) {   /* (a held window's: agreed at its end) */
+        if (m->qerr == SWGL_OK) m->qerr = m->inner.be->advance(m->inner.self, k, dt);
+        m->tm.advance_s += MPI_Wtime() - t0;
+        return SWGL_OK;
+    }
     swgl_status st = m->inner.be->advance(m->inner.self, k, dt);
     if (st == SWGL_OK && m->lm.m[0] && !(m->inner.be->device && m->inner.be->device->maps_start) && k == m->inner.be->stages(m->inner.self) - 1) {
         /* the time the loop reaches with this step (timeloop.c: the stop on the step that
-         * lands there), and the block's maps from its state then */
-        double left = m->stop - m->t, t = left <= m->bound * (1 + 1e-9) ? m->stop : m->t + dt;
+         * lands there, whose dt is the time left or within 1e-9 of it), and the block's
+         * maps from its state then */
+        double left = m->stop - m->t, t = left <= dt * (1 + 1e-9) ? m->stop : m->t + dt;
         st = m->inner.be->get_state(m->inner.self, m->lf.f);
         if (st == SWGL_OK) swe_maps_update(&m->lm, m->local.code, m->lf.f, t);
     }
@@ -153,6 +159,10 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
      * exchange is a copy in memory, 4 on a GPU, whose exchange is a GL round trip: on two
      * H200s every 4 took 10-22% less time than every 2, docs/mpi.md) */
     m->every = tn->mpi_every > 0 ? tn->mpi_every : impl == BACKEND_GPU ? 4 : 1;
+    /* a held step ([run] step_hold) on a GPU: the halo every window's steps (up to 16),
+     * so that a window exchanges once and reads back twice (its bounds, the halo) */
+    if (tn->mpi_every <= 0 && impl == BACKEND_GPU && s->sc && s->sc->step_hold > 1)
+        m->every = s->sc->step_hold < 16 ? s->sc->step_hold : 16;
     m->halo = (tn->mpi_halo > 0 ? tn->mpi_halo : d->halo(s)) * m->every;
     m->overlap = tn->mpi_overlap != TUNE_OFF && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
     m->nv = be->halo->values;
@@ -175,7 +185,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     int ovl = m->overlap > 0;
     char every[48] = "";
     if (m->every > 1) snprintf(every, sizeof every, " exchanged every %d steps", m->every);
-    snprintf(m->name, sizeof m->name, "%.200s over %d MPI ranks (%d x %d blocks, halo %d%s%s)", m->inner.name,
+    snprintf(m->name, sizeof m->name, "%.380s over %d MPI ranks (%d x %d blocks, halo %d%s%s)", m->inner.name,
              swgl_mpi_size(), px, py, m->halo, every, ovl ? ", overlapped" : "");
     m->be = mpi_backend;
     m->probe = mpi_probe;
@@ -184,6 +194,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
         m->probe.set_native = scheme_mpi_set_native;
     }
     m->be.probe = &m->probe;
+    if (m->inner.be->hold) m->be.hold = &scheme_mpi_hold;
     in->desc = d;
     in->be = &m->be;
     in->self = m;

@@ -17,7 +17,9 @@
  * makes it read the bound back every step instead (to measure the difference).  The
  * device computes the time left in float and has no 1e-9 slack (below float's
  * resolution), so where stop - t exceeds the bound by less than that it takes the bound
- * and then a sliver of a step: the two paths can then differ by one step. */
+ * and then a sliver of a step: the two paths can then differ by one step.
+ * With [run] step_hold > 1 the step is held over windows of steps (below: held_step,
+ * held_window); run_to is then not used (the device clock has a bound a step). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -104,6 +106,117 @@ static void tick(void *user, double t, long steps, double dt)
     show(p, t, p->base + steps, dt);
 }
 
+/* ---- the held step ([run] step_hold > 1) ------------------------------------------------
+ *
+ * A window of up to `hold` steps takes one step, dt_w = margin x the bound of the state it
+ * begins from, for every step of it while that step's own bound allows it (dt <= bound);
+ * a step whose bound does not cuts the window short and begins one, as does the step after
+ * a stop.  Every step thus keeps within its own bound, as with a bound a step, and only a
+ * window's first bound is needed before its steps are taken.  On the host clock (every
+ * bound read back: the CPU backends, step observers, tune host_clock) the rule goes step
+ * by step (held_step); with the backend's hold ops (held_window) a window's steps are
+ * taken with their bounds left on the device, read back together at its end, and where
+ * one falls short the backend goes back to the state saved at the window's start and the
+ * steps before that one are taken again: the same steps, bit for bit, as step by step.
+ * The window (its step, the steps left in it) is the instance's, across calls and paths.
+ * Over MPI ranks every bound is the ranks' least, so one rank and P ranks take the same
+ * steps. */
+
+/* the step's held dt (in->held_dt) before a step whose bound is known: the window's while
+ * it has steps left and the bound allows it, else a window begins */
+static double held_step(scheme_inst *in, double bound, double left)
+{
+    if (in->held_n > 0) {
+        if (!(swgl_step_dt(in->held_dt, left, TIMELOOP_LAND_SLACK) > bound)) {
+            in->held_n--;
+            return in->held_dt;
+        }
+        in->held_cut++;
+    }
+    in->held_windows++;
+    in->held_dt = in->margin * bound;
+    in->held_n = in->hold - 1;
+    return in->held_dt;
+}
+
+/* a step of a window on the device: set_time (unless stage 0 has run: first), its stages
+ * (quiet: bound into slot j x stages + k), its advances */
+static swgl_status held_take(scheme_inst *in, int j, int stages, int first, double t, double stop, double dt)
+{
+    const scheme_backend *be = in->be;
+    swgl_status st = SWGL_OK;
+    if (!first) {
+        if (be->forcing) be->forcing->set_time(in->self, t, stop);
+        st = be->hold->stage_quiet(in->self, 0, j * stages);
+    }
+    if (st == SWGL_OK) st = be->advance(in->self, 0, dt);
+    for (int k = 1; k < stages && st == SWGL_OK; k++) {
+        st = be->hold->stage_quiet(in->self, k, j * stages + k);
+        if (st == SWGL_OK) st = be->advance(in->self, k, dt);
+    }
+    return st;
+}
+
+/* The steps of a window (or the rest of one) from *tp towards stop, on the device. */
+static swgl_status held_window(scheme_inst *in, double stop, double dt_floor, int stages, double *tp, long *np,
+                               timeloop_result *r, progress_line *pl)
+{
+    const scheme_backend *be = in->be;
+    const double t0 = *tp;
+    const long n0 = *np;
+    double t = t0, bound, dts[SCENARIO_STEP_HOLD_MAX], b[SCHEME_HOLD_SLOTS];
+    int left_before[SCENARIO_STEP_HOLD_MAX];   /* in->held_n before step j */
+    swgl_status st = be->hold->save(in->self);
+    if (st != SWGL_OK) return st;
+    if (be->forcing) be->forcing->set_time(in->self, t, stop);
+    if ((st = be->stage(in->self, 0, &bound)) != SWGL_OK) return st;
+    if (swgl_step_blown(bound, dt_floor)) return blowup(in, t, n0, bound);
+    int taken = 0, last = 0;
+    for (int j = 0; j < SCENARIO_STEP_HOLD_MAX && !last; j++) {
+        if (j > 0 && in->held_n == 0) break;   /* (the window is over: the next begins with its bound known) */
+        left_before[j] = in->held_n;
+        double hb = j == 0 ? held_step(in, bound, stop - t) : (in->held_n--, in->held_dt);
+        last = swgl_step_lands(hb, stop - t, TIMELOOP_LAND_SLACK);
+        dts[j] = swgl_step_dt(hb, stop - t, TIMELOOP_LAND_SLACK);
+        if ((st = held_take(in, j, stages, j == 0, t, stop, dts[j])) != SWGL_OK) return st;
+        t = last ? stop : t + dts[j];
+        taken++;
+    }
+    if (last) in->held_n = 0;   /* (a window ends on a stop) */
+    if ((st = be->hold->bounds(in->self, taken * stages, b)) != SWGL_OK) return st;
+    /* the first step its own bound does not allow (a NaN: none does), or whose later stage
+     * met a NaN (a blow-up within it) */
+    int v = taken, blown = 0;
+    for (int j = 0; j < taken && v == taken; j++) {
+        if (j > 0 && !(dts[j] <= b[j * stages])) v = j;
+        for (int k = 1; k < stages && v == taken; k++)
+            if (isnan(b[j * stages + k])) v = j, blown = 1;
+    }
+    if (v < taken) {   /* back to the window's start, and its steps before v again */
+        if ((st = be->hold->restore(in->self)) != SWGL_OK) return st;
+        in->held_redone += v;
+        t = t0;
+        for (int j = 0; j < v && st == SWGL_OK; j++) {
+            st = held_take(in, j, stages, 0, t, stop, dts[j]);
+            t = t + dts[j];
+        }
+        /* as the rule step by step stands before step v (which its bound will cut short,
+         * or a blow-up ends) */
+        in->held_n = left_before[v];
+        taken = v;
+        if (st == SWGL_OK && blown) st = blowup(in, t, n0 + v, NAN);
+    }
+    for (int j = 0; j < taken; j++) {
+        if (dts[j] < r->dt_min) r->dt_min = dts[j];
+        if (dts[j] > r->dt_max) r->dt_max = dts[j];
+    }
+    *np = n0 + taken;
+    in->steps_run = *np;
+    *tp = t;
+    if (taken) show(pl, t, *np, dts[taken - 1]);
+    return st;
+}
+
 swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
                          void *user, timeloop_result *r)
 {
@@ -127,7 +240,11 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
     r->dt_min = INFINITY;
     r->dt_max = 0;
     in->steps_run = 0;
-    const int on_device = be->device && be->device->run_to &&
+    const int hold = in->hold > 1 ? in->hold : 1;
+    /* the held step without a read-back a step (the backend's hold ops, no step observer) */
+    const int quiet = hold > 1 && be->hold && be->hold->able(in->self) && !in->after_step && !(o->max_steps > 0) &&
+                      !in->host_clock;
+    const int on_device = hold == 1 && be->device && be->device->run_to &&
                           !(be->device->host_clock && be->device->host_clock(in->self)) && !in->after_step && !(o->max_steps > 0) &&
                           !in->host_clock;
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
@@ -145,6 +262,14 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
             if (st == SWGL_ERR_INTERRUPTED) st = interrupted(in, t, n);
             if (st != SWGL_OK) goto done;
         }
+        while (quiet && t < stop && st == SWGL_OK) {
+            if (stopped(in)) {
+                st = interrupted(in, t, n);
+                goto done;
+            }
+            st = held_window(in, stop, dt_floor, stages, &t, &n, r, &pl);
+            if (st != SWGL_OK) goto done;
+        }
         while (t < stop) {
             double bound, dt;
             if (o->max_steps > 0 && n >= o->max_steps) goto done;
@@ -159,10 +284,13 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
                 goto done;
             }
             double left = stop - t;
+            /* the held step while it is within this step's bound, else a window begins */
+            double hb = hold > 1 ? held_step(in, bound, left) : bound;
             /* within a relative 1e-9 of the bound, the bound itself lands on the stop (the
              * rest is rounding of t): the step never exceeds the bound */
-            int last = swgl_step_lands(bound, left, TIMELOOP_LAND_SLACK);
-            dt = swgl_step_dt(bound, left, TIMELOOP_LAND_SLACK);
+            int last = swgl_step_lands(hb, left, TIMELOOP_LAND_SLACK);
+            dt = swgl_step_dt(hb, left, TIMELOOP_LAND_SLACK);
+            if (last) in->held_n = 0;   /* (a window ends on a stop) */
             if ((st = be->advance(in->self, 0, dt)) != SWGL_OK) goto done;
             for (int k = 1; k < stages; k++) {
                 double b2;

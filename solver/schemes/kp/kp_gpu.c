@@ -48,6 +48,7 @@ int kp_gpu_is_double(const kp_gpu *g) { return g->dbl; }
 void kp_gpu_destroy(kp_gpu *g)
 {
     if (!g) return;
+    gpu_hold_destroy(&g->hold);
     gpu_mrt_destroy(g->state[0]);
     gpu_mrt_destroy(g->state[1]);
     gpu_mrt_destroy(g->qstar);

@@ -167,9 +167,11 @@ static const scheme_probe_ops probe = {.sample = be_sample, .profile = be_profil
                                        .tiles = be_tiles};
 static const scheme_halo_ops halo = {.values = 4, .get = be_halo_get, .set = be_halo_set, .overlap = be_overlap,
                                      .request = be_halo_request, .fetch = be_halo_fetch, .stage_rects = be_stage_rects};
+static const scheme_hold_ops hold = {.able = kpg_hold_able, .stage_quiet = kpg_stage_quiet, .bounds = kpg_bounds,
+                                     .save = kpg_save, .restore = kpg_restore};
 
 const scheme_backend kp_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
                                        .set_state = be_set, .get_state = be_get, .stage = be_stage,
                                        .advance = be_advance, .stages = be_stages, .describe = be_describe,
                                        .precision = be_precision, .finish = be_finish, .forcing = &forcing,
-                                       .device = &device, .probe = &probe, .halo = &halo};
+                                       .device = &device, .probe = &probe, .halo = &halo, .hold = &hold};

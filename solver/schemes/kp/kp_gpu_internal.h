@@ -11,6 +11,7 @@
  *                     integration pass (apply), the step with dt on the GPU (run_to)
  *   kp_gpu_forcing.c  boundary data, the ring's rates, rain, point sources, accounts, maps
  *   kp_gpu_mpi.c      over MPI ranks: stage 0 in parts, the halo read back and written
+ *   kp_gpu_hold.c     the held time step: bounds left on the GPU, the state saved
  *   kp_gpu_backend.c  the adapters: kp_backend_gpu (scheme.h) */
 #ifndef SWGL_KP_GPU_INTERNAL_H
 #define SWGL_KP_GPU_INTERNAL_H
@@ -18,6 +19,7 @@
 #include "kp_gpu.h"
 #include "tuning.h"
 
+#include "gpu_hold.h"
 #include "gpu_maps.h"
 #include "gpu_redraw.h"
 #include "gpu_pass.h"
@@ -110,7 +112,19 @@ struct kp_gpu {
      * whether a step's parts have begun; the halo's strips (NULL: tune mpi.pack=off) */
     int parts_open;
     gpu_strips *strips;
+    /* the held step (kp_gpu_hold.c): the saved state, its side, maps side and time */
+    gpu_hold hold;
+    int held_cur, held_mi;
+    double held_t;
 };
+
+/* ---- kp_gpu_hold.c: the held time step (scheme_hold_ops) ------------------------------ */
+
+int kpg_hold_able(const void *self);
+swgl_status kpg_stage_quiet(void *self, int k, int slot);
+swgl_status kpg_bounds(void *self, int n, double *b);
+swgl_status kpg_save(void *self);
+swgl_status kpg_restore(void *self);
 
 /* ---- kp_gpu.c: arrays in either precision, the uniforms ------------------------------ */
 

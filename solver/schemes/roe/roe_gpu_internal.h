@@ -7,6 +7,7 @@
  *                      update pass (apply), the step with dt on the GPU (run_to)
  *   roe_gpu_forcing.c  boundary data, the ring's rates, rain, point sources, accounts, maps
  *   roe_gpu_mpi.c      over MPI ranks: the stage in rectangles while the halo goes
+ *   roe_gpu_hold.c     the held time step: bounds left on the GPU, the state saved
  *   roe_gpu_backend.c  the adapters (ROG_BACKEND): roe_backend_gpu (scheme.h); hllc_gpu.c
  *                      builds hllc_backend_gpu from them with hllc's face */
 #ifndef SWGL_ROE_GPU_INTERNAL_H
@@ -14,6 +15,7 @@
 
 #include "roe_gpu.h"
 
+#include "gpu_hold.h"
 #include "gpu_maps.h"
 #include "gpu_pass.h"
 #include "gpu_redraw.h"
@@ -64,6 +66,10 @@ struct roe_gpu {
     /* the face's friction (roe_gpu_face): Manning's n per cell, (n, 0, 0, 0) or packed
      * (n, 0); NULL: none (ROE_MANNING undefined) */
     gpu_array2d *manning;
+    /* the held step (roe_gpu_hold.c): the saved state, its side, maps side and time */
+    gpu_hold hold;
+    int held_cur, held_mi;
+    double held_t;
 };
 
 /* ---- roe_gpu_backend.c: the adapters, shared by the schemes on the engine ------------- */
@@ -106,11 +112,12 @@ extern const scheme_forcing_ops rog_forcing;
 extern const scheme_device_ops rog_device;
 extern const scheme_probe_ops rog_probe;
 extern const scheme_halo_ops rog_halo;
+extern const scheme_hold_ops rog_hold;
 #define ROG_BACKEND(create_fn)                                                                                    \
     {.backend = BACKEND_GPU, .create = create_fn, .destroy = rog_be_destroy, .set_state = rog_be_set,            \
      .get_state = rog_be_get, .stage = rog_be_stage, .advance = rog_be_advance, .stages = scheme_one_stage,       \
      .describe = rog_be_describe, .precision = rog_be_precision, .finish = rog_be_finish, .forcing = &rog_forcing, \
-     .device = &rog_device, .probe = &rog_probe, .halo = &rog_halo}
+     .device = &rog_device, .probe = &rog_probe, .halo = &rog_halo, .hold = &rog_hold}
 
 /* ---- roe_gpu_step.c: binding the state, the update pass ----------------------------- */
 
