@@ -139,7 +139,12 @@ if [ "$mode" = gl ]; then
   case_ kp-held-compute-2 2 - --case dambreak --set run.scheme=kp --set run.t_end=6 --set run.step_hold=8 --backend gpu-compute
   grep -q '"steps_retaken": [1-9]' "$tmp/kp-held-compute-2-n/summary.json"
   ok $? "kp-held-compute-2: the ranks went back and took steps again ($(grep -o '"windows_cut": [0-9]*' "$tmp/kp-held-compute-2-n/summary.json"))"
-  case_ roe-held-gpu-3 3 - --case dambreak --set run.t_end=10 --set run.step_hold=8 --backend gpu
+  # (roe at a margin of 1, so that its windows are cut and the ranks go back)
+  case_ roe-held-gpu-3 3 - --case dambreak --set run.t_end=3 --set run.step_hold=8 --set run.step_margin=1 --backend gpu
+  grep -q '"steps_retaken": [1-9]' "$tmp/roe-held-gpu-3-n/summary.json"
+  ok $? "roe-held-gpu-3: the ranks went back and took steps again ($(grep -o '"windows_cut": [0-9]*' "$tmp/roe-held-gpu-3-n/summary.json"))"
+  # kp on the fragment path, whose stage 0 over ranks is overlapped with the exchange
+  case_ kp-held-gpu-2 2 - --case dambreak --set run.scheme=kp --set run.t_end=4 --set run.step_hold=8 --backend gpu
   # kp's stage 0 on the GPU over ranks: the halo exchanged while the block's inner cells are
   # computed (kp on the fragment path by default; otherwise when asked, mpi.overlap=on: on
   # gpu-compute its stage over rectangles loses the step on kernels); the solver line says it, and with

@@ -195,6 +195,9 @@ static void test_sediment(void)
     EXPECT_OV_ERROR(SED_BASE, ov2, "found -0.5 at cell (0, 0)");
     EXPECT_ERROR("[domain]\nnx = 4\nny = 4\ndx = 1\ndy = 1\n[initial]\nheight = 0\neta = 1\n[run]\nscheme = sediment\nt_end = 1\n",
                  "case.ini:8: [initial] eta = 1: a shallow-water key, not allowed with scheme = sediment");
+    /* (the sediment scheme steps a fixed dt: a held step would take margin x it) */
+    const char *ov3[] = {"run.step_hold=8"};
+    EXPECT_OV_ERROR(SED_BASE, ov3, "--set run.step_hold=8: a shallow-water key, not allowed with scheme = sediment");
 }
 
 /* scheme = kp: its keys and their ranges; a key of the other shallow-water scheme. */

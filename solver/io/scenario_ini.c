@@ -39,7 +39,7 @@ static const struct sc_known_key known_keys[] = {
     {"boundary", "south", FAM_ALL}, {"boundary", "north", FAM_ALL},
     {"run", "scheme", FAM_ALL}, {"run", "t_end", FAM_ALL}, {"run", "cfl", FAM_ALL},
     {"run", "g", FAM_ALL}, {"run", "h_dry", FAM_ALL}, {"run", "output_times", FAM_ALL},
-    {"run", "step_hold", FAM_ALL}, {"run", "step_margin", FAM_ALL},
+    {"run", "step_hold", FAM_SW}, {"run", "step_margin", FAM_SW},
     {"sources", "rain", FAM_SW},
     {"output", "netcdf", FAM_ALL}, {"output", "frames", FAM_ALL}, {"output", "gauge_interval", FAM_SW},
     {"output", "maps", FAM_SW}, {"output", "arrival_depth", FAM_SW},

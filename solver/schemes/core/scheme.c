@@ -34,7 +34,7 @@ int backend_parse(const char *s, enum backend *b)
 static void scheme_hold_from(scheme_inst *in, const scheme_setup *s)
 {
     in->hold = s->sc && s->sc->step_hold > 1 ? s->sc->step_hold : 1;
-    in->margin = s->sc && s->sc->step_margin > 0 ? s->sc->step_margin : 1.0;
+    in->margin = s->sc && s->sc->step_margin > 0 ? s->sc->step_margin : 0.9;
 }
 
 /* GPU instances open in each pass mode (0 fragment, 1 compute), and the mode before the first */

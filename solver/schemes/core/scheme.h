@@ -186,8 +186,9 @@ typedef struct scheme_halo_ops {
  * its state where a held step proves too long.  able: whether this instance can (0: the
  * time loop reads each step's bound, as without these); stage_quiet: stage k as stage
  * does, its bound kept on the device as slot `slot` (0..SCHEME_HOLD_SLOTS-1) instead of
- * read back (RK2's later stages: NaN where the state holds one, else +inf); bounds: slots
- * 0..n-1 read back at once, as stage would have returned them; save: the state (with
+ * read back (RK2's later stages: what stage returns for them, kp's +inf: it reduces none);
+ * bounds: slots 0..n-1 read back at once, as stage would have returned them (n = 0: none,
+ * over MPI ranks the errors kept since agreed); save: the state (with
  * what a step changes: maps, the clock) kept on the device, queued; restore: back to the
  * state saved. */
 #define SCHEME_HOLD_SLOTS 128   /* SCENARIO_STEP_HOLD_MAX steps of up to 2 stages */

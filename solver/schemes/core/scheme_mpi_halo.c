@@ -210,7 +210,7 @@ static swgl_status h_bounds(void *self, int n, double *b)
         v[2 * k] = isnan(b[k]) ? 1.0 : 0.0;
         v[2 * k + 1] = isnan(b[k]) ? -INFINITY : -b[k];
     }
-    MPI_Allreduce(v, r, 2 * n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (n > 0) MPI_Allreduce(v, r, 2 * n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);   /* (every rank the same n) */
     for (int k = 0; k < n; k++) b[k] = r[2 * k] > 0 ? NAN : -r[2 * k + 1];
     m->tm.bound_s += MPI_Wtime() - t1;
     return SWGL_OK;

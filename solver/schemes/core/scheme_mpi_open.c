@@ -159,8 +159,8 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
      * exchange is a copy in memory, 4 on a GPU, whose exchange is a GL round trip: on two
      * H200s every 4 took 10-22% less time than every 2, docs/mpi.md) */
     m->every = tn->mpi_every > 0 ? tn->mpi_every : impl == BACKEND_GPU ? 4 : 1;
-    /* a held step ([run] step_hold) on a GPU: the halo every window's steps (up to 16),
-     * so that a window exchanges once and reads back twice (its bounds, the halo) */
+    /* a held step ([run] step_hold) on a GPU: the halo every window's steps (up to 16), so
+     * that a window exchanges once (its first bound and its end are its agreements) */
     if (tn->mpi_every <= 0 && impl == BACKEND_GPU && s->sc && s->sc->step_hold > 1)
         m->every = s->sc->step_hold < 16 ? s->sc->step_hold : 16;
     m->halo = (tn->mpi_halo > 0 ? tn->mpi_halo : d->halo(s)) * m->every;

@@ -188,7 +188,8 @@ static swgl_status held_window(scheme_inst *in, double stop, double dt_floor, in
      * met a NaN (a blow-up within it) */
     int v = taken, blown = 0;
     for (int j = 0; j < taken && v == taken; j++) {
-        if (j > 0 && !(dts[j] <= b[j * stages])) v = j;
+        if (j > 0 && (!(dts[j] <= b[j * stages]) || b[j * stages] < dt_floor)) v = j;   /* (a collapse: the next
+                                                                                          * window's first step says so) */
         for (int k = 1; k < stages && v == taken; k++)
             if (isnan(b[j * stages + k])) v = j, blown = 1;
     }
@@ -204,6 +205,8 @@ static swgl_status held_window(scheme_inst *in, double stop, double dt_floor, in
          * or a blow-up ends) */
         in->held_n = left_before[v];
         taken = v;
+        /* (over ranks: an error of a retaken step agreed now, as bounds agrees a window's) */
+        if (st == SWGL_OK) st = be->hold->bounds(in->self, 0, b);
         if (st == SWGL_OK && blown) st = blowup(in, t, n0 + v, NAN);
     }
     for (int j = 0; j < taken; j++) {
@@ -243,7 +246,7 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
     const int hold = in->hold > 1 ? in->hold : 1;
     /* the held step without a read-back a step (the backend's hold ops, no step observer) */
     const int quiet = hold > 1 && be->hold && be->hold->able(in->self) && !in->after_step && !(o->max_steps > 0) &&
-                      !in->host_clock;
+                      !in->host_clock && stages * hold <= SCHEME_HOLD_SLOTS;
     const int on_device = hold == 1 && be->device && be->device->run_to &&
                           !(be->device->host_clock && be->device->host_clock(in->self)) && !in->after_step && !(o->max_steps > 0) &&
                           !in->host_clock;
