@@ -19,7 +19,7 @@ for w in $what; do
   case $w in
     tests)
       for t in build/tests/test_gl_*; do
-        SWGL_GL_CHECK=1 "$t" > "$out/$(basename "$t").log" 2>&1
+        "$t" > "$out/$(basename "$t").log" 2>&1
         echo "$(basename "$t"): exit $? — $(tail -n 1 "$out/$(basename "$t").log")"
       done 2>&1 | tee "$out/tests.txt" ;;
     gpgpu) ./build/swgl bench gpgpu 2>&1 | tee "$out/bench-gpgpu.txt" ;;

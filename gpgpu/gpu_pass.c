@@ -1,8 +1,8 @@
 /* gpu_pass.c — bind a program's inputs by name and draw the full-screen quad into an
  * array or an MRT.  Every draw sets all the GL state it depends on: framebuffer,
  * viewport, program, texture units, vertex array; blending, depth and scissor off.
- * With SWGL_GL_CHECK=1 in the environment (or in a build without NDEBUG) each draw
- * also checks glGetError. */
+ * With gpu_set_gl_check(1) (the tuning's gl_check; the GL test programs always), or in a
+ * build without NDEBUG, each draw also checks glGetError. */
 #include "gpu_pass.h"
 
 #include <stdio.h>
@@ -194,17 +194,16 @@ void gpu_pass_dvec2(gpu_pass *p, const char *name, double x, double y)
     }
 }
 
+static int g_gl_check;
+
+void gpu_set_gl_check(int on) { g_gl_check = on != 0; }
+
 static int gl_check_enabled(void)
 {
 #ifndef NDEBUG
     return 1;
 #else
-    static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("SWGL_GL_CHECK");
-        on = e && *e && *e != '0';
-    }
-    return on;
+    return g_gl_check;
 #endif
 }
 

@@ -73,6 +73,9 @@ swgl_status gpu_pass_dispatch_groups(gpu_pass *p, int gx, int gy, int nx, int ny
 swgl_status gpu_pass_dispatch_indirect(gpu_pass *p, const gpu_buffer *b, size_t offset, int nx, int ny);
 
 /* rect NULL: the whole output. */
+/* Every draw and dispatch from now on followed by a glGetError check (debugging the GL
+ * layer; always so in a build without NDEBUG): the tuning's gl_check, the GL tests. */
+void gpu_set_gl_check(int on);
 swgl_status gpu_pass_draw(gpu_pass *p, gpu_array2d *out, const gpu_rect *rect);
 swgl_status gpu_pass_draw_mrt(gpu_pass *p, gpu_mrt *out, const gpu_rect *rect);
 /* For a program with its own vertex shader (gpu_program_create_vs): `instances`

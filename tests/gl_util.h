@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "gpu_context.h"
+#include "gpu_pass.h"
 #include "gpu_program.h"
 
 /* Whether the program was started with --compute (gl_zcompute.cmake: the GL tests again with
@@ -35,6 +36,7 @@ static inline gpu_context *test_gl_context(void)
     const int compute = test_gl_compute_flag();
     gpu_context_desc want = {.device = -1, .want_compute = compute};
     swgl_status st = gpu_context_create(&want, &ctx);
+    gpu_set_gl_check(1);   /* (every pass checks glGetError: the tests name the pass a GL error comes from) */
     if (st == SWGL_ERR_NO_DEVICE || st == SWGL_ERR_NO_CONTEXT) {
         static char why[2048];
         snprintf(why, sizeof why, "no EGL device with OpenGL 3.3 core: %s", swgl_last_error());

@@ -6,7 +6,7 @@
 foreach(t test_gl_reduce ${SWGL_GL_ROE_TESTS} ${SWGL_GL_KP_TESTS} ${SWGL_GL_HLLC_TESTS} test_gl_sediment)
   add_test(NAME ${t}_compute COMMAND ${t} --compute)
   set_tests_properties(${t}_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 600
-    ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE;SWGL_GL_CHECK=1;SWGL_DATA=${PROJECT_SOURCE_DIR}/../shared/data")
+    ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE;SWGL_DATA=${PROJECT_SOURCE_DIR}/../shared/data")
 endforeach()
 add_test(NAME test_gpu_compute COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_gpu_compute.sh $<TARGET_FILE:swgl>)
 set_tests_properties(test_gpu_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 300

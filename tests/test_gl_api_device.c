@@ -122,7 +122,8 @@ static int draw_field(GLuint prog, const swgl_device_field *f, float *v)
 
 static void scheme(GLuint prog, const char *backend, const char *casename, const char *const *set, double t)
 {
-    swgl_sim_desc d = {.case_name = casename, .backend = backend, .set = set, .use_current_context = 1};
+    swgl_sim_desc d = {.case_name = casename, .backend = backend, .set = set, .use_current_context = 1,
+                       .tune = "gl_check=on"};
     if (strncmp(casename, "sediment", 8) == 0) d.precision = "single";   /* (its default is double where fp64 is) */
     swgl_sim *sim = NULL;
     if (!CHECK(swgl_sim_create(&d, &sim) == SWGL_OK, "%s in this program's context: %s", casename, swgl_last_error()))
@@ -210,7 +211,7 @@ int main(void)
     }
     /* without a current context, use_current_context is refused by name */
     eglMakeCurrent(g_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    swgl_sim_desc d = {.case_name = "dambreak", .backend = "gpu", .use_current_context = 1};
+    swgl_sim_desc d = {.case_name = "dambreak", .backend = "gpu", .use_current_context = 1, .tune = "gl_check=on"};
     swgl_sim *sim = NULL;
     CHECK(swgl_sim_create(&d, &sim) == SWGL_ERR_NO_CONTEXT && sim == NULL && strstr(swgl_last_error(), "current"),
           "no current context: refused (%s)", swgl_last_error());

@@ -32,7 +32,7 @@ typedef struct held_run {
 static int one(const char *b, int steps, held_run *r)
 {
     const char *set[] = {"run.scheme=kp", "run.t_end=6", "run.step_hold=8", "output.maps=false", NULL};
-    swgl_sim_desc d = {.case_name = "dambreak", .backend = b, .set = set};
+    swgl_sim_desc d = {.case_name = "dambreak", .backend = b, .set = set, .tune = "gl_check=on"};
     swgl_sim *s = NULL;
     swgl_status st = swgl_sim_create(&d, &s);   /* (one GPU sim at a time in a process) */
     if (st == SWGL_ERR_NO_CONTEXT) return 0;

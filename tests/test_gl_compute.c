@@ -315,6 +315,7 @@ int main(void)
     gpu_context *ctx = NULL;
     gpu_context_desc desc = {.device = -1, .want_compute = 1};
     swgl_status st = gpu_context_create(&desc, &ctx);
+    gpu_set_gl_check(1);
     if (st == SWGL_ERR_NO_DEVICE || st == SWGL_ERR_NO_CONTEXT) {
         static char why[2048];
         snprintf(why, sizeof why, "no EGL device with OpenGL: %s", swgl_last_error());

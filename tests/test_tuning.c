@@ -45,6 +45,7 @@ static void defaults(void)
      * a change to this test too */
     CHECK(t.clock_every == 32, "clock_every defaults to 32 (%d)", t.clock_every);
     CHECK(t.host_clock == 0, "host_clock defaults to off");
+    CHECK(t.gl_check == 0, "gl_check defaults to off (a glGetError a pass: debugging)");
     CHECK(t.roe_fused == 1, "roe.fused defaults to on");
     CHECK(t.roe_group[0] == 8 && t.roe_group[1] == 16, "roe.group defaults to 8x16 (%dx%d)", t.roe_group[0],
           t.roe_group[1]);
@@ -71,15 +72,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 16 keys, each tested here (a new key must be added to this test) */
-    static const char *const names[] = {"clock_every", "host_clock",  "roe.fused",     "roe.group", "kp.fused",
+    /* the table: 17 keys, each tested here (a new key must be added to this test) */
+    static const char *const names[] = {"clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
                                         "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
                                         "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.every",
                                         "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 16;
+    int n = tuning_key_count(), same = n == 17;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 16 keys this test covers, in order (%d keys)", n);
+          "the table holds the 17 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -94,6 +95,7 @@ static void good_values(void)
     CHECK(parse("host_clock=on", &t) == SWGL_OK && t.host_clock == 1, "host_clock=on");
     CHECK(parse("host_clock=yes", &t) == SWGL_OK && t.host_clock == 1, "host_clock=yes");
     CHECK(parse("host_clock=1", &t) == SWGL_OK && t.host_clock == 1, "host_clock=1");
+    CHECK(parse("gl_check=on", &t) == SWGL_OK && t.gl_check == 1, "gl_check=on");
     CHECK(parse("roe.fused=off", &t) == SWGL_OK && t.roe_fused == 0, "roe.fused=off");
     CHECK(parse("mpi.overlap=off", &t) == SWGL_OK && t.mpi_overlap == TUNE_OFF, "mpi.overlap=off");
     CHECK(parse("mpi.overlap=on", &t) == SWGL_OK && t.mpi_overlap == TUNE_ON, "mpi.overlap=on");

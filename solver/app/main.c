@@ -55,7 +55,7 @@ static const char *usage =
     "\n"
     "environment: SWGL_DEVICE=N (device), SWGL_DATA=dir (the shared data folder: @data/ paths,\n"
     "             the cases malpasset and swgl validate), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
-    "             tree's shaders/), SWGL_PASS_PROFILE, SWGL_GL_CHECK (debugging the GL layer);\n"
+    "             tree's shaders/), SWGL_PASS_PROFILE (the GPU time of each pass);\n"
     "             the tuning choices are --tune keys, not variables (a removed variable still set is\n"
     "             named once on stderr with its key)\n";
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sim_internal.h"
+#include "gpu_pass.h"
 #include "keys.h"
 #include "scheme_mpi.h"
 
@@ -247,6 +248,7 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
             st = gpu_context_create(&gd, &sim->ctx);
         }
         if (st != SWGL_OK) goto agree;
+        gpu_set_gl_check(sim->tune.gl_check);   /* (the process's, as the pass mode: one GPU sim at a time) */
         g_gpu_sims++;
         sim->counted_gpu = 1;
         const gpu_info *gi = gpu_context_info(sim->ctx);

@@ -28,6 +28,8 @@ static const int tri_vals[] = {TUNE_AUTO, TUNE_OFF, TUNE_ON};
 static const key_def keys[] = {
     {"clock_every", K_INT, OFF(clock_every), 1, 63, 0, 0, NULL, NULL, "32",
      "a GPU backend keeps the time step on the device and reads its clock back every N steps"},
+    {"gl_check", K_BOOL, OFF(gl_check), 0, 1, 0, 0, NULL, NULL, "off",
+     "every GL pass followed by a glGetError check, to find a GL error's pass (was SWGL_GL_CHECK=1)"},
     {"host_clock", K_BOOL, OFF(host_clock), 0, 1, 0, 0, NULL, NULL, "off",
      "step on the host's clock: the time step read back every step (was SWGL_DT_READBACK=sync)"},
     {"roe.fused", K_BOOL, OFF(roe_fused), 0, 1, 0, 0, NULL, NULL, "on",
@@ -254,6 +256,7 @@ static const struct {
 } removed_env[] = {
     {"SWGL_CLOCK_EVERY", "--tune clock_every=N"},
     {"SWGL_DT_READBACK", "--tune host_clock=on"},
+    {"SWGL_GL_CHECK", "--tune gl_check=on"},
     {"SWGL_ROE_FUSED", "--tune roe.fused=on|off"},
     {"SWGL_ROE_GROUP", "--tune roe.group=AxB"},
     {"SWGL_KP_FUSED", "--tune kp.fused=on|flux|off"},
