@@ -1,6 +1,6 @@
 /* gpu_readback.h — reading a few elements of an array back without stalling the
  * pipeline: each request copies a small rectangle into a pixel-pack buffer (PBO) of a
- * ring and fences it; the data is fetched later, when the GPU has got there (poll) or
+ * ring and fences it (the whole of a small array by glGetTexImage, else glReadPixels); the data is fetched later, when the GPU has got there (poll) or
  * by waiting for it.  Requests come back in the order they were made. */
 #ifndef SWGL_GPU_READBACK_H
 #define SWGL_GPU_READBACK_H
@@ -22,9 +22,10 @@ swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, i
 int gpu_readback_pending(const gpu_readback *r);
 /* The elements the oldest request in flight holds (0: none in flight). */
 int gpu_readback_next(const gpu_readback *r);
-/* The oldest request's data into out (w*h*4 floats): *ready = 1 and the slot is freed
+/* The oldest request's data into out (w*h elements of 16 bytes, as stored: RGBA32F's
+ * floats, RGBA32UI's bits): *ready = 1 and the slot is freed
  * when the GPU is done with it; wait = 0 only polls (*ready = 0 if not yet), wait = 1
  * blocks until it is. */
-swgl_status gpu_readback_fetch(gpu_readback *r, int wait, float *out, int *ready);
+swgl_status gpu_readback_fetch(gpu_readback *r, int wait, void *out, int *ready);
 
 #endif

@@ -5,7 +5,8 @@
  * array of its size, which is read back into a pixel-pack buffer behind a fence without
  * waiting (gpu_readback); fetch takes the oldest request's elements when the GPU has got
  * there.  The way in (write): the elements go into a small array (glTexSubImage2D of the
- * whole of it) and a pass copies it into the rectangle.  The large array is touched by
+ * whole of it from a pixel-unpack buffer, so the upload is queued) and a pass copies it into
+ * the rectangle.  The large array is touched by
  * passes only: a glReadPixels or glTexSubImage2D on a rectangle of it can cost as much as
  * the whole array on some drivers (docs/mpi.md has the measurement on NVIDIA's).
  *
@@ -42,6 +43,16 @@ swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w,
  * backend's halo with tune mpi.pack=off, to measure the difference) */
 swgl_status gpu_strips_rect(gpu_strips *s, gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
                             int offset);
+/* The raw forms: the elements as stored, 16 bytes each (RGBA32F's floats, RGBA32UI's bits),
+ * w x h of them, rows from the south; over an MRT's first `members` members, member k's
+ * elements at buf + 16 w h k.  fetch_raw takes the oldest request; rect_raw reads (request
+ * and fetch, nothing else in flight) or writes, or with s NULL reads or writes directly. */
+swgl_status gpu_strips_fetch_raw(gpu_strips *s, void *buf);
+swgl_status gpu_strips_write_raw(gpu_strips *s, gpu_array2d *a, int x, int y, int w, int h, const void *buf);
+swgl_status gpu_strips_rect_raw(gpu_strips *s, gpu_array2d *a, int set, int x, int y, int w, int h, void *buf);
+swgl_status gpu_strips_rect_mrt_raw(gpu_strips *s, gpu_mrt *m, int members, int set, int x, int y, int w, int h,
+                                    void *buf);
+swgl_status gpu_strips_fetch_mrt_raw(gpu_strips *s, int members, void *buf);
 /* The same over the first `members` members of an MRT, 4 values an element in buf: member
  * 0's four (1 member, RGBA32F), or member k's two doubles at 2 k (2 members, RGBA32UI: the
  * double-precision states keep (x, y) and (z, w) in two). */

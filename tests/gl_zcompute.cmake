@@ -3,7 +3,7 @@
 # same checks against the CPU solvers and the same bounds.  They skip (77) without an EGL
 # device or where it offers no GL 4.3.  test_gpu_compute.sh: --backend gpu-compute
 # through the program, against gpu and cpu-scalar, for every scheme and boundary type.
-foreach(t test_gl_reduce ${SWGL_GL_ROE_TESTS} ${SWGL_GL_KP_TESTS} ${SWGL_GL_HLLC_TESTS} test_gl_sediment)
+foreach(t test_gl_reduce test_gl_strips ${SWGL_GL_ROE_TESTS} ${SWGL_GL_KP_TESTS} ${SWGL_GL_HLLC_TESTS} test_gl_sediment)
   add_test(NAME ${t}_compute COMMAND ${t} --compute)
   set_tests_properties(${t}_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 600
     ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE;SWGL_DATA=${PROJECT_SOURCE_DIR}/../shared/data")

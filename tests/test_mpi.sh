@@ -143,6 +143,17 @@ if [ "$mode" = gl ]; then
   case_ roe-held-gpu-3 3 - --case dambreak --set run.t_end=3 --set run.step_hold=8 --set run.step_margin=1 --backend gpu
   grep -q '"steps_retaken": [1-9]' "$tmp/roe-held-gpu-3-n/summary.json"
   ok $? "roe-held-gpu-3: the ranks went back and took steps again ($(grep -o '"windows_cut": [0-9]*' "$tmp/roe-held-gpu-3-n/summary.json"))"
+  # the strips of the next exchange read back right after the step before it (mpi.prefetch=on,
+  # issue 26), dropped where the ranks go back: the same files as without it (the default)
+  mpi 3 run --case dambreak --set run.t_end=3 --set run.step_hold=8 --set run.step_margin=1 --backend gpu \
+    --tune mpi.prefetch=on --quiet --out "$tmp/pf" > /dev/null 2>&1 &&
+    grep -q 'read back early' "$tmp/pf/summary.json" && ! grep -q 'read back early' "$tmp/roe-held-gpu-3-n/summary.json" &&
+    same "$tmp/roe-held-gpu-3-n" "$tmp/pf"
+  ok $? "roe-held-gpu-3: the strips read back early (mpi.prefetch=on) and not (the default) give the same files"
+  mpi 2 run --case dambreak --set run.scheme=kp --set run.t_end=6 --set run.step_hold=8 --backend gpu-compute \
+    --tune mpi.prefetch=on --quiet --out "$tmp/pfk" > /dev/null 2>&1 && grep -q 'read back early' "$tmp/pfk/summary.json" &&
+    same "$tmp/kp-held-compute-2-n" "$tmp/pfk"
+  ok $? "kp-held-compute-2: the strips read back early (mpi.prefetch=on) give the same files"
   # kp on the fragment path, whose stage 0 over ranks is overlapped with the exchange
   case_ kp-held-gpu-2 2 - --case dambreak --set run.scheme=kp --set run.t_end=4 --set run.step_hold=8 --backend gpu
   # kp's stage 0 on the GPU over ranks: the halo exchanged while the block's inner cells are

@@ -72,15 +72,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 17 keys, each tested here (a new key must be added to this test) */
+    /* the table: 18 keys, each tested here (a new key must be added to this test) */
     static const char *const names[] = {"clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
                                         "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
-                                        "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.every",
-                                        "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 17;
+                                        "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.prefetch",
+                                        "mpi.every",   "mpi.verbose"};
+    int n = tuning_key_count(), same = n == 18;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 17 keys this test covers, in order (%d keys)", n);
+          "the table holds the 18 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -102,6 +102,7 @@ static void good_values(void)
     CHECK(parse("mpi.overlap=no", &t) != SWGL_OK, "mpi.overlap=no: auto, off or on (a choice, not a switch)");
     CHECK(parse("mpi.verbose=on", &t) == SWGL_OK && t.mpi_verbose == 1, "mpi.verbose=on");
     CHECK(parse("mpi.pack=off", &t) == SWGL_OK && t.mpi_pack == 0, "mpi.pack=off");
+    CHECK(parse("mpi.prefetch=on", &t) == SWGL_OK && t.mpi_prefetch == 1, "mpi.prefetch=on");
     CHECK(parse("mpi.every=16", &t) == SWGL_OK && t.mpi_every == 16, "mpi.every=16 (its most)");
     CHECK(parse("mpi.every=17", &t) == SWGL_ERR_ARG && parse("mpi.every=-1", &t) == SWGL_ERR_ARG,
           "mpi.every=17 and -1 refused (0..16)");

@@ -186,6 +186,22 @@ int scheme_one_stage(const void *self)
     return 1;
 }
 
+int scheme_2_doubles(const void *self)
+{
+    (void)self;
+    return 2 * (int)sizeof(double);
+}
+int scheme_3_doubles(const void *self)
+{
+    (void)self;
+    return 3 * (int)sizeof(double);
+}
+int scheme_16_bytes(const void *self)
+{
+    (void)self;
+    return 16;
+}
+
 swgl_status scheme_fields_alloc(scheme_fields *f, const scheme_desc *d, int nx, int ny)
 {
     memset(f, 0, sizeof *f);

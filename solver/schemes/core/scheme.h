@@ -156,14 +156,16 @@ typedef struct scheme_probe_ops {
 
 /* A run over MPI ranks (scheme_mpi.h). */
 typedef struct scheme_halo_ops {
-    /* The state the next stage 0 reads, as the backend stores it (values values a cell,
-     * in its precision), of the w x h ghost-ring cells from (x, y) (grid_at coordinates)
-     * into buf (get; rows from the south) or from buf into the state (set): values got
-     * from one instance and set into another of the same kind are the same bits.  A
+    /* The state the next stage 0 reads, cell_bytes(self) bytes a cell, of the w x h ghost-ring
+     * cells from (x, y) (grid_at coordinates) into buf (get; rows from the south) or from
+     * buf into the state (set): bytes got from one instance and set into another of the
+     * same kind are the same bits.  The bytes are the backend's to lay out: a CPU backend's
+     * doubles, a GPU backend's texels as stored (a float4 a cell, or two uint4 members in
+     * double, member after member), so a strip goes to the other rank without widening.  A
      * backend with these honours the problem's owned cells (swe_problem own) in its bound. */
-    int values;
-    swgl_status (*get)(void *self, int x, int y, int w, int h, double *buf);
-    swgl_status (*set)(void *self, int x, int y, int w, int h, const double *buf);
+    int (*cell_bytes)(const void *self);
+    swgl_status (*get)(void *self, int x, int y, int w, int h, void *buf);
+    swgl_status (*set)(void *self, int x, int y, int w, int h, const void *buf);
     /* Optional (a backend whose work runs on a device): stage 0 with the halo exchange
      * going on while the device computes the cells that read no halo.  overlap: how far
      * from a cell stage 0 reads (its stencil's reach, cells), 0 where this instance cannot
@@ -177,7 +179,11 @@ typedef struct scheme_halo_ops {
      * stage does, once every cell of the block has been evaluated. */
     int (*overlap)(void *self, int strips, long max_cells, int forced);
     swgl_status (*request)(void *self, int x, int y, int w, int h);
-    swgl_status (*fetch)(void *self, double *buf);
+    swgl_status (*fetch)(void *self, void *buf);
+    /* Optional, with request and fetch: room for `strips` read-backs in flight of up to
+     * max_cells cells each (SWGL_ERR_ARG where there are too few); the MPI wrapper then asks
+     * for the next exchange's strips right after the step before it (scheme_mpi_prefetch) */
+    swgl_status (*room)(void *self, int strips, long max_cells);
     swgl_status (*stage_rects)(void *self, int k, const int (*rects)[4], int n, double *bound);
 } scheme_halo_ops;
 
@@ -292,6 +298,10 @@ void scheme_window_field(const double *src, int gnx, const int win[4], double *d
 void scheme_setup_release(scheme_setup *s);
 /* stages() of an Euler (one-stage) backend. */
 int scheme_one_stage(const void *self);
+/* cell_bytes() of a halo (scheme_halo_ops) of 2 or 3 doubles, or one 16-byte texel, a cell */
+int scheme_2_doubles(const void *self);
+int scheme_3_doubles(const void *self);
+int scheme_16_bytes(const void *self);
 
 /* The scheme of that name (a scenario's [run] scheme: sc->scheme->name); NULL (with a
  * message) if there is none (registry.c). */

@@ -11,6 +11,7 @@
 swgl_status scheme_mpi_set_state(void *self, double *const *f)
 {
     mpi_inst *m = self;
+    scheme_mpi_drop_prefetch(m);
     m->since = 0;
     for (int c = 0; c < m->lf.n; c++) scheme_window_field(f[c], m->gnx, m->blk[swgl_mpi_rank()] + 4, m->lf.f[c]);
     /* what set_state derives from the whole grid's depths (the float solvers' rain quantum,
@@ -144,6 +145,7 @@ swgl_status scheme_mpi_get_native(void *self, double *f)
 swgl_status scheme_mpi_set_native(void *self, const double *f)
 {
     mpi_inst *m = self;
+    scheme_mpi_drop_prefetch(m);
     m->since = 0;
     scheme_window_field(f, m->gnx, m->blk[swgl_mpi_rank()] + 4, m->lf.f[0]);
     return scheme_mpi_agree(m->inner.be->probe->set_native(m->inner.self, m->lf.f[0]));

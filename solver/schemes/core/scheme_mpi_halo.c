@@ -5,6 +5,7 @@
 
 #ifdef SWGL_HAVE_MPI
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +43,11 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     for (int p = 0; p < m->npeer; p++) {
         peer *q = &m->peers[p];
         m->req[2 * p] = m->req[2 * p + 1] = MPI_REQUEST_NULL;
-        if (q->rn) MPI_Irecv(q->rbuf, q->rn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
+        if (q->rn) MPI_Irecv(q->rbuf, q->rn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
     }
-    for (int p = 0; inner && p < m->npeer && st == SWGL_OK; p++) {
+    int asked = m->prefetched;   /* (the strips asked for after the last step: scheme_mpi_prefetch) */
+    m->prefetched = 0;
+    for (int p = 0; inner && !asked && p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
         if (q->sn) st = be->halo->request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
     }
@@ -53,8 +56,9 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
         peer *q = &m->peers[p];
         if (!q->sn) continue;
         if (st == SWGL_OK)
-            st = inner ? be->halo->fetch(self, q->sbuf) : be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
-        MPI_Isend(q->sbuf, q->sn, MPI_DOUBLE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
+            st = inner || asked ? be->halo->fetch(self, q->sbuf)
+                                : be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
+        MPI_Isend(q->sbuf, q->sn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
     }
     t1 = MPI_Wtime();
     m->tm.read_s += t1 - t0;   /* the strips read back (with the requests and, overlapped, the inner cells queued) */
@@ -67,6 +71,27 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     }
     m->tm.write_s += MPI_Wtime() - t2;
     return st;
+}
+
+swgl_status scheme_mpi_prefetch(mpi_inst *m)
+{
+    if (!m->prefetch || m->prefetched || m->since % m->every != 0) return SWGL_OK;
+    const scheme_backend *be = m->inner.be;
+    swgl_status st = SWGL_OK;
+    for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
+        peer *q = &m->peers[p];
+        if (q->sn) st = be->halo->request(m->inner.self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
+    }
+    m->prefetched = 1;   /* (on a failure too: the exchange's fetch says so) */
+    return st;
+}
+
+void scheme_mpi_drop_prefetch(mpi_inst *m)
+{
+    if (!m->prefetched) return;
+    m->prefetched = 0;
+    for (int p = 0; p < m->npeer; p++)   /* (fetched into the send buffers, which the next exchange fills) */
+        if (m->peers[p].sn) (void)m->inner.be->halo->fetch(m->inner.self, m->peers[p].sbuf);
 }
 
 /* Where stage 0 may go on during the exchange (the backend's overlap, the reach of its
@@ -103,14 +128,17 @@ swgl_status scheme_mpi_peers(mpi_inst *m)
         rect_and(m->blk[r], win, rcv);
         int ns = rect_cells(snd), nr = rect_cells(rcv);
         if (!ns && !nr) continue;
+        if ((long)(ns > nr ? ns : nr) * m->cell_bytes > INT_MAX) {   /* (MPI counts bytes in int) */
+            st = swgl_fail(SWGL_ERR_TOO_LARGE, "a halo strip of %d cells is over MPI's 2^31 bytes a message", ns > nr ? ns : nr);
+            break;
+        }
         peer *q = &m->peers[m->npeer++];
         q->rank = r;
-        q->sn = ns * m->nv;
-        q->rn = nr * m->nv;
+        q->sn = ns * m->cell_bytes;
+        q->rn = nr * m->cell_bytes;
         if (ns) rect_local(snd, win, q->snd);
         if (nr) rect_local(rcv, win, q->rcv);
-        if ((ns && !(q->sbuf = malloc((size_t)q->sn * sizeof(double)))) ||
-            (nr && !(q->rbuf = malloc((size_t)q->rn * sizeof(double)))))
+        if ((ns && !(q->sbuf = malloc((size_t)q->sn))) || (nr && !(q->rbuf = malloc((size_t)q->rn))))
             st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the halo");
     }
     for (int p = 0; st == SWGL_OK && p < m->npeer; p++) {
@@ -228,6 +256,7 @@ static swgl_status h_save(void *self)
 static swgl_status h_restore(void *self)
 {
     mpi_inst *m = self;
+    scheme_mpi_drop_prefetch(m);   /* (asked for after the window's last step, which is undone) */
     m->since = m->held_since;
     m->in_window = 1;
     keep(m, m->inner.be->hold->restore(m->inner.self));

@@ -28,15 +28,15 @@ swgl_status scheme_mpi_layout(int nx, int ny, int px, int py, int halo, int P, i
 typedef struct peer {
     int rank;
     int snd[4], rcv[4];
-    double *sbuf, *rbuf;
-    int sn, rn;   /* values */
+    void *sbuf, *rbuf;
+    int sn, rn;   /* bytes (the backend's cell_bytes a cell) */
 } peer;
 
 typedef struct mpi_inst {
     scheme_inst inner;          /* the block's instance */
     const scheme_desc *d;
     scheme_setup local;         /* the block's setup (window), its halo and ring */
-    int gnx, gny, px, py, halo, nv;
+    int gnx, gny, px, py, halo, cell_bytes;
     int (*blk)[8];              /* per rank: own (x0, y0, x1, y1), window (x0, y0, x1, y1), global interior */
     int npeer;
     peer *peers;
@@ -56,6 +56,10 @@ typedef struct mpi_inst {
     int overlap;                /* stage 0's reach where its inner cells go while the halo does, else 0 */
     long strip_max;             /* the cells of the largest strip this rank sends */
     int nsend;                  /* the strips this rank sends an exchange */
+    /* the strips of the next exchange read back early: asked for after the step before it
+     * (w_advance), so that their read-back goes on while the loop waits for what it
+     * waits for then (a held window's bounds); dropped where the state changes otherwise */
+    int prefetch, prefetched;
     /* the held step (scheme_hold_ops, timeloop.c): within a window the stages and advances
      * agree on nothing (bounds does, once): the first error kept, since's value saved */
     int in_window;
@@ -70,10 +74,15 @@ typedef struct mpi_inst {
  * message, or SWGL_OK (a collective, whatever the number of ranks). */
 swgl_status scheme_mpi_agree(swgl_status st);
 
-/* scheme_mpi_halo.c: the peers of this rank (m->blk, m->nv set) and m->strip_max; the
+/* scheme_mpi_halo.c: the peers of this rank (m->blk, m->cell_bytes set) and m->strip_max; the
  * instance's stage (stage 0 exchanges the halo). */
 swgl_status scheme_mpi_peers(mpi_inst *m);
 swgl_status scheme_mpi_stage(void *self, int k, double *bound);
+/* after the last stage's advance of a step: the next exchange's strips asked for now, where
+ * the next stage 0 exchanges (m->prefetch); and the strips asked for, let go unused (the
+ * state set or restored) */
+swgl_status scheme_mpi_prefetch(mpi_inst *m);
+void scheme_mpi_drop_prefetch(mpi_inst *m);
 extern const scheme_hold_ops scheme_mpi_hold;
 
 /* scheme_mpi_gather.c: the buffers of a gathering of nf fields; the instance's calls that

@@ -51,12 +51,15 @@ static swgl_status w_advance(void *self, int k, double dt)
 {
     mpi_inst *m = self;
     double t0 = MPI_Wtime();
+    int last = k == m->inner.be->stages(m->inner.self) - 1;
     if (m->in_window) {   /* (a held window's: agreed at its end) */
         if (m->qerr == SWGL_OK) m->qerr = m->inner.be->advance(m->inner.self, k, dt);
+        if (m->qerr == SWGL_OK && last) m->qerr = scheme_mpi_prefetch(m);
         m->tm.advance_s += MPI_Wtime() - t0;
         return SWGL_OK;
     }
     swgl_status st = m->inner.be->advance(m->inner.self, k, dt);
+    if (st == SWGL_OK && last) st = scheme_mpi_prefetch(m);
     if (st == SWGL_OK && m->lm.m[0] && !(m->inner.be->device && m->inner.be->device->maps_start) && k == m->inner.be->stages(m->inner.self) - 1) {
         /* the time the loop reaches with this step (timeloop.c: the stop on the step that
          * lands there, whose dt is the time left or within 1e-9 of it), and the block's
@@ -130,7 +133,7 @@ int scheme_mpi_stats(const scheme_inst *in, scheme_mpi_times *t)
     t->exchanges = m->exchanges;
     t->every = m->every;
     t->halo_bytes = 0;
-    for (int p = 0; p < m->npeer; p++) t->halo_bytes += (long)m->peers[p].sn * (long)sizeof(double);
+    for (int p = 0; p < m->npeer; p++) t->halo_bytes += m->peers[p].sn;
     return 1;
 }
 
@@ -165,7 +168,6 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
         m->every = s->sc->step_hold < 16 ? s->sc->step_hold : 16;
     m->halo = (tn->mpi_halo > 0 ? tn->mpi_halo : d->halo(s)) * m->every;
     m->overlap = tn->mpi_overlap != TUNE_OFF && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
-    m->nv = be->halo->values;
     swgl_status st = scheme_mpi_layout(s->nx, s->ny, px, py, m->halo, swgl_mpi_size(), &m->blk);
     const int *own = st == SWGL_OK ? m->blk[swgl_mpi_rank()] : NULL, *win = own ? own + 4 : NULL;
     if (st == SWGL_OK) {
@@ -175,6 +177,7 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) goto fail;
     st = scheme_open_block(&m->inner, d, b, &m->local, cfg);
     if ((st = scheme_mpi_agree(st)) != SWGL_OK) goto fail;
+    m->cell_bytes = m->inner.be->halo->cell_bytes(m->inner.self);
     st = scheme_mpi_peers(m);
     if (st == SWGL_OK) st = scheme_fields_alloc(&m->lf, d, m->local.nx, m->local.ny);
     if (st == SWGL_OK) st = scheme_mpi_gather_buffers(m, d->n_fields, &m->pack, &m->all);
@@ -183,10 +186,17 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
      * tune mpi.overlap auto, gains by it: docs/mpi.md) */
     if (m->overlap) m->overlap = m->inner.be->halo->overlap(m->inner.self, m->nsend, m->strip_max, tn->mpi_overlap == TUNE_ON);
     int ovl = m->overlap > 0;
+    /* the strips read back early when asked (tune mpi.prefetch=on: on two H200s it gained
+     * nothing for roe and lost for kp held, docs/mpi.md) where the backend reads them back
+     * without waiting and has room for them all (not with overlap, whose exchange asks for
+     * them itself) */
+    const scheme_halo_ops *ho = m->inner.be->halo;
+    m->prefetch = !ovl && tn->mpi_prefetch == 1 && m->nsend > 0 && ho->request && ho->fetch && ho->room &&
+                  ho->room(m->inner.self, m->nsend, m->strip_max) == SWGL_OK;
     char every[48] = "";
     if (m->every > 1) snprintf(every, sizeof every, " exchanged every %d steps", m->every);
-    snprintf(m->name, sizeof m->name, "%.380s over %d MPI ranks (%d x %d blocks, halo %d%s%s)", m->inner.name,
-             swgl_mpi_size(), px, py, m->halo, every, ovl ? ", overlapped" : "");
+    snprintf(m->name, sizeof m->name, "%.360s over %d MPI ranks (%d x %d blocks, halo %d%s%s)", m->inner.name,
+             swgl_mpi_size(), px, py, m->halo, every, ovl ? ", overlapped" : m->prefetch ? ", read back early" : "");
     m->be = mpi_backend;
     m->probe = mpi_probe;
     if (m->inner.be->probe && m->inner.be->probe->get_native && m->inner.be->probe->set_native) {

@@ -59,6 +59,9 @@ static const key_def keys[] = {
     {"mpi.pack", K_BOOL, OFF(mpi_pack), 0, 1, 0, 0, NULL, NULL, "on",
      "over MPI ranks on a GPU: the halo's strips packed and unpacked by passes through small arrays (off: "
      "read and written on the state's texture itself)"},
+    {"mpi.prefetch", K_BOOL, OFF(mpi_prefetch), 0, 1, 0, 0, NULL, NULL, "off",
+     "over MPI ranks on a GPU: the next exchange's strips read back right after the step before it, while the "
+     "time loop waits for that step (off: when the exchange begins; on two H200s it did not gain, docs/mpi.md)"},
     {"mpi.every", K_INT, OFF(mpi_every), 0, 16, 0, 0, NULL, NULL, "0",
      "over MPI ranks: the halo exchanged every N steps, N times as wide, its cells computed on both sides "
      "(0: chosen by the backend, docs/mpi.md)"},

@@ -56,12 +56,12 @@ static swgl_status set_native(void *self, const double *w)
     kp_cpu_set_surface(self, w);
     return SWGL_OK;
 }
-static swgl_status halo_get(void *self, int x, int y, int w, int h, double *buf)
+static swgl_status halo_get(void *self, int x, int y, int w, int h, void *buf)
 {
     kp_cpu_halo(self, 0, x, y, w, h, buf);
     return SWGL_OK;
 }
-static swgl_status halo_set(void *self, int x, int y, int w, int h, const double *buf)
+static swgl_status halo_set(void *self, int x, int y, int w, int h, const void *buf)
 {
     kp_cpu_halo(self, 1, x, y, w, h, (double *)buf);
     return SWGL_OK;
@@ -79,7 +79,7 @@ static void tiles(void *self, long *computed, long *total) { kp_cpu_tiles(self, 
 
 static const scheme_forcing_ops forcing = {.set_time = set_time, .account = account};
 static const scheme_probe_ops probe = {.get_native = get_native, .set_native = set_native, .tiles = tiles};
-static const scheme_halo_ops halo = {.values = 3, .get = halo_get, .set = halo_set};
+static const scheme_halo_ops halo = {.cell_bytes = scheme_3_doubles, .get = halo_get, .set = halo_set};
 
 const scheme_backend kp_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
     .set_state = set_state, .get_state = get_state, .stage = stage, .advance = advance, .stages = stages,

@@ -52,7 +52,9 @@ int kp_gpu_overlap(const kp_gpu *g);
 swgl_status kp_gpu_halo_room(kp_gpu *g, int strips, long max_cells);
 swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*rects)[4], int n, double *bound);
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h);
-swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf);
+swgl_status kp_gpu_halo_fetch(kp_gpu *g, void *buf);
+/* the texels a cell of the halo's bytes: 1 (float4), or 2 (uint4 members, double) */
+int kp_gpu_halo_members(const kp_gpu *g);
 /* Stage k's integration pass with dt (stage 0's bound or less). */
 swgl_status kp_gpu_apply(kp_gpu *g, int k, double dt);
 /* Steps from t to stop with dt chosen on the GPU (scheme_backend.run_to; gpgpu's clock):

@@ -29,11 +29,11 @@ static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, vo
 static void be_destroy(void *self) { kp_gpu_destroy(self); }
 static swgl_status be_set(void *self, double *const *f) { return kp_gpu_set_state(self, f[0], f[1], f[2]); }
 /* the halo of a run over MPI ranks (kp_gpu_mpi.c) */
-static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)
+static swgl_status be_halo_get(void *self, int x, int y, int w, int h, void *buf)
 {
     return kpg_halo_get(self, x, y, w, h, buf);
 }
-static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
+static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const void *buf)
 {
     return kpg_halo_set(self, x, y, w, h, buf);
 }
@@ -51,7 +51,10 @@ static int be_overlap(void *self, int strips, long max_cells, int forced)
     return reach && kp_gpu_halo_room(self, strips, max_cells) == SWGL_OK ? reach : 0;
 }
 static swgl_status be_halo_request(void *self, int x, int y, int w, int h) { return kp_gpu_halo_request(self, x, y, w, h); }
-static swgl_status be_halo_fetch(void *self, double *buf) { return kp_gpu_halo_fetch(self, buf); }
+static swgl_status be_halo_room(void *self, int strips, long max_cells) { return kp_gpu_halo_room(self, strips, max_cells); }
+/* a float4 texel a cell, two uint4 members in double */
+static int be_cell_bytes(const void *self) { return kp_gpu_halo_members(self) * 16; }
+static swgl_status be_halo_fetch(void *self, void *buf) { return kp_gpu_halo_fetch(self, buf); }
 static swgl_status be_stage_rects(void *self, int k, const int (*r)[4], int n, double *bound)
 {
     return kp_gpu_rates_rects(self, k, r, n, bound);
@@ -165,8 +168,9 @@ static const scheme_device_ops device = {.run_to = be_run_to, .host_clock = be_h
                                          .maps_read = be_maps_read, .device_field = be_device_field};
 static const scheme_probe_ops probe = {.sample = be_sample, .profile = be_profile, .profile_pass = be_profile_pass,
                                        .tiles = be_tiles};
-static const scheme_halo_ops halo = {.values = 4, .get = be_halo_get, .set = be_halo_set, .overlap = be_overlap,
-                                     .request = be_halo_request, .fetch = be_halo_fetch, .stage_rects = be_stage_rects};
+static const scheme_halo_ops halo = {.cell_bytes = be_cell_bytes, .get = be_halo_get, .set = be_halo_set, .overlap = be_overlap,
+                                     .request = be_halo_request, .fetch = be_halo_fetch, .room = be_halo_room,
+                                     .stage_rects = be_stage_rects};
 static const scheme_hold_ops hold = {.able = kpg_hold_able, .stage_quiet = kpg_stage_quiet, .bounds = kpg_bounds,
                                      .save = kpg_save, .restore = kpg_restore};
 

@@ -187,7 +187,7 @@ swgl_status kpg_maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, double 
 
 /* ---- kp_gpu_mpi.c: the halo as the state's texels ------------------------------------ */
 
-swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, double *buf);
-swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const double *buf);
+swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, void *buf);
+swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const void *buf);
 
 #endif

@@ -64,6 +64,7 @@ swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*r)[4], int n, doubl
 
 swgl_status kp_gpu_halo_room(kp_gpu *g, int strips, long max_cells)
 {
+    if (!g->strips) return swgl_fail(SWGL_ERR_ARG, "kp gpu: the halo goes directly (tune mpi.pack=off)");
     if (strips * (g->dbl ? 2 : 1) > GPU_READBACK_MAX)   /* (a read-back a member in double) */
         return swgl_fail(SWGL_ERR_ARG, "kp gpu: %d halo strips in flight, at most %d read-backs", strips,
                          GPU_READBACK_MAX);
@@ -75,17 +76,19 @@ swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h)
     return gpu_strips_request_mrt(g->strips, g->state[g->cur], g->dbl ? 2 : 1, x, y, w, h);
 }
 
-swgl_status kp_gpu_halo_fetch(kp_gpu *g, double *buf) { return gpu_strips_fetch_mrt(g->strips, g->dbl ? 2 : 1, buf); }
+swgl_status kp_gpu_halo_fetch(kp_gpu *g, void *buf) { return gpu_strips_fetch_mrt_raw(g->strips, g->dbl ? 2 : 1, buf); }
+
+int kp_gpu_halo_members(const kp_gpu *g) { return g->dbl ? 2 : 1; }
 
 /* the halo of a run over MPI ranks (the backend's halo_get, halo_set): the state texels
- * (w, hu, hv, h or code) as stored */
-swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, double *buf)
+ * (w, hu, hv, h or code) as stored, member after member in double */
+swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, void *buf)
 {
-    return gpu_strips_rect_mrt(g->strips, g->state[g->cur], g->dbl ? 2 : 1, 0, x, y, w, h, buf);
+    return gpu_strips_rect_mrt_raw(g->strips, g->state[g->cur], g->dbl ? 2 : 1, 0, x, y, w, h, buf);
 }
 
-swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const double *buf)
+swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const void *buf)
 {
     g->tiles_stale = 1;
-    return gpu_strips_rect_mrt(g->strips, g->state[g->cur], g->dbl ? 2 : 1, 1, x, y, w, h, (double *)buf);
+    return gpu_strips_rect_mrt_raw(g->strips, g->state[g->cur], g->dbl ? 2 : 1, 1, x, y, w, h, (void *)buf);
 }

@@ -41,19 +41,21 @@ swgl_status rog_be_set(void *self, double *const *f) { return roe_gpu_set_state(
 swgl_status rog_be_get(void *self, double *const *f) { return roe_gpu_get_state(self, f[0], f[1], f[2]); }
 
 /* The halo of a run over MPI ranks: the state texels of the w x h cells from (x, y), as
- * stored, 4 doubles a cell: float (h, qx, qy, code), or double (h, qx) + (qy, code) */
-static swgl_status halo_io(roe_gpu *r, int set, int x, int y, int w, int h, double *buf)
+ * stored: float (h, qx, qy, code), 16 bytes a cell, or double (h, qx) then (qy, code), the
+ * two members' uint4 texels one after the other, 32 */
+static swgl_status halo_io(roe_gpu *r, int set, int x, int y, int w, int h, void *buf)
 {
-    if (!r->dbl) return gpu_strips_rect(r->strips, r->state[r->cur], set, x, y, w, h, buf, 4, 0);
-    return gpu_strips_rect_mrt(r->strips, r->state_d[r->cur], 2, set, x, y, w, h, buf);
+    if (!r->dbl) return gpu_strips_rect_raw(r->strips, r->state[r->cur], set, x, y, w, h, buf);
+    return gpu_strips_rect_mrt_raw(r->strips, r->state_d[r->cur], 2, set, x, y, w, h, buf);
 }
-swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, double *buf)
+int rog_be_cell_bytes(const void *self) { return ((const roe_gpu *)self)->dbl ? 32 : 16; }
+swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, void *buf)
 {
     return halo_io(self, 0, x, y, w, h, buf);
 }
-swgl_status rog_be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
+swgl_status rog_be_halo_set(void *self, int x, int y, int w, int h, const void *buf)
 {
-    return halo_io(self, 1, x, y, w, h, (double *)buf);
+    return halo_io(self, 1, x, y, w, h, (void *)buf);
 }
 
 swgl_status rog_be_stage(void *self, int k, double *dt_stable)
@@ -145,8 +147,8 @@ const scheme_device_ops rog_device = {.run_to = rog_be_run_to, .host_clock = rog
                                       .maps_start = rog_be_maps_start, .maps_read = rog_be_maps_read,
                                       .device_field = rog_be_device_field};
 const scheme_probe_ops rog_probe = {.sample = rog_be_sample};
-const scheme_halo_ops rog_halo = {.values = 4, .get = rog_be_halo_get, .set = rog_be_halo_set, .overlap = rog_be_overlap,
+const scheme_halo_ops rog_halo = {.cell_bytes = rog_be_cell_bytes, .get = rog_be_halo_get, .set = rog_be_halo_set, .overlap = rog_be_overlap,
                                    .request = rog_be_halo_request, .fetch = rog_be_halo_fetch,
-                                   .stage_rects = rog_be_stage_rects};
+                                   .room = rog_be_halo_room, .stage_rects = rog_be_stage_rects};
 
 const scheme_backend roe_backend_gpu = ROG_BACKEND(be_create);

@@ -80,8 +80,9 @@ swgl_status rog_backend_create(const swe_problem *p, const roe_gpu_face *face, c
 void rog_be_destroy(void *self);
 swgl_status rog_be_set(void *self, double *const *f);
 swgl_status rog_be_get(void *self, double *const *f);
-swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, double *buf);
-swgl_status rog_be_halo_set(void *self, int x, int y, int w, int h, const double *buf);
+swgl_status rog_be_halo_get(void *self, int x, int y, int w, int h, void *buf);
+swgl_status rog_be_halo_set(void *self, int x, int y, int w, int h, const void *buf);
+int rog_be_cell_bytes(const void *self);
 /* roe_gpu_step.c: the edge and dt passes over a rectangle of cells (NULL: all), and the
  * reduction's input (cells: each cell's dt_i, not the fused kernel's group minima) */
 swgl_status rog_edge_and_cell(roe_gpu *r, const gpu_rect *rect);
@@ -89,7 +90,8 @@ gpu_array2d *rog_bound_array(roe_gpu *r, int cells);
 /* roe_gpu_mpi.c: stage 0 in parts while the halo is exchanged (scheme_halo_ops) */
 int rog_be_overlap(void *self, int strips, long max_cells, int forced);
 swgl_status rog_be_halo_request(void *self, int x, int y, int w, int h);
-swgl_status rog_be_halo_fetch(void *self, double *buf);
+swgl_status rog_be_halo_fetch(void *self, void *buf);
+swgl_status rog_be_halo_room(void *self, int strips, long max_cells);
 swgl_status rog_be_stage_rects(void *self, int k, const int (*rects)[4], int n, double *bound);
 swgl_status rog_be_stage(void *self, int k, double *dt_stable);
 swgl_status rog_be_advance(void *self, int k, double dt);

@@ -30,6 +30,16 @@ int rog_be_overlap(void *self, int strips, long max_cells, int forced)
     return gpu_strips_reserve(r->strips, max_cells) == SWGL_OK ? 2 : 0;
 }
 
+swgl_status rog_be_halo_room(void *self, int strips, long max_cells)
+{
+    roe_gpu *r = self;
+    if (!r->strips) return swgl_fail(SWGL_ERR_ARG, "%s gpu: the halo goes directly (tune mpi.pack=off)", r->scheme);
+    if (strips * (r->dbl ? 2 : 1) > GPU_READBACK_MAX)   /* (a read-back a member in double) */
+        return swgl_fail(SWGL_ERR_ARG, "%s gpu: %d halo strips in flight, at most %d read-backs", r->scheme, strips,
+                         GPU_READBACK_MAX);
+    return gpu_strips_reserve(r->strips, max_cells);
+}
+
 swgl_status rog_be_halo_request(void *self, int x, int y, int w, int h)
 {
     roe_gpu *r = self;
@@ -37,10 +47,10 @@ swgl_status rog_be_halo_request(void *self, int x, int y, int w, int h)
     return gpu_strips_request_mrt(r->strips, r->state_d[r->cur], 2, x, y, w, h);
 }
 
-swgl_status rog_be_halo_fetch(void *self, double *buf)
+swgl_status rog_be_halo_fetch(void *self, void *buf)
 {
     roe_gpu *r = self;
-    return r->dbl ? gpu_strips_fetch_mrt(r->strips, 2, buf) : gpu_strips_fetch(r->strips, buf, 4, 0);
+    return r->dbl ? gpu_strips_fetch_mrt_raw(r->strips, 2, buf) : gpu_strips_fetch_raw(r->strips, buf);
 }
 
 swgl_status rog_be_stage_rects(void *self, int k, const int (*rects)[4], int n, double *bound)

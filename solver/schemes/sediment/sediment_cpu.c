@@ -31,13 +31,13 @@ static swgl_status get_state(void *self, double *const *f)
 
 /* the bound is the problem's fixed step; a state holding NaN or infinity reports NaN,
  * which the time loop calls a blow-up at the time of the last good state */
-static swgl_status halo_get(void *self, int x, int y, int w, int h, double *buf)
+static swgl_status halo_get(void *self, int x, int y, int w, int h, void *buf)
 {
     sed_cpu_halo(self, 0, x, y, w, h, buf);
     return SWGL_OK;
 }
 
-static swgl_status halo_set(void *self, int x, int y, int w, int h, const double *buf)
+static swgl_status halo_set(void *self, int x, int y, int w, int h, const void *buf)
 {
     sed_cpu_halo(self, 1, x, y, w, h, (double *)buf);
     return SWGL_OK;
@@ -69,7 +69,7 @@ static const char *precision(const void *self)
     return "double";
 }
 
-static const scheme_halo_ops halo = {.values = 2, .get = halo_get, .set = halo_set};
+static const scheme_halo_ops halo = {.cell_bytes = scheme_2_doubles, .get = halo_get, .set = halo_set};
 
 const scheme_backend sediment_backend_cpu = {.backend = BACKEND_CPU, .create = create, .destroy = destroy,
     .set_state = set_state, .get_state = get_state, .stage = stage, .advance = advance, .stages = scheme_one_stage,

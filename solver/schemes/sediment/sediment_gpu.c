@@ -195,12 +195,10 @@ swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
 }
 
 /* The halo of a run over MPI ranks: the state texels of the w x h points from (x, y) as
- * stored, 4 values a point: float (h, s, alpha, beta), double (h, s, 0, 0) */
-static swgl_status sed_gpu_halo(sed_gpu *g, int set, int x, int y, int w, int h, double *buf)
+ * stored, 16 bytes a point: float (h, s, alpha, beta), double (h, s) */
+static swgl_status sed_gpu_halo(sed_gpu *g, int set, int x, int y, int w, int h, void *buf)
 {
-    if (g->dbl && !set)   /* (the two values a double texel does not hold) */
-        for (size_t k = 0; k < (size_t)w * (size_t)h; k++) buf[4 * k + 2] = buf[4 * k + 3] = 0.0;
-    return gpu_strips_rect(g->strips, g->state[g->cur], set, x, y, w, h, buf, 4, 0);
+    return gpu_strips_rect_raw(g->strips, g->state[g->cur], set, x, y, w, h, buf);
 }
 
 swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s)
@@ -442,18 +440,18 @@ static swgl_status be_device_field(void *self, const char *name, scheme_device_f
     return SWGL_OK;
 }
 
-static swgl_status be_halo_get(void *self, int x, int y, int w, int h, double *buf)
+static swgl_status be_halo_get(void *self, int x, int y, int w, int h, void *buf)
 {
     return sed_gpu_halo(((sed_gpu_be *)self)->g, 0, x, y, w, h, buf);
 }
-static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const double *buf)
+static swgl_status be_halo_set(void *self, int x, int y, int w, int h, const void *buf)
 {
-    return sed_gpu_halo(((sed_gpu_be *)self)->g, 1, x, y, w, h, (double *)buf);
+    return sed_gpu_halo(((sed_gpu_be *)self)->g, 1, x, y, w, h, (void *)buf);
 }
 
 static const scheme_device_ops device = {.device_field = be_device_field};
 static const scheme_probe_ops probe = {.profile = be_profile, .profile_pass = be_profile_pass};
-static const scheme_halo_ops halo = {.values = 4, .get = be_halo_get, .set = be_halo_set};
+static const scheme_halo_ops halo = {.cell_bytes = scheme_16_bytes, .get = be_halo_get, .set = be_halo_set};
 
 const scheme_backend sediment_backend_gpu = {.backend = BACKEND_GPU, .create = be_create, .destroy = be_destroy,
                                              .set_state = be_set, .get_state = be_get, .stage = be_stage,

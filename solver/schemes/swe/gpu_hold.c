@@ -73,7 +73,9 @@ swgl_status gpu_hold_read(gpu_hold *h, int n, int channel, double *out)
     float v[4 * SCHEME_HOLD_SLOTS];
     int any = 0;
     for (int k = 0; k < n; k++) any |= h->recorded[k];
-    swgl_status st = any ? gpu_array2d_download_rect(h->slots, 0, 0, n, 1, v) : SWGL_OK;
+    /* (the whole row, 2 KiB: a whole array's download is a glGetTexImage, far faster than a
+     * glReadPixels of part of one in NVIDIA's GL 4.3 contexts, gpu_array2d.c) */
+    swgl_status st = any ? gpu_array2d_download(h->slots, v) : SWGL_OK;
     for (int k = 0; k < n; k++) {
         double b = h->recorded[k] && st == SWGL_OK ? (double)v[4 * k + channel] : INFINITY;
         out[k] = isinf(b) && b > 0 ? INFINITY : b;

@@ -44,12 +44,12 @@
         return SWGL_OK;                                                                                             \
     }                                                                                                               \
     static void P##_be_set_time(void *self, double t, double stop) { P##_set_time(self, t, stop); }                \
-    static swgl_status P##_be_halo_get(void *self, int x, int y, int w, int h, double *buf)                        \
+    static swgl_status P##_be_halo_get(void *self, int x, int y, int w, int h, void *buf)                          \
     {                                                                                                               \
         P##_halo(self, 0, x, y, w, h, buf);                                                                         \
         return SWGL_OK;                                                                                             \
     }                                                                                                               \
-    static swgl_status P##_be_halo_set(void *self, int x, int y, int w, int h, const double *buf)                  \
+    static swgl_status P##_be_halo_set(void *self, int x, int y, int w, int h, const void *buf)                    \
     {                                                                                                               \
         P##_halo(self, 1, x, y, w, h, (double *)buf);                                                               \
         return SWGL_OK;                                                                                             \
@@ -65,7 +65,8 @@
     }                                                                                                               \
     static const char *P##_be_precision(const void *self) { return P##_precision(self); }                          \
     static const scheme_forcing_ops P##_be_forcing = {.set_time = P##_be_set_time, .account = P##_be_account};     \
-    static const scheme_halo_ops P##_be_halo = {.values = 3, .get = P##_be_halo_get, .set = P##_be_halo_set};      \
+    static const scheme_halo_ops P##_be_halo = {.cell_bytes = scheme_3_doubles, .get = P##_be_halo_get,          \
+                                                .set = P##_be_halo_set};                                           \
     const scheme_backend NAME##_backend_cpu = {                                                                     \
         .backend = BACKEND_CPU, .create = create_fn, .destroy = P##_be_destroy, .set_state = P##_be_set_state,     \
         .get_state = P##_be_get_state, .stage = P##_be_stage, .advance = P##_be_advance,                            \

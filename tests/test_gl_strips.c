@@ -1,0 +1,159 @@
+/* test_gl_strips.c — the halo's way through the GPU (gpgpu/gpu_strips.c, gpu_readback.c):
+ * rectangles of an array read back and written through small arrays, raw (the texels as
+ * stored) and as doubles, on fragment passes and (--compute) compute passes.
+ *
+ * Every comparison is exact: a strip is a copy of texels, and the halo of a run over MPI
+ * ranks is the same bits as one rank's only if the copy changes none (docs/mpi.md).  The
+ * read-back of a whole small array goes by glGetTexImage, of part of one by glReadPixels
+ * (gpu_readback.c): both are checked, and the ring's requests come back in order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_util.h"
+#include "gpu_array2d.h"
+#include "gpu_mrt.h"
+#include "gpu_readback.h"
+#include "gpu_strips.h"
+
+#define W 37
+#define H 29
+
+/* texel (x, y) of a W x H float4 array, 4 floats at t + 4 (y W + x) */
+static const float *at(const float *t, int x, int y) { return t + 4 * ((size_t)y * W + x); }
+
+static int same_rect(const float *big, const float *strip, int x, int y, int w, int h)
+{
+    for (int j = 0; j < h; j++)
+        if (memcmp(at(big, x, y + j), strip + 4 * (size_t)j * w, 16 * (size_t)w) != 0) return 0;
+    return 1;
+}
+
+int main(void)
+{
+    gpu_context *ctx = test_gl_context();
+    uint64_t seed = 26;
+    size_t n = (size_t)W * H;
+    float *init = malloc(16 * n), *back = malloc(16 * n), *strip = malloc(16 * n);
+    double *dbl = malloc(32 * n);
+    CHECK(init && back && strip && dbl, "memory");
+    /* values whose float bits matter: a NaN's payload, a denormal, -0, ordinary numbers */
+    for (size_t i = 0; i < 4 * n; i++) init[i] = test_rand_float(&seed) * 1e3f;
+    unsigned nan_bits = 0x7fc01234u, den_bits = 0x00000321u, negz = 0x80000000u;
+    memcpy(&init[5], &nan_bits, 4);
+    memcpy(&init[6], &den_bits, 4);
+    memcpy(&init[7], &negz, 4);
+
+    gpu_array2d *a;
+    gpu_array2d_desc d = {W, H, GPU_RGBA32F, "strips test"};
+    CHECK(gpu_array2d_create(&d, &a) == SWGL_OK && gpu_array2d_upload(a, init) == SWGL_OK, "array: %s",
+          swgl_last_error());
+    gpu_strips *s;
+    CHECK(gpu_strips_create(&s) == SWGL_OK, "strips");
+
+    /* raw read of a strip: the same bytes as the array's (NaN payload, denormal, -0 kept,
+     * where a pass copies them bit for bit: the strip pass loads and stores the texel) */
+    CHECK(gpu_strips_rect_raw(s, a, 0, 3, 2, 11, 4, strip) == SWGL_OK, "raw read: %s", swgl_last_error());
+    CHECK(same_rect(init, strip, 3, 2, 11, 4), "raw read of (3,2) 11x4 gives the array's bytes");
+    CHECK(gpu_strips_rect_raw(s, a, 0, 0, 0, 5, 1, strip) == SWGL_OK && memcmp(strip + 5, &init[5], 12) == 0,
+          "the NaN's payload, the denormal and -0 come back as they are");
+
+    /* several requests in flight, fetched in order (the overlapped exchange's way) */
+    const int r[3][4] = {{0, 0, W, 2}, {0, H - 3, W, 3}, {W - 4, 0, 4, H}};
+    CHECK(gpu_strips_reserve(s, 4L * H) == SWGL_OK, "room for the largest strip first (a backend's halo room)");
+    for (int k = 0; k < 3; k++) CHECK(gpu_strips_request(s, a, r[k][0], r[k][1], r[k][2], r[k][3]) == SWGL_OK, "request %d: %s", k, swgl_last_error());
+    CHECK(gpu_strips_pending(s) == 3, "3 read-backs in flight (got %d)", gpu_strips_pending(s));
+    for (int k = 0; k < 3; k++) {
+        CHECK(gpu_strips_fetch_raw(s, strip) == SWGL_OK, "fetch %d: %s", k, swgl_last_error());
+        CHECK(same_rect(init, strip, r[k][0], r[k][1], r[k][2], r[k][3]), "request %d comes back in its turn", k);
+    }
+    CHECK(gpu_strips_fetch_raw(s, strip) != SWGL_OK, "a fetch with nothing in flight is refused");
+
+    /* raw write: a strip of new values into (20, 9) 9x5, the rest of the array untouched */
+    for (size_t i = 0; i < 4 * 45; i++) strip[i] = (float)i + 0.25f;
+    CHECK(gpu_strips_rect_raw(s, a, 1, 20, 9, 9, 5, strip) == SWGL_OK, "raw write: %s", swgl_last_error());
+    float *want = malloc(16 * n);
+    memcpy(want, init, 16 * n);
+    for (int j = 0; j < 5; j++) memcpy(want + 4 * ((size_t)(9 + j) * W + 20), strip + 4 * 9 * j, 16 * 9);
+    CHECK(gpu_array2d_download(a, back) == SWGL_OK, "download");
+    CHECK(memcmp(back, want, 16 * n) == 0, "the raw write changed its rectangle alone, to the bytes written");
+
+    /* twice in a row into the same rectangle before anything waits: the second wins (the
+     * upload buffer is not overwritten under a queued upload) */
+    float *two = malloc(16 * 45);
+    for (size_t i = 0; i < 4 * 45; i++) two[i] = -(float)i;
+    CHECK(gpu_strips_write_raw(s, a, 20, 9, 9, 5, strip) == SWGL_OK && gpu_strips_write_raw(s, a, 0, 0, 9, 5, two) == SWGL_OK &&
+          gpu_strips_write_raw(s, a, 20, 9, 9, 5, two) == SWGL_OK, "writes queued");
+    for (int j = 0; j < 5; j++) {
+        memcpy(want + 4 * ((size_t)(9 + j) * W + 20), two + 4 * 9 * j, 16 * 9);
+        memcpy(want + 4 * ((size_t)j * W), two + 4 * 9 * j, 16 * 9);
+    }
+    CHECK(gpu_array2d_download(a, back) == SWGL_OK && memcmp(back, want, 16 * n) == 0,
+          "three queued writes land in order, each with its own bytes");
+
+    /* the doubles' way: widened on the way out, rounded to float on the way in (exact here:
+     * the values are floats) */
+    CHECK(gpu_strips_rect(s, a, 0, 1, 1, 6, 3, dbl, 4, 0) == SWGL_OK, "doubles read");
+    int ok = 1;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 6; i++)
+            for (int c = 0; c < 4; c++) ok &= dbl[4 * (j * 6 + i) + c] == (double)at(want, 1 + i, 1 + j)[c];
+    CHECK(ok, "the doubles are the floats widened");
+    for (size_t i = 0; i < 4 * 18; i++) dbl[i] = (double)i * 0.5;
+    CHECK(gpu_strips_rect(s, a, 1, 30, 20, 6, 3, dbl, 4, 0) == SWGL_OK, "doubles write");
+    CHECK(gpu_array2d_download(a, back) == SWGL_OK, "download");
+    ok = 1;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 6; i++)
+            for (int c = 0; c < 4; c++) ok &= at(back, 30 + i, 20 + j)[c] == (float)dbl[4 * (j * 6 + i) + c];
+    CHECK(ok, "the doubles written are the floats read back");
+
+    /* an MRT of two uint4 members (the double-precision states): member after member, bits */
+    gpu_mrt *m;
+    gpu_mrt_desc md = {W, H, 2, {GPU_RGBA32UI, GPU_RGBA32UI}, "strips mrt"};
+    CHECK(gpu_mrt_create(&md, &m) == SWGL_OK, "mrt: %s", swgl_last_error());
+    unsigned *u = malloc(16 * n), *u2 = malloc(16 * n), *ub = malloc(2 * 32 * 12);
+    for (size_t i = 0; i < 4 * n; i++) u[i] = (unsigned)test_rand_u64(&seed), u2[i] = (unsigned)test_rand_u64(&seed);
+    CHECK(gpu_array2d_upload(gpu_mrt_member(m, 0), u) == SWGL_OK && gpu_array2d_upload(gpu_mrt_member(m, 1), u2) == SWGL_OK,
+          "mrt upload");
+    CHECK(gpu_strips_rect_mrt_raw(s, m, 2, 0, 5, 7, 4, 3, ub) == SWGL_OK, "mrt raw read: %s", swgl_last_error());
+    ok = 1;
+    for (int j = 0; j < 3; j++) {
+        ok &= memcmp(ub + 4 * (j * 4), u + 4 * ((size_t)(7 + j) * W + 5), 16 * 4) == 0;
+        ok &= memcmp(ub + 48 + 4 * (j * 4), u2 + 4 * ((size_t)(7 + j) * W + 5), 16 * 4) == 0;
+    }
+    CHECK(ok, "member 0's texels, then member 1's, bit for bit");
+    CHECK(gpu_strips_request_mrt(s, m, 2, 5, 7, 4, 3) == SWGL_OK && gpu_strips_fetch_mrt_raw(s, 2, ub + 96) == SWGL_OK &&
+          memcmp(ub, ub + 96, 384) == 0, "requested and fetched: the same bytes as read at once");
+    for (size_t i = 0; i < 96; i++) ub[i] = 0xdead0000u + (unsigned)i;
+    CHECK(gpu_strips_rect_mrt_raw(s, m, 2, 1, 0, 0, 4, 3, ub) == SWGL_OK, "mrt raw write");
+    CHECK(gpu_array2d_download(gpu_mrt_member(m, 1), u2) == SWGL_OK, "download member 1");
+    CHECK(memcmp(u2 + 4 * W, ub + 48 + 16, 64) == 0 && u2[0] == 0xdead0000u + 48, "member 1 got the second half");
+
+    /* the ring alone: a whole small array (glGetTexImage) and part of one (glReadPixels) */
+    gpu_readback *rb;
+    CHECK(gpu_readback_create(2, (int)n, &rb) == SWGL_OK, "readback");
+    int ready = 0;
+    CHECK(gpu_readback_request(rb, a, 0, 0, W, H) == SWGL_OK && gpu_readback_request(rb, a, 2, 3, 5, 4) == SWGL_OK,
+          "requests");
+    CHECK(gpu_readback_fetch(rb, 1, back, &ready) == SWGL_OK && ready, "the whole array came back");
+    CHECK(gpu_array2d_download(a, want) == SWGL_OK && memcmp(back, want, 16 * n) == 0, "the whole array read back as it is");
+    CHECK(gpu_readback_fetch(rb, 1, strip, &ready) == SWGL_OK && ready && same_rect(want, strip, 2, 3, 5, 4),
+          "part of it: its rectangle");
+    gpu_readback_destroy(rb);
+
+    free(u);
+    free(u2);
+    free(ub);
+    free(two);
+    free(want);
+    gpu_mrt_destroy(m);
+    gpu_strips_destroy(s);
+    gpu_array2d_destroy(a);
+    free(init);
+    free(back);
+    free(strip);
+    free(dbl);
+    gpu_context_destroy(ctx);
+    return check_done();
+}
