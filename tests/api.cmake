@@ -5,3 +5,7 @@ swgl_test(test_api_sim LABEL cpu SOURCES test_api_sim.c LIBS swgl_engine)
 swgl_test(test_gl_api_device LABEL gl SOURCES test_gl_api_device.c LIBS swgl_engine OpenGL::OpenGL OpenGL::EGL)
 # Issue 26: the held time step's window through the API (steps, then run_to, = one run_to)
 swgl_test(test_gl_api_held LABEL gl SOURCES test_gl_api_held.c LIBS swgl_engine)
+# examples/timed_run.c, a run through the API timed without files (docs/mpi.md's figures)
+add_test(NAME test_timed_run COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_timed_run.sh
+  $<TARGET_FILE:swgl_example_timed_run> $<TARGET_FILE:swgl>)
+set_tests_properties(test_timed_run PROPERTIES LABELS cpu TIMEOUT 120 ENVIRONMENT "OMP_NUM_THREADS=2")

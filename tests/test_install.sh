@@ -69,7 +69,7 @@ ok $rc "cmake --install $build --prefix \$tmp"
 if [ $rc != 0 ]; then cat "$tmp/install.log"; finish; fi
 for f in include/swgl.h include/swgl_status.h $lib/libswgl.so $lib/libswgl.so.0 $lib/libswgl.a \
          $lib/pkgconfig/swgl.pc $lib/cmake/swgl/swglConfig.cmake $lib/cmake/swgl/swglConfigVersion.cmake \
-         share/swgl/examples/dambreak.c share/swgl/examples/CMakeLists.txt; do
+         share/swgl/examples/dambreak.c share/swgl/examples/timed_run.c share/swgl/examples/CMakeLists.txt; do
   [ -e "$prefix/$f" ]; ok $? "installed $f"
 done
 # nothing installed points back into the build or source tree
