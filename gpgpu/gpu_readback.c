@@ -82,7 +82,7 @@ swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, i
     glFlush();   /* the fence must reach the GPU, or a later wait on it never ends */
     r->elems[k] = w * h;
     r->count++;
-    return gpu_check_gl("readback request (glReadPixels into a PBO)");
+    return gpu_check_gl("readback request (glGetTexImage or glReadPixels into a PBO)");
 }
 
 swgl_status gpu_readback_fetch(gpu_readback *r, int wait, void *out, int *ready)

@@ -280,6 +280,9 @@ swgl_status gpu_strips_fetch_mrt_raw(gpu_strips *s, int members, void *buf)
 {
     swgl_status st = SWGL_OK;
     size_t member = s->count ? (size_t)s->out[s->head].w * (size_t)s->out[s->head].h * 16 : 0;
-    for (int k = 0; k < members && st == SWGL_OK; k++) st = gpu_strips_fetch_raw(s, (char *)buf + k * member);
+    for (int k = 0; k < members; k++) {   /* (each member fetched, after a failure too: none left in flight) */
+        swgl_status f = gpu_strips_fetch_raw(s, (char *)buf + k * member);
+        if (st == SWGL_OK) st = f;
+    }
     return st;
 }

@@ -43,6 +43,16 @@ swgl_status gpu_strips_write(gpu_strips *s, gpu_array2d *a, int x, int y, int w,
  * backend's halo with tune mpi.pack=off, to measure the difference) */
 swgl_status gpu_strips_rect(gpu_strips *s, gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
                             int offset);
+/* The same over the first `members` members of an MRT, 4 values an element in buf: member
+ * 0's four (1 member, RGBA32F), or member k's two doubles at 2 k (2 members, RGBA32UI: the
+ * double-precision states keep (x, y) and (z, w) in two). */
+swgl_status gpu_strips_rect_mrt(gpu_strips *s, gpu_mrt *m, int members, int set, int x, int y, int w, int h,
+                                double *buf);
+/* request and fetch of the first `members` members of an MRT, buf as rect_mrt's (a request
+ * takes a read-back a member) */
+swgl_status gpu_strips_request_mrt(gpu_strips *s, gpu_mrt *m, int members, int x, int y, int w, int h);
+swgl_status gpu_strips_fetch_mrt(gpu_strips *s, int members, double *buf);
+
 /* The raw forms: the elements as stored, 16 bytes each (RGBA32F's floats, RGBA32UI's bits),
  * w x h of them, rows from the south; over an MRT's first `members` members, member k's
  * elements at buf + 16 w h k.  fetch_raw takes the oldest request; rect_raw reads (request
@@ -53,14 +63,5 @@ swgl_status gpu_strips_rect_raw(gpu_strips *s, gpu_array2d *a, int set, int x, i
 swgl_status gpu_strips_rect_mrt_raw(gpu_strips *s, gpu_mrt *m, int members, int set, int x, int y, int w, int h,
                                     void *buf);
 swgl_status gpu_strips_fetch_mrt_raw(gpu_strips *s, int members, void *buf);
-/* The same over the first `members` members of an MRT, 4 values an element in buf: member
- * 0's four (1 member, RGBA32F), or member k's two doubles at 2 k (2 members, RGBA32UI: the
- * double-precision states keep (x, y) and (z, w) in two). */
-swgl_status gpu_strips_rect_mrt(gpu_strips *s, gpu_mrt *m, int members, int set, int x, int y, int w, int h,
-                                double *buf);
-/* request and fetch of the first `members` members of an MRT, buf as rect_mrt's (a request
- * takes a read-back a member) */
-swgl_status gpu_strips_request_mrt(gpu_strips *s, gpu_mrt *m, int members, int x, int y, int w, int h);
-swgl_status gpu_strips_fetch_mrt(gpu_strips *s, int members, double *buf);
 
 #endif

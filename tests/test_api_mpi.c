@@ -80,7 +80,7 @@ int main(int argc, char **argv)
             CHECK(v[2] >= 0 && v[3] >= 0 && v[4] >= 0 && v[2] + v[3] + v[4] <= v[0] + 1e-6 * v[1],
                   "rank %d: read %g + wire %g + write %g s within the exchanges' %g s", rank, v[2], v[3], v[4], v[0]);
             CHECK(v[6] > 0 && fmod(v[6], sizeof(double)) == 0,
-                  "rank %d: a halo sent, whole doubles (%g bytes an exchange)", rank, v[6]);
+                  "rank %d: a halo sent, whole doubles of the CPU backend's cells (%g bytes an exchange)", rank, v[6]);
             CHECK(v[5] > 0, "rank %d: the bound agreed in %g s", rank, v[5]);
         }
     }

@@ -78,8 +78,8 @@ int main(void)
     CHECK(gpu_array2d_download(a, back) == SWGL_OK, "download");
     CHECK(memcmp(back, want, 16 * n) == 0, "the raw write changed its rectangle alone, to the bytes written");
 
-    /* twice in a row into the same rectangle before anything waits: the second wins (the
-     * upload buffer is not overwritten under a queued upload) */
+    /* three writes queued before anything waits, two into the same rectangle: they land in
+     * the order written, each with its own bytes (through one upload buffer) */
     float *two = malloc(16 * 45);
     for (size_t i = 0; i < 4 * 45; i++) two[i] = -(float)i;
     CHECK(gpu_strips_write_raw(s, a, 20, 9, 9, 5, strip) == SWGL_OK && gpu_strips_write_raw(s, a, 0, 0, 9, 5, two) == SWGL_OK &&
@@ -90,6 +90,13 @@ int main(void)
     }
     CHECK(gpu_array2d_download(a, back) == SWGL_OK && memcmp(back, want, 16 * n) == 0,
           "three queued writes land in order, each with its own bytes");
+
+    /* the direct way (no strips: tune mpi.pack=off), raw: the same bytes as through the strips */
+    CHECK(gpu_strips_rect_raw(NULL, a, 0, 20, 9, 9, 5, strip) == SWGL_OK && memcmp(strip, two, 16 * 45) == 0,
+          "a direct raw read gives what was written through the strips");
+    CHECK(gpu_strips_rect_raw(NULL, a, 1, 20, 9, 9, 5, init) == SWGL_OK && gpu_strips_rect_raw(s, a, 0, 20, 9, 9, 5, strip) == SWGL_OK &&
+          memcmp(strip, init, 16 * 45) == 0, "a direct raw write read back through the strips");
+    for (int j = 0; j < 5; j++) memcpy(want + 4 * ((size_t)(9 + j) * W + 20), init + 4 * 9 * j, 16 * 9);
 
     /* the doubles' way: widened on the way out, rounded to float on the way in (exact here:
      * the values are floats) */

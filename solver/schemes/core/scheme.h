@@ -160,8 +160,9 @@ typedef struct scheme_halo_ops {
      * cells from (x, y) (grid_at coordinates) into buf (get; rows from the south) or from
      * buf into the state (set): bytes got from one instance and set into another of the
      * same kind are the same bits.  The bytes are the backend's to lay out: a CPU backend's
-     * doubles, a GPU backend's texels as stored (a float4 a cell, or two uint4 members in
-     * double, member after member), so a strip goes to the other rank without widening.  A
+     * doubles, a GPU backend's texels as stored (one or two 16-byte texels a cell: roe's and
+     * kp's double states keep a cell in two uint4 members, sent member after member), so a
+     * strip goes to the other rank without widening.  A
      * backend with these honours the problem's owned cells (swe_problem own) in its bound. */
     int (*cell_bytes)(const void *self);
     swgl_status (*get)(void *self, int x, int y, int w, int h, void *buf);

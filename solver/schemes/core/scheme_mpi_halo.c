@@ -55,9 +55,12 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     for (int p = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
         peer *q = &m->peers[p];
         if (!q->sn) continue;
-        if (st == SWGL_OK)
-            st = inner || asked ? be->halo->fetch(self, q->sbuf)
-                                : be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
+        if (inner || asked) {   /* (every strip asked for is fetched, after a failure too: none is left in flight) */
+            swgl_status f = be->halo->fetch(self, q->sbuf);
+            if (st == SWGL_OK) st = f;
+        } else if (st == SWGL_OK) {
+            st = be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
+        }
         MPI_Isend(q->sbuf, q->sn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
     }
     t1 = MPI_Wtime();
