@@ -132,6 +132,10 @@ if [ "$mode" = gl ]; then
   case_ kp-forcing-gpu-3 3 - --case valley-flood --set run.t_end=600 --set run.output_times= --backend gpu
   case_ sed-gpu-4x1 4 4x1 --case sediment-basin --set sediment.steps=200 --backend gpu
   case_ sed-compute-2 2 - --case sediment-basin --set sediment.steps=200 --set sediment.form=paper --backend gpu-compute
+  # the halo in the backend's own bytes (issue 26): sediment in double (one uint4 texel a
+  # point), and the direct way without the strips' small arrays (mpi.pack=off)
+  case_ sed-double-gpu-2 2 - --case sediment-basin --set sediment.steps=100 --backend gpu --precision double
+  case_ roe-nopack-compute-2 2 - --case dambreak --set run.t_end=3 --backend gpu-compute --tune mpi.pack=off
   # the held time step ([run] step_hold = 8): over ranks the window's bounds stay on each
   # device and the ranks go back together where a step's least bound falls short (kp's dam
   # break does 22 times); one rank on the host clock applies the rule step by step: the same
