@@ -47,7 +47,10 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     }
     int asked = m->prefetched;   /* (the strips asked for after the last step: scheme_mpi_prefetch) */
     m->prefetched = 0;
-    for (int p = 0; inner && !asked && p < m->npeer && st == SWGL_OK; p++) {
+    /* every strip asked for before the first is waited for (the read-backs of several
+     * neighbours' strips in flight together), where the backend can */
+    int all = inner || asked || m->pipelined;
+    for (int p = 0; all && !asked && p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
         if (q->sn) st = be->halo->request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
     }
@@ -55,7 +58,7 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     for (int p = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
         peer *q = &m->peers[p];
         if (!q->sn) continue;
-        if (inner || asked) {   /* (every strip asked for is fetched, after a failure too: none is left in flight) */
+        if (all) {   /* (every strip asked for is fetched, after a failure too: none is left in flight) */
             swgl_status f = be->halo->fetch(self, q->sbuf);
             if (st == SWGL_OK) st = f;
         } else if (st == SWGL_OK) {
@@ -65,14 +68,20 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     }
     t1 = MPI_Wtime();
     m->tm.read_s += t1 - t0;   /* the strips read back (with the requests and, overlapped, the inner cells queued) */
-    MPI_Waitall(2 * m->npeer, m->req, MPI_STATUSES_IGNORE);
-    double t2 = MPI_Wtime();
-    m->tm.wire_s += t2 - t1;
-    for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
-        peer *q = &m->peers[p];
-        if (q->rn) st = be->halo->set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
+    /* each strip received written as it comes (the peers' rectangles are their own cells:
+     * apart, so the order does not matter), while the others are still on their way */
+    for (;;) {
+        int idx = MPI_UNDEFINED;
+        MPI_Waitany(2 * m->npeer, m->req, &idx, MPI_STATUS_IGNORE);
+        double t2 = MPI_Wtime();
+        m->tm.wire_s += t2 - t1;
+        if (idx == MPI_UNDEFINED) break;
+        const peer *q = &m->peers[idx / 2];
+        if (idx % 2 == 0 && st == SWGL_OK)
+            st = be->halo->set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
+        t1 = MPI_Wtime();
+        m->tm.write_s += t1 - t2;
     }
-    m->tm.write_s += MPI_Wtime() - t2;
     return st;
 }
 

@@ -60,6 +60,9 @@ typedef struct mpi_inst {
      * (w_advance), so that their read-back goes on while the loop waits for what it
      * waits for then (a held window's bounds); dropped where the state changes otherwise */
     int prefetch, prefetched;
+    /* an exchange asks for all its strips before it waits for the first (the backend's
+     * request and fetch, with room for them all: a GPU's, not overlapped) */
+    int pipelined;
     /* the held step (scheme_hold_ops, timeloop.c): within a window the stages and advances
      * agree on nothing (bounds does, once): the first error kept, since's value saved */
     int in_window;
