@@ -6,5 +6,6 @@ add_test(NAME test_boundaries COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_boundari
 set_tests_properties(test_boundaries PROPERTIES LABELS cpu TIMEOUT 300)
 # Issue 26: the held time step ([run] step_hold): on the device against the host clock, its
 # accuracy and stability (the GPU part skips without an EGL device).
+# (600 s: under AddressSanitizer on CI's two cores it ran past 300 s)
 add_test(NAME test_held COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_held.sh $<TARGET_FILE:swgl>)
-set_tests_properties(test_held PROPERTIES LABELS gl TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")
+set_tests_properties(test_held PROPERTIES LABELS gl TIMEOUT 600 ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")

@@ -154,7 +154,8 @@ if [ "$mode" = gl ]; then
     grep -q 'read back early' "$tmp/pf/summary.json" && ! grep -q 'read back early' "$tmp/roe-held-gpu-3-n/summary.json" &&
     same "$tmp/roe-held-gpu-3-n" "$tmp/pf"
   ok $? "roe-held-gpu-3: the strips read back early (mpi.prefetch=on) and not (the default) give the same files"
-  # (in double, a strip two read-backs: roe's two members; the get path without overlap too)
+  # (in double, a strip two read-backs: roe's two members; early and, roe-double-2, when the
+  # exchange begins)
   case_ roe-double-pf-2 2 - --case dambreak --set run.t_end=3 --backend gpu-compute --precision double --tune mpi.prefetch=on
   case_ roe-double-2 2 - --case dambreak --set run.t_end=3 --backend gpu --precision double
   mpi 2 run --case dambreak --set run.scheme=kp --set run.t_end=6 --set run.step_hold=8 --backend gpu-compute \

@@ -34,9 +34,19 @@ static void rect_local(const int r[4], const int win[4], int out[4])
  * need are read back without waiting (halo_request), the inner cells' stage 0 is queued,
  * and each strip is sent as it comes back (halo_fetch); the caller then evaluates the rest
  * of the block. */
+/* the first failure's status and message kept (a fetch made after it, to leave no read-back
+ * in flight, may fail in turn and say something else) */
+static void first(swgl_status *st, swgl_status f, char *msg, size_t len)
+{
+    if (f == SWGL_OK || *st != SWGL_OK) return;
+    *st = f;
+    snprintf(msg, len, "%s", swgl_last_error());
+}
+
 static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
 {
     swgl_status st = SWGL_OK;
+    char msg[1024] = "";
     const scheme_backend *be = m->inner.be;
     void *self = m->inner.self;
     double t0 = MPI_Wtime(), t1;
@@ -45,24 +55,27 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
         m->req[2 * p] = m->req[2 * p + 1] = MPI_REQUEST_NULL;
         if (q->rn) MPI_Irecv(q->rbuf, q->rn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
     }
-    int asked = m->prefetched;   /* (the strips asked for after the last step: scheme_mpi_prefetch) */
-    m->prefetched = 0;
-    /* every strip asked for before the first is waited for (the read-backs of several
+    /* the sending peers whose strips are asked for: after the last step (scheme_mpi_prefetch),
+     * or here, every one before the first is waited for (the read-backs of several
      * neighbours' strips in flight together), where the backend can */
+    int asked = m->prefetched;
+    m->prefetched = 0;
     int all = inner || asked || m->pipelined;
-    for (int p = 0; all && !asked && p < m->npeer && st == SWGL_OK; p++) {
+    for (int p = 0; all && !m->asked_early && p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
-        if (q->sn) st = be->halo->request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
+        if (!q->sn) continue;
+        first(&st, be->halo->request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]), msg, sizeof msg);
+        asked++;   /* (a failed one too: a double strip's first member may be in flight) */
     }
-    if (inner && st == SWGL_OK) st = be->halo->stage_rects(self, 0, inner, 1, NULL);
-    for (int p = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
+    m->asked_early = 0;
+    if (inner && st == SWGL_OK) first(&st, be->halo->stage_rects(self, 0, inner, 1, NULL), msg, sizeof msg);
+    for (int p = 0, k = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
         peer *q = &m->peers[p];
         if (!q->sn) continue;
         if (all) {   /* (every strip asked for is fetched, after a failure too: none is left in flight) */
-            swgl_status f = be->halo->fetch(self, q->sbuf);
-            if (st == SWGL_OK) st = f;
+            if (k++ < asked) first(&st, be->halo->fetch(self, q->sbuf), msg, sizeof msg);
         } else if (st == SWGL_OK) {
-            st = be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf);
+            first(&st, be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf), msg, sizeof msg);
         }
         MPI_Isend(q->sbuf, q->sn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
     }
@@ -78,32 +91,36 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
         if (idx == MPI_UNDEFINED) break;
         const peer *q = &m->peers[idx / 2];
         if (idx % 2 == 0 && st == SWGL_OK)
-            st = be->halo->set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf);
+            first(&st, be->halo->set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf), msg, sizeof msg);
         t1 = MPI_Wtime();
         m->tm.write_s += t1 - t2;
     }
-    return st;
+    return st == SWGL_OK ? st : swgl_fail(st, "%s", msg);
 }
 
 swgl_status scheme_mpi_prefetch(mpi_inst *m)
 {
-    if (!m->prefetch || m->prefetched || m->since % m->every != 0) return SWGL_OK;
+    if (!m->prefetch || m->asked_early || m->since % m->every != 0) return SWGL_OK;
     const scheme_backend *be = m->inner.be;
     swgl_status st = SWGL_OK;
     for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
-        if (q->sn) st = be->halo->request(m->inner.self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
+        if (!q->sn) continue;
+        st = be->halo->request(m->inner.self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
+        m->prefetched++;   /* (a failed one too: the exchange fetches what may be in flight) */
     }
-    m->prefetched = 1;   /* (on a failure too: the exchange's fetch says so) */
+    m->asked_early = 1;
     return st;
 }
 
 void scheme_mpi_drop_prefetch(mpi_inst *m)
 {
-    if (!m->prefetched) return;
+    if (!m->asked_early) return;
+    m->asked_early = 0;
+    /* (fetched into the send buffers, which the next exchange fills) */
+    for (int p = 0, k = 0; p < m->npeer && k < m->prefetched; p++)
+        if (m->peers[p].sn) (void)m->inner.be->halo->fetch(m->inner.self, m->peers[p].sbuf), k++;
     m->prefetched = 0;
-    for (int p = 0; p < m->npeer; p++)   /* (fetched into the send buffers, which the next exchange fills) */
-        if (m->peers[p].sn) (void)m->inner.be->halo->fetch(m->inner.self, m->peers[p].sbuf);
 }
 
 /* Where stage 0 may go on during the exchange (the backend's overlap, the reach of its

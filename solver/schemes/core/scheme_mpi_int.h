@@ -59,7 +59,8 @@ typedef struct mpi_inst {
     /* the strips of the next exchange read back early: asked for after the step before it
      * (w_advance), so that their read-back goes on while the loop waits for what it
      * waits for then (a held window's bounds); dropped where the state changes otherwise */
-    int prefetch, prefetched;
+    int prefetch;
+    int asked_early, prefetched;   /* the strips asked for early, and for how many sending peers */
     /* an exchange asks for all its strips before it waits for the first (the backend's
      * request and fetch, with room for them all: a GPU's, not overlapped) */
     int pipelined;

@@ -191,9 +191,11 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
      * without waiting and has room for them all (not with overlap, whose exchange asks for
      * them itself) */
     const scheme_halo_ops *ho = m->inner.be->halo;
-    m->pipelined = !ovl && m->nsend > 0 && ho->request && ho->fetch && ho->room &&
-                   ho->room(m->inner.self, m->nsend, m->strip_max) == SWGL_OK;
-    m->prefetch = m->pipelined && tn->mpi_prefetch == 1;
+    /* (overlap made room for the strips itself) */
+    m->pipelined = ovl || (m->nsend > 0 && ho->request && ho->fetch && ho->room &&
+                           ho->room(m->inner.self, m->nsend, m->strip_max) == SWGL_OK);
+    if (!m->pipelined) swgl_clear_error();   /* (no room: the exchange gets its strips one at a time) */
+    m->prefetch = !ovl && m->pipelined && tn->mpi_prefetch == 1;
     char every[48] = "";
     if (m->every > 1) snprintf(every, sizeof every, " exchanged every %d steps", m->every);
     snprintf(m->name, sizeof m->name, "%.360s over %d MPI ranks (%d x %d blocks, halo %d%s%s)", m->inner.name,
