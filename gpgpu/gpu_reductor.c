@@ -4,9 +4,12 @@
  * reduce_cs.glsl, 32x32 blocks per dispatch (w x h -> ceil(w/32) x ceil(h/32)): the
  * same result to the bit (min and max are exact in any order) in a quarter of the
  * dispatches or fewer; sums keep the 2x2 passes and their pairwise order.
- * The chains of scratch arrays (one for the 2x2 passes, one for the kernel) are built
- * for an input size and kept for the next call of the same size; the programs (min, max,
- * sum; the two kernels) are built on first use. */
+ * The chains of scratch arrays (for the 2x2 passes and for the kernel) are built for an
+ * input size and kept, up to CHAINS sizes of each (the least recently used one rebuilt past
+ * that): a caller that reduces arrays of two sizes in turn (over MPI ranks, a stage in parts
+ * reduces every cell's bound where the whole stage reduces its work groups' minima) does
+ * not free and create textures at each call.  The programs (min, max, sum; the two
+ * kernels) are built on first use. */
 #include "gpu_reductor.h"
 
 #include <stdlib.h>
@@ -14,19 +17,22 @@
 #include "gpu_pass.h"
 
 #define MAX_LEVELS 40
+#define CHAINS 4
 
 /* a chain of scratch arrays for one input size and one shrink factor */
 typedef struct chain {
     int width, height;              /* the input size it was built for (0: none) */
     int levels;
+    unsigned long used;             /* the call that last used it */
     gpu_array2d *a[MAX_LEVELS];
 } chain;
 
 struct gpu_reductor {
     gpu_program *prog[3];
     gpu_program *kernel[2];         /* reduce_cs: min, max */
-    chain ch[2];                    /* [0]: the 2x2 passes' (factor 2), [1]: the kernel's (32) */
+    chain ch[2][CHAINS];            /* [0]: the 2x2 passes' (factor 2), [1]: the kernel's (32) */
     int last_passes;
+    unsigned long calls, builds;
 };
 
 swgl_status gpu_reductor_create(gpu_reductor **out)
@@ -45,8 +51,8 @@ static void free_chain(chain *c)
 void gpu_reductor_destroy(gpu_reductor *r)
 {
     if (!r) return;
-    free_chain(&r->ch[0]);
-    free_chain(&r->ch[1]);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < CHAINS; i++) free_chain(&r->ch[k][i]);
     for (int k = 0; k < 3; k++) gpu_program_destroy(r->prog[k]);
     for (int k = 0; k < 2; k++) gpu_program_destroy(r->kernel[k]);
     free(r);
@@ -91,8 +97,18 @@ swgl_status gpu_reductor_run_gpu_until(gpu_reductor *r, const gpu_array2d *in, g
         return st;
     if (!kernel && !r->prog[op] && (st = gpu_program_create("reduce", defs[op], &r->prog[op])) != SWGL_OK) return st;
     int w = gpu_array2d_width(in), h = gpu_array2d_height(in);
-    chain *c = &r->ch[kernel];
-    if ((w != c->width || h != c->height) && (st = build_chain(c, w, h, factor)) != SWGL_OK) return st;
+    chain *c = NULL, *lru = &r->ch[kernel][0];
+    for (int k = 0; k < CHAINS && !c; k++) {
+        chain *t = &r->ch[kernel][k];
+        if (t->width == w && t->height == h) c = t;
+        else if (t->used < lru->used) lru = t;
+    }
+    if (!c) {
+        if ((st = build_chain(lru, w, h, factor)) != SWGL_OK) return st;
+        c = lru;
+        r->builds++;
+    }
+    c->used = ++r->calls;
     const gpu_array2d *src = in;
     int i = 0;
     for (; i < c->levels && (long)gpu_array2d_width(src) * gpu_array2d_height(src) > (long)max_elems; i++) {
@@ -121,3 +137,5 @@ swgl_status gpu_reductor_run(gpu_reductor *r, const gpu_array2d *in, gpu_reduce_
 }
 
 int gpu_reductor_passes(const gpu_reductor *r) { return r->last_passes; }
+
+unsigned long gpu_reductor_builds(const gpu_reductor *r) { return r->builds; }

@@ -26,5 +26,8 @@ swgl_status gpu_reductor_run_gpu_until(gpu_reductor *r, const gpu_array2d *in, g
                                        const gpu_array2d **result);
 /* Number of passes (2x2 passes or kernel dispatches) the last run took. */
 int gpu_reductor_passes(const gpu_reductor *r);
+/* how many chains of scratch arrays it has built so far (one an input size and pass kind,
+ * kept for the sizes it reduces in turn: to test that a size's arrays are kept) */
+unsigned long gpu_reductor_builds(const gpu_reductor *r);
 
 #endif

@@ -1,6 +1,7 @@
 /* test_gl_reduce.c — gpu_reductor: min and max are exact, sums agree with a
  * compensated (Kahan) double sum within the float pairwise-summation bound, at sizes
- * 1x1, 1xN, Nx1, 3x7, 257x129, 1000x1000; scratch arrays are reused across calls. */
+ * 1x1, 1xN, Nx1, 3x7, 257x129, 1000x1000; scratch arrays are reused across calls, a
+ * size's kept when two sizes are reduced in turn. */
 #include "gl_util.h"
 #include "gpu_program.h"
 #include "gpu_reductor.h"
@@ -65,6 +66,17 @@ int main(void)
               gpu_reductor_passes(r));
         gpu_array2d_destroy(a);
     }
+    /* two sizes in turn (a stage in parts over MPI ranks reduces every cell's bound, the
+     * whole stage its work groups' minima): each size's arrays are built once and kept,
+     * and every result is still right; the kernel (min, max) and the 2x2 passes (sum) each
+     * keep a chain a size on the compute path, the 2x2 passes one on the fragment path */
+    gpu_reductor *r2 = NULL;
+    CHECK(gpu_reductor_create(&r2) == SWGL_OK, "create a second reductor");
+    for (int k = 0; k < 6; k++) one_size(r2, k % 2 ? 1000 : 257, k % 2 ? 999 : 129, 900 + (uint64_t)k);
+    unsigned long kinds = gpu_compute_passes() ? 2 : 1;
+    CHECK(gpu_reductor_builds(r2) == 2 * kinds, "257x129 and 1000x999 reduced in turn three times: %lu chains built, "
+          "expected %lu (a size's kept)", gpu_reductor_builds(r2), 2 * kinds);
+    gpu_reductor_destroy(r2);
     gpu_reductor_destroy(r);
     gpu_reductor_destroy(NULL);
     gpu_context_destroy(ctx);
