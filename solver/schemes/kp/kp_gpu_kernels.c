@@ -47,12 +47,19 @@ static swgl_status flux_shape_check(int gx, int gy, int cx, int cy, int xshare, 
     return SWGL_OK;
 }
 
+/* the flux kernel's tiles over the array, for the shape chosen so far */
+static long tiles_of(const kp_gpu *g)
+{
+    long tx = (long)(g->gx - (g->xshare ? 2 : 0)) * g->cx, ty = (long)g->gy * g->cy;
+    return ((g->tw + tx - 1) / tx) * ((g->th + ty - 1) / ty);
+}
+
 /* kp_flux_cs's shape (measured on an H200, docs/performance.md, "What was tried"):
  * below 2^22 cells (2048^2; ghosts not counted) work groups of 16 x 8, one cell an invocation, the texels
  * staged in shared memory (Malpasset's 0.7 M cells: 4.37 s against 4.9 s or more for
  * every sweep); from 2^22 cells on, groups of 32 x 2 each sweeping columns of 8 cells
  * with a row's points shared (KP_XSHARE), reading the arrays (4096^2 RK2: 1.13e10
- * against 8.2e9).  To measure the choices (tuning.h): kp.group=AxB (the work group),
+ * against 8.2e9), and taller where the tiles outnumber a dispatch's work groups (below).  To measure the choices (tuning.h): kp.group=AxB (the work group),
  * kp.cells=AxB (the cells an invocation sweeps), kp.xshare=on|off (a row's points
  * shared between invocations; one column an invocation) and kp.stage=on|off (the
  * group's texels in shared memory or read from the arrays).  Also the step on
@@ -79,6 +86,17 @@ swgl_status kpg_kernels_shape(kp_gpu *g, int flux_only)
         }
         g->xshare = tn->kp_xshare == TUNE_AUTO ? big : tn->kp_xshare;
         g->staged = tn->kp_stage == TUNE_AUTO ? !big : tn->kp_stage;
+        /* more tiles than a dispatch's work groups (tune kp.max_groups, to test): taller
+         * tiles, unless the shape is tuned (measured on an H200, RK2: 8192^2 in 140,562
+         * tiles of 30 x 16 cells stepped at 5.5e9 cells/s, in 35,346 of 30 x 64, groups of
+         * 32 x 4 sweeping 16 cells, at 1.04e10, as 4096^2 does either way; docs/performance.md) */
+        long most = tn->kp_max_groups < KT_MAX_GROUPS ? tn->kp_max_groups : KT_MAX_GROUPS;
+        if (big && !tn->kp_group[0] && !tn->kp_cells[0]) {
+            while (tiles_of(g) > most - 1 && g->cy < 64) {
+                if (g->gy < 4) g->gy *= 2;
+                g->cy *= 2;
+            }
+        }
         if ((st = flux_shape_check(g->gx, g->gy, g->cx, g->cy, g->xshare, g->staged)) != SWGL_OK) return st;
     }
     int w = g->tw, h = g->th;
