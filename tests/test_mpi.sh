@@ -198,10 +198,12 @@ if [ "$mode" = gl ]; then
   case_ hllc-compute-2x2 4 2x2 --case dambreak --set run.t_end=10 --set run.scheme=hllc --backend gpu-compute
   grep -q 'overlapped' "$tmp/roe-double-gpu-3-n/summary.json"
   ok $? "roe in double on the GPU over ranks is overlapped too, asked (the solver line)"
-  # the wide halo (issue 26): on a GPU the halo is exchanged every 4 steps by default (the
-  # cases above ran so; the solver line says it); every 3, 2 and 1 give the same files
-  grep -q 'exchanged every 4 steps' "$tmp/kp-compute-2x2-n/summary.json"
-  ok $? "kp on gpu-compute over ranks: the halo exchanged every 4 steps by default (the solver line)"
+  # the wide halo (issue 26): on a GPU the halo is 8 steps wide by default and exchanged
+  # every 4 or every 8 steps, whichever its first rounds time faster (the cases above ran
+  # so, each exchange sending what went stale since the last; the solver line says it);
+  # every 3, 2 and 1 give the same files
+  grep -q 'exchanged every 4 or 8 steps, timed' "$tmp/kp-compute-2x2-n/summary.json"
+  ok $? "kp on gpu-compute over ranks: the halo 8 steps wide, exchanged every 4 or 8 steps as timed, by default (the solver line)"
   case_ kp-gpu-every3 2 - $K --backend gpu --tune mpi.every=3
   case_ kp-compute-every2 2 - $K --backend gpu-compute --tune mpi.every=2
   case_ roe-compute-every1 2 - --case dambreak --set run.t_end=10 --backend gpu-compute --tune mpi.every=1
@@ -265,6 +267,22 @@ else
   # the wide halo on the CPU: exchanged every 3 steps, 3 times as wide, the same bits
   case_ kp-scalar-every3 2 - $K --backend cpu-scalar --tune mpi.every=3
   case_ roe-fast-every4-2x2 4 2x2 --case dambreak --set run.t_end=10 --backend cpu --tune mpi.every=4
+  # the steps between exchanges chosen at run time (mpi.choose, a GPU's default): a halo 8
+  # steps wide exchanged every 4 or 8 steps in turn, then at the one timed faster; an
+  # exchange after 4 steps sends only the outer half of each side's strip (all of a corner's),
+  # and the files are still one rank's (kp RK2 reads 4 cells a step: 2 x 2 blocks, with
+  # corners; kp's dam break over two strips, whose border the flood crosses while the
+  # periods are timed; roe over 3 strips, the middle one with two neighbours).  These fail
+  # with a band 2 cells too narrow for kp, and a quarter as wide for roe, whose stencil
+  # reaches its 2 cells a step through the positivity limit only (tried)
+  case_ kp-scalar-choose-2x2 4 2x2 $K --backend cpu-scalar --tune mpi.every=8,mpi.choose=on
+  case_ kp-dam-scalar-choose-1x2 2 1x2 --case dambreak --set run.scheme=kp --set run.t_end=6 --backend cpu-scalar \
+    --tune mpi.every=8,mpi.choose=on
+  mpi 4 run $K --backend cpu-scalar --tune mpi.every=8,mpi.choose=on,mpi.blocks=2x2 --out "$tmp/chs" > "$tmp/chs.log" 2>&1
+  ex=$(sed -n 's/.*rank 0 of 4: \([0-9]*\) halo exchanges (every \([48]\) steps.*/\1 \2/p' "$tmp/chs.log")
+  grep -q 'exchanged every 4 or 8 steps, timed' "$tmp/chs/summary.json" && [ -n "$ex" ] && [ "${ex% *}" -ge 11 ]
+  ok $? "kp over 2 x 2 blocks, mpi.choose=on: exchanged every 4 or 8 steps as timed, 11 exchanges or more to choose (rank 0: '$ex': exchanges, the period chosen)"
+  case_ roe-scalar-choose-3 3 - --case dambreak --set run.t_end=10 --backend cpu-scalar --tune mpi.every=8,mpi.choose=on
   case_ sed-scalar-every2-4x1 4 4x1 --case sediment-basin --set sediment.steps=300 --set sediment.form=paper \
     --backend cpu-scalar --tune mpi.every=2
   # and it must be that wide: every 2 steps with 2 x 3 cells instead of 2 x 4 (mpi.halo is

@@ -60,6 +60,7 @@ static void defaults(void)
     CHECK(t.mpi_overlap == TUNE_AUTO, "mpi.overlap defaults to auto (where it gains: the backend says)");
     CHECK(t.mpi_pack == 1, "mpi.pack defaults to on");
     CHECK(t.mpi_every == 0, "mpi.every defaults to 0 (chosen by the backend)");
+    CHECK(t.mpi_choose == TUNE_AUTO, "mpi.choose defaults to auto");
     CHECK(t.mpi_verbose == 0, "mpi.verbose defaults to off");
     /* the backends take tuning_or_default(cfg->tune): NULL must be the same defaults */
     CHECK(memcmp(tuning_or_default(NULL), &t, sizeof t) == 0, "tuning_or_default(NULL) is the defaults");
@@ -72,15 +73,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 18 keys, each tested here (a new key must be added to this test) */
+    /* the table: 19 keys, each tested here (a new key must be added to this test) */
     static const char *const names[] = {"clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
                                         "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
                                         "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.prefetch",
-                                        "mpi.every",   "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 18;
+                                        "mpi.every",   "mpi.choose",  "mpi.verbose"};
+    int n = tuning_key_count(), same = n == 19;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 18 keys this test covers, in order (%d keys)", n);
+          "the table holds the 19 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -98,6 +99,7 @@ static void good_values(void)
     CHECK(parse("gl_check=on", &t) == SWGL_OK && t.gl_check == 1, "gl_check=on");
     CHECK(parse("roe.fused=off", &t) == SWGL_OK && t.roe_fused == 0, "roe.fused=off");
     CHECK(parse("mpi.overlap=off", &t) == SWGL_OK && t.mpi_overlap == TUNE_OFF, "mpi.overlap=off");
+    CHECK(parse("mpi.choose=on", &t) == SWGL_OK && t.mpi_choose == TUNE_ON, "mpi.choose=on");
     CHECK(parse("mpi.overlap=on", &t) == SWGL_OK && t.mpi_overlap == TUNE_ON, "mpi.overlap=on");
     CHECK(parse("mpi.overlap=no", &t) != SWGL_OK, "mpi.overlap=no: auto, off or on (a choice, not a switch)");
     CHECK(parse("mpi.verbose=on", &t) == SWGL_OK && t.mpi_verbose == 1, "mpi.verbose=on");
@@ -133,7 +135,7 @@ static void good_values(void)
     swgl_tuning a, b;
     const char *all = "clock_every=7,host_clock=on,roe.fused=off,roe.group=16x4,kp.fused=flux,kp.group=16x8,"
                       "kp.cells=1x8,kp.stage=on,kp.xshare=off,kp.max_groups=3,mpi.blocks=2x2,mpi.halo=2,"
-                      "mpi.overlap=off,mpi.pack=off,mpi.every=3,mpi.verbose=on";
+                      "mpi.overlap=off,mpi.pack=off,mpi.every=3,mpi.choose=off,mpi.verbose=on";
     char buf[1024];
     int ok = parse(all, &a) == SWGL_OK;
     tuning_format(&a, buf, sizeof buf);

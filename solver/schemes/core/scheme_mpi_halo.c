@@ -53,7 +53,7 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     for (int p = 0; p < m->npeer; p++) {
         peer *q = &m->peers[p];
         m->req[2 * p] = m->req[2 * p + 1] = MPI_REQUEST_NULL;
-        if (q->rn) MPI_Irecv(q->rbuf, q->rn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
+        if (q->xrn) MPI_Irecv(q->rbuf, q->xrn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
     }
     /* the sending peers whose strips are asked for: after the last step (scheme_mpi_prefetch),
      * or here, every one before the first is waited for (the read-backs of several
@@ -63,21 +63,22 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     int all = inner || asked || m->pipelined;
     for (int p = 0; all && !m->asked_early && p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
-        if (!q->sn) continue;
-        first(&st, be->halo->request(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]), msg, sizeof msg);
+        if (!q->xsn) continue;
+        first(&st, be->halo->request(self, q->xs[0], q->xs[1], q->xs[2], q->xs[3]), msg, sizeof msg);
         asked++;   /* (a failed one too: a double strip's first member may be in flight) */
     }
     m->asked_early = 0;
     if (inner && st == SWGL_OK) first(&st, be->halo->stage_rects(self, 0, inner, 1, NULL), msg, sizeof msg);
     for (int p = 0, k = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
         peer *q = &m->peers[p];
-        if (!q->sn) continue;
+        if (!q->xsn) continue;
         if (all) {   /* (every strip asked for is fetched, after a failure too: none is left in flight) */
             if (k++ < asked) first(&st, be->halo->fetch(self, q->sbuf), msg, sizeof msg);
         } else if (st == SWGL_OK) {
-            first(&st, be->halo->get(self, q->snd[0], q->snd[1], q->snd[2], q->snd[3], q->sbuf), msg, sizeof msg);
+            first(&st, be->halo->get(self, q->xs[0], q->xs[1], q->xs[2], q->xs[3], q->sbuf), msg, sizeof msg);
         }
-        MPI_Isend(q->sbuf, q->sn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
+        MPI_Isend(q->sbuf, q->xsn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
+        m->sent += q->xsn;
     }
     t1 = MPI_Wtime();
     m->tm.read_s += t1 - t0;   /* the strips read back (with the requests and, overlapped, the inner cells queued) */
@@ -91,7 +92,7 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
         if (idx == MPI_UNDEFINED) break;
         const peer *q = &m->peers[idx / 2];
         if (idx % 2 == 0 && st == SWGL_OK)
-            first(&st, be->halo->set(self, q->rcv[0], q->rcv[1], q->rcv[2], q->rcv[3], q->rbuf), msg, sizeof msg);
+            first(&st, be->halo->set(self, q->xr[0], q->xr[1], q->xr[2], q->xr[3], q->rbuf), msg, sizeof msg);
         t1 = MPI_Wtime();
         m->tm.write_s += t1 - t2;
     }
@@ -100,13 +101,14 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
 
 swgl_status scheme_mpi_prefetch(mpi_inst *m)
 {
-    if (!m->prefetch || m->asked_early || m->since % m->every != 0) return SWGL_OK;
+    if (!m->prefetch || m->asked_early || !(m->since == 0 || m->since - m->last >= m->period)) return SWGL_OK;
+    scheme_mpi_band(m, m->since == 0 ? m->every : m->since - m->last);   /* (the next stage 0's, as it will set them) */
     const scheme_backend *be = m->inner.be;
     swgl_status st = SWGL_OK;
     for (int p = 0; p < m->npeer && st == SWGL_OK; p++) {
         peer *q = &m->peers[p];
-        if (!q->sn) continue;
-        st = be->halo->request(m->inner.self, q->snd[0], q->snd[1], q->snd[2], q->snd[3]);
+        if (!q->xsn) continue;
+        st = be->halo->request(m->inner.self, q->xs[0], q->xs[1], q->xs[2], q->xs[3]);
         m->prefetched++;   /* (a failed one too: the exchange fetches what may be in flight) */
     }
     m->asked_early = 1;
@@ -119,7 +121,7 @@ void scheme_mpi_drop_prefetch(mpi_inst *m)
     m->asked_early = 0;
     /* (fetched into the send buffers, which the next exchange fills) */
     for (int p = 0, k = 0; p < m->npeer && k < m->prefetched; p++)
-        if (m->peers[p].sn) (void)m->inner.be->halo->fetch(m->inner.self, m->peers[p].sbuf), k++;
+        if (m->peers[p].xsn) (void)m->inner.be->halo->fetch(m->inner.self, m->peers[p].sbuf), k++;
     m->prefetched = 0;
 }
 
@@ -167,6 +169,8 @@ swgl_status scheme_mpi_peers(mpi_inst *m)
         q->rn = nr * m->cell_bytes;
         if (ns) rect_local(snd, win, q->snd);
         if (nr) rect_local(rcv, win, q->rcv);
+        memcpy(q->gsnd, snd, sizeof snd);
+        memcpy(q->grcv, rcv, sizeof rcv);
         if ((ns && !(q->sbuf = malloc((size_t)q->sn))) || (nr && !(q->rbuf = malloc((size_t)q->rn))))
             st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the halo");
     }
@@ -175,7 +179,89 @@ swgl_status scheme_mpi_peers(mpi_inst *m)
         if (m->peers[p].sn && c > m->strip_max) m->strip_max = c;
         m->nsend += m->peers[p].sn > 0;
     }
+    if (st == SWGL_OK) scheme_mpi_band(m, m->every);
     return st;
+}
+
+/* The part of r (one rank's own cells in the window win of another, whose own cells are
+ * own; interior coordinates x0, y0, x1, y1) that has gone stale b cells from the window's
+ * edge: where r lies beside own on one side, its b cells farthest from own; at a corner
+ * (beside own on two sides), all of it.  A window's cells go stale from its edges inward,
+ * a step's reach a step (its ring beyond holds walls, not the neighbours' cells), and
+ * every cell of r lies a halo's width or more from the window's other edges. */
+static void band(const int r[4], const int own[4], const int win[4], int b, int out[4])
+{
+    memcpy(out, r, 4 * sizeof *out);
+    int west = r[2] <= own[0], east = r[0] >= own[2], south = r[3] <= own[1], north = r[1] >= own[3];
+    if ((west || east) && (south || north)) return;
+    if (west && win[0] + b < out[2]) out[2] = win[0] + b;
+    if (east && win[2] - b > out[0]) out[0] = win[2] - b;
+    if (south && win[1] + b < out[3]) out[3] = win[1] + b;
+    if (north && win[3] - b > out[1]) out[1] = win[3] - b;
+}
+
+void scheme_mpi_band(mpi_inst *m, long steps)
+{
+    const int *own = m->blk[swgl_mpi_rank()], *win = own + 4;
+    int whole = steps >= m->every, b = (int)((m->halo / m->every) * (whole ? m->every : steps));
+    for (int p = 0; p < m->npeer; p++) {
+        peer *q = &m->peers[p];
+        int s[4], r[4];
+        if (whole || !q->sn) {
+            memcpy(q->xs, q->snd, sizeof q->xs);
+            q->xsn = q->sn;
+        } else {   /* (the peer's window goes stale as this one does: the same steps) */
+            band(q->gsnd, m->blk[q->rank], m->blk[q->rank] + 4, b, s);
+            rect_local(s, win, q->xs);
+            q->xsn = rect_cells(s) * m->cell_bytes;
+        }
+        if (whole || !q->rn) {
+            memcpy(q->xr, q->rcv, sizeof q->xr);
+            q->xrn = q->rn;
+        } else {
+            band(q->grcv, own, win, b, r);
+            rect_local(r, win, q->xr);
+            q->xrn = rect_cells(r) * m->cell_bytes;
+        }
+    }
+}
+
+/* Whether this stage 0 exchanges, and then its rectangles: the whole halo at the first since
+ * the state was set, else what went stale in the steps since the last exchange (the whole
+ * halo where those are `every`) */
+static int due(mpi_inst *m)
+{
+    long s = m->since++;
+    if (s != 0 && s - m->last < m->period) return 0;
+    scheme_mpi_band(m, s == 0 ? m->every : s - m->last);
+    m->last = s;
+    return 1;
+}
+
+/* After an exchange, the period chosen (tune mpi.choose): every / 2 for the first two
+ * exchanges' steps (a new sim's first steps touch its arrays for the first time), then
+ * rounds of every steps at every / 2 (two exchanges) and every steps at every (one), each
+ * timed from exchange to exchange, and after the last round the faster a step (the ranks'
+ * slowest times: every rank the same choice) for the rest of the run */
+static void choose_next(mpi_inst *m)
+{
+    if (!m->choose.on) return;
+    double now = MPI_Wtime();
+    int e = m->choose.turn++, half = m->every / 2;
+    if (e >= 3) {   /* the span that ends here, and its steps */
+        m->choose.t[m->period == half ? 0 : 1] += now - m->choose.t_prev;
+        m->choose.n[m->period == half ? 0 : 1] += m->period;
+    }
+    m->choose.t_prev = now;
+    if (e >= 2 && (e - 2) % 3 == 0 && (e - 2) / 3 == m->choose.rounds) {
+        double t[2];
+        MPI_Allreduce(m->choose.t, t, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        /* (a step's time: an odd every's rounds are not of equal steps) */
+        m->period = t[0] * m->choose.n[1] <= t[1] * m->choose.n[0] ? half : m->every;
+        m->choose.on = 0;
+        return;
+    }
+    m->period = e >= 2 && (e - 2) % 3 == 2 ? m->every : half;
 }
 
 swgl_status scheme_mpi_stage(void *self, int k, double *bound)
@@ -188,8 +274,9 @@ swgl_status scheme_mpi_stage(void *self, int k, double *bound)
     /* the halo every `every` steps: a halo every x as wide as a step reads keeps the owned
      * cells exact for that many steps (the cells beyond them, computed on both sides, go
      * stale from the outside in, and the bound counts owned cells only) */
-    int exch = k == 0 && m->since++ % m->every == 0;
+    int exch = k == 0 && due(m);
     if (exch) {
+        choose_next(m);
         /* no wait for the block's queued work first: a GPU's strips are packed by passes
          * queued after it, and their read-backs wait for those alone (the wait shows in the
          * read) */
@@ -238,7 +325,7 @@ static swgl_status h_stage_quiet(void *self, int k, int slot)
 {
     mpi_inst *m = self;
     double t0 = MPI_Wtime();
-    if (k == 0 && m->since++ % m->every == 0) {   /* (every rank exchanges, a failed one too) */
+    if (k == 0 && due(m)) {   /* (every rank exchanges, a failed one too) */
         keep(m, exchange(m, NULL));
         double t1 = MPI_Wtime();
         m->exch_s += t1 - t0;
@@ -277,6 +364,7 @@ static swgl_status h_save(void *self)
 {
     mpi_inst *m = self;
     m->held_since = m->since;
+    m->held_last = m->last;
     m->in_window = 1;
     keep(m, m->inner.be->hold->save(m->inner.self));
     return SWGL_OK;
@@ -287,6 +375,7 @@ static swgl_status h_restore(void *self)
     mpi_inst *m = self;
     scheme_mpi_drop_prefetch(m);   /* (asked for after the window's last step, which is undone) */
     m->since = m->held_since;
+    m->last = m->held_last;
     m->in_window = 1;
     keep(m, m->inner.be->hold->restore(m->inner.self));
     return SWGL_OK;

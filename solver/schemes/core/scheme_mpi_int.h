@@ -24,12 +24,16 @@ swgl_status scheme_mpi_layout(int nx, int ny, int px, int py, int halo, int P, i
 
 /* What a rank exchanges with one other: the cells of its own block that lie in the
  * other's window (sent) and the other's own cells in this window (received); rectangles
- * (x, y, w, h) in this block's grid_at coordinates. */
+ * (x, y, w, h) in this block's grid_at coordinates; and those of this exchange, all of them
+ * or, exchanged sooner than the halo's width needs, the part gone stale (scheme_mpi_halo.c
+ * band). */
 typedef struct peer {
     int rank;
     int snd[4], rcv[4];
     void *sbuf, *rbuf;
     int sn, rn;   /* bytes (the backend's cell_bytes a cell) */
+    int gsnd[4], grcv[4];   /* snd and rcv in the grid's interior coordinates (x0, y0, x1, y1) */
+    int xs[4], xr[4], xsn, xrn;   /* this exchange's rectangles and bytes */
 } peer;
 
 typedef struct mpi_inst {
@@ -50,8 +54,19 @@ typedef struct mpi_inst {
     double t, stop, bound;      /* the step: set_time's t and stop, stage 0's bound */
     double exch_s;              /* s spent in the halo exchanges */
     long exchanges;
-    int every;                  /* the halo exchanged every `every` steps (its width every x the step's) */
-    long since;                 /* stage 0s since the state was set (an exchange where since % every == 0) */
+    long sent;                  /* bytes sent in the exchanges */
+    int every;                  /* the halo's width: every x the step's reach */
+    int period;                 /* the steps between exchanges (every, or chosen: choose) */
+    long since;                 /* stage 0s since the state was set (the first exchanges all of the halo) */
+    long last;                  /* the stage 0 that last exchanged (since's value) */
+    /* the period chosen at run time (tune mpi.choose): every / 2 and every in turn, each for
+     * every's steps a round, timed from exchange to exchange, then the faster for the rest
+     * of the run (the ranks' slowest times) */
+    struct {
+        int on, rounds, turn;   /* choosing; the rounds still to time; the exchange in its round */
+        double t_prev, t[2];    /* the last exchange's time; each period's time so far */
+        long n[2];              /* and its steps */
+    } choose;
     scheme_mpi_times tm;        /* the exchange's parts (scheme_mpi_stats) */
     int overlap;                /* stage 0's reach where its inner cells go while the halo does, else 0 */
     long strip_max;             /* the cells of the largest strip this rank sends */
@@ -68,7 +83,7 @@ typedef struct mpi_inst {
      * agree on nothing (bounds does, once): the first error kept, since's value saved */
     int in_window;
     swgl_status qerr;
-    long held_since;
+    long held_since, held_last;
     scheme_backend be;          /* the table of this instance */
     scheme_probe_ops probe;     /* its probe: the native fields where the block's backend has them */
     char name[480];
@@ -82,6 +97,9 @@ swgl_status scheme_mpi_agree(swgl_status st);
  * instance's stage (stage 0 exchanges the halo). */
 swgl_status scheme_mpi_peers(mpi_inst *m);
 swgl_status scheme_mpi_stage(void *self, int k, double *bound);
+/* this exchange's rectangles (each peer's xs, xr and their bytes) after `steps` steps since
+ * the last: the whole halo, or where fewer than its width's steps, the part gone stale */
+void scheme_mpi_band(mpi_inst *m, long steps);
 /* after the last stage's advance of a step: the next exchange's strips asked for now, where
  * the next stage 0 exchanges (m->prefetch); and the strips asked for, let go unused (the
  * state set or restored) */

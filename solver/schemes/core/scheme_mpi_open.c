@@ -131,9 +131,10 @@ int scheme_mpi_stats(const scheme_inst *in, scheme_mpi_times *t)
     *t = m->tm;
     t->exchange_s = m->exch_s;
     t->exchanges = m->exchanges;
-    t->every = m->every;
-    t->halo_bytes = 0;
+    t->every = m->period;
+    t->halo_bytes = 0;   /* (an exchange's, on average: with mpi.choose some send part of the halo) */
     for (int p = 0; p < m->npeer; p++) t->halo_bytes += m->peers[p].sn;
+    if (m->exchanges > 0) t->halo_bytes = m->sent / m->exchanges;
     return 1;
 }
 
@@ -164,8 +165,21 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     m->every = tn->mpi_every > 0 ? tn->mpi_every : impl == BACKEND_GPU ? 4 : 1;
     /* a held step ([run] step_hold) on a GPU: the halo every window's steps (up to 16), so
      * that a window exchanges once (its first bound and its end are its agreements) */
-    if (tn->mpi_every <= 0 && impl == BACKEND_GPU && s->sc && s->sc->step_hold > 1)
-        m->every = s->sc->step_hold < 16 ? s->sc->step_hold : 16;
+    int held = s->sc && s->sc->step_hold > 1;
+    if (tn->mpi_every <= 0 && impl == BACKEND_GPU && held) m->every = s->sc->step_hold < 16 ? s->sc->step_hold : 16;
+    /* or the steps between exchanges chosen at run time (tune mpi.choose; auto: on a GPU
+     * where mpi.every is left to it, and not held): a halo 8 steps wide (or mpi.every's),
+     * exchanged every 4 or every 8 steps, whichever the first rounds time faster (on two
+     * H200s every 4 was the faster on blocks of 4096^2 and 8192 x 4096 cells, every 8 on
+     * Malpasset's of 0.35 M: docs/mpi.md); each exchange sends what went stale since the
+     * last (scheme_mpi_band) */
+    int choose = tn->mpi_choose == TUNE_ON || (tn->mpi_choose == TUNE_AUTO && impl == BACKEND_GPU && tn->mpi_every <= 0);
+    if (choose && !held) {
+        if (tn->mpi_every <= 0) m->every = 8;
+        m->choose.on = m->every >= 2;
+        m->choose.rounds = 3;
+    }
+    m->period = m->choose.on ? m->every / 2 : m->every;
     m->halo = (tn->mpi_halo > 0 ? tn->mpi_halo : d->halo(s)) * m->every;
     m->overlap = tn->mpi_overlap != TUNE_OFF && be->halo->overlap && be->halo->request && be->halo->fetch && be->halo->stage_rects;
     swgl_status st = scheme_mpi_layout(s->nx, s->ny, px, py, m->halo, swgl_mpi_size(), &m->blk);
@@ -197,7 +211,8 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     if (!m->pipelined) swgl_clear_error();   /* (no room: the exchange gets its strips one at a time) */
     m->prefetch = !ovl && m->pipelined && tn->mpi_prefetch == 1;
     char every[48] = "";
-    if (m->every > 1) snprintf(every, sizeof every, " exchanged every %d steps", m->every);
+    if (m->choose.on) snprintf(every, sizeof every, " exchanged every %d or %d steps, timed", m->every / 2, m->every);
+    else if (m->every > 1) snprintf(every, sizeof every, " exchanged every %d steps", m->every);
     snprintf(m->name, sizeof m->name, "%.360s over %d MPI ranks (%d x %d blocks, halo %d%s%s)", m->inner.name,
              swgl_mpi_size(), px, py, m->halo, every, ovl ? ", overlapped" : m->prefetch ? ", read back early" : "");
     m->be = mpi_backend;

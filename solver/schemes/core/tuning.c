@@ -40,9 +40,11 @@ static const key_def keys[] = {
      "gpu-compute kp (float, no boundary data): the step on kernels (on), the flux kernel then passes (flux), "
      "or passes (off)"},
     {"kp.group", K_AXB, OFF(kp_group), 1, 1024, 1, 1024, NULL, NULL, "auto",
-     "the work group of kp's flux kernel (auto: 16x8 below 2^22 cells, 32x2 from there)"},
+     "the work group of kp's flux kernel (auto: 16x8 below 2^22 cells, 32x2 from there, 32x4 where its tiles "
+     "would outnumber a dispatch's groups)"},
     {"kp.cells", K_AXB, OFF(kp_cells), 1, 8, 1, 64, NULL, NULL, "auto",
-     "the cells an invocation of kp's flux kernel sweeps, A columns of B (auto: 1x1, 1x8 from 2^22 cells)"},
+     "the cells an invocation of kp's flux kernel sweeps, A columns of B (auto: 1x1, 1x8 from 2^22 cells, "
+     "taller where its tiles would outnumber a dispatch's groups)"},
     {"kp.stage", K_CHOICE, OFF(kp_stage), 0, 0, 0, 0, tri_names, tri_vals, "auto",
      "kp's flux kernel reads its group's texels from shared memory (auto: below 2^22 cells)"},
     {"kp.xshare", K_CHOICE, OFF(kp_xshare), 0, 0, 0, 0, tri_names, tri_vals, "auto",
@@ -65,6 +67,9 @@ static const key_def keys[] = {
     {"mpi.every", K_INT, OFF(mpi_every), 0, 16, 0, 0, NULL, NULL, "0",
      "over MPI ranks: the halo exchanged every N steps, N times as wide, its cells computed on both sides "
      "(0: chosen by the backend, docs/mpi.md)"},
+    {"mpi.choose", K_CHOICE, OFF(mpi_choose), 0, 0, 0, 0, tri_names, tri_vals, "auto",
+     "over MPI ranks: the steps between exchanges chosen at run time, N or N/2 of a halo N steps wide, by "
+     "timing both (auto: on a GPU where mpi.every is left to it, N = 8; docs/mpi.md)"},
     {"mpi.verbose", K_BOOL, OFF(mpi_verbose), 0, 1, 0, 0, NULL, NULL, "off",
      "over MPI ranks: every rank prints its messages from the sim's creation on, not only rank 0"},
 };

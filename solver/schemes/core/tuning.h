@@ -36,6 +36,7 @@ typedef struct swgl_tuning {
     int mpi_pack;         /* a GPU's halo strips moved by passes through small arrays */
     int mpi_prefetch;     /* a GPU's strips of the next exchange read back after the step before it (off) */
     int mpi_every;        /* the halo exchanged every N steps, N times as wide (0: auto) */
+    int mpi_choose;       /* the steps between exchanges measured at run time, N or N / 2 (auto: a GPU's auto N) */
     int mpi_verbose;      /* every rank prints, not only rank 0 */
     int gl_check;         /* every GL pass followed by a glGetError check (debugging) */
 } swgl_tuning;
