@@ -43,9 +43,10 @@ static int be_overlap(void *self, int strips, long max_cells, int forced)
     const kp_gpu *g = self;
     /* unless forced, the fragment path only, where it was measured to gain (kp RK2 at 2048^2
      * a GPU, 93.0%): on gpu-compute the stage over rectangles runs the flux kernel alone,
-     * without the fused stage 1 and the tile lists, and Malpasset over two H200s took 551 us
-     * a step in its stages overlapped, 100 us not; its other compute variants (double,
-     * kp.fused=off|flux) are not measured (docs/mpi.md) */
+     * without the fused stage 1 and the tile lists: measured again on two H200s once the
+     * strips and the reductor's arrays were fixed, it gained on kp's weak 4096^2 blocks and
+     * on Malpasset (4-6%) and lost on its strong 8192^2 (about 5%); its other compute variants
+     * (double, kp.fused=off|flux) are not measured (docs/mpi.md) */
     if (g->compute && !forced) return 0;
     int reach = kp_gpu_overlap(self);
     return reach && kp_gpu_halo_room(self, strips, max_cells) == SWGL_OK ? reach : 0;
