@@ -105,19 +105,23 @@ ok $? "kp-thacker: the large grids' flux kernel (32x2 groups, 1x8 cells, rows sh
 # more tiles than a dispatch's work groups: on a large grid (2048^2, the least where the
 # large grids' shape applies) the tiles grow taller (here until 1000 groups, kp.max_groups,
 # hold them: 32x4 groups of 1x64 cells), and a step gives what the 32x2 groups of 1x8 cells
-# give when they run their tiles in turns, to the bit (the same functions of the same cells)
-for v in "kp.max_groups=1000 32x4 1x64" "kp.group=32x2,kp.cells=1x8,kp.max_groups=1000 32x2 1x8"; do
+# give when they run their tiles in turns, to the bit (the same functions of the same cells);
+# staged (kp.stage=on) they do not grow (a tile that tall would not fit in shared memory)
+for v in "kp.max_groups=1000 32x4 1x64" "kp.group=32x2,kp.cells=1x8,kp.max_groups=1000 32x2 1x8" \
+         "kp.stage=on,kp.max_groups=1000 32x2 1x8"; do
   set -- $v
+  out="$tmp/kp-big-$2"; case $1 in kp.stage=on*) out="$tmp/kp-big-staged";; esac
   "$swgl" run --case circular-dambreak --set run.scheme=kp --set domain.nx=2048 --set domain.ny=2048 --set run.t_end=0.02 \
-    --set output.maps=false --set run.output_times= --tune "$1" --backend gpu-compute --quiet --out "$tmp/kp-big-$2" > "$tmp/kp-big.log" 2>&1
-  grep -q "fused flux kernel (groups $2, $3 cells an invocation, rows shared)" "$tmp/kp-big-$2/summary.json"
+    --set output.maps=false --set run.output_times= --tune "$1" --backend gpu-compute --quiet --out "$out" > "$tmp/kp-big.log" 2>&1
+  grep -q "fused flux kernel (groups $2, $3 cells an invocation, rows shared)" "$out/summary.json"
   ok $? "kp 2048^2, --tune $1: the flux kernel in groups of $2 sweeping $3 cells ($(head -c 200 "$tmp/kp-big.log"))"
 done
 steps() { sed -n 's/.*"steps": *\([0-9]*\).*/\1/p' "$1/summary.json" | head -1; }
 [ "$(steps "$tmp/kp-big-32x4")" -ge 2 ] && cmp -s "$tmp/kp-big-32x4/h.asc" "$tmp/kp-big-32x2/h.asc" &&
-  cmp -s "$tmp/kp-big-32x4/qx.asc" "$tmp/kp-big-32x2/qx.asc" && cmp -s "$tmp/kp-big-32x4/qy.asc" "$tmp/kp-big-32x2/qy.asc"
-ok $? "kp 2048^2: the taller tiles write the tiles in turns' h, qx, qy to the digit over $(steps "$tmp/kp-big-32x4") steps"
-rm -rf "$tmp/kp-big-32x4" "$tmp/kp-big-32x2"
+  cmp -s "$tmp/kp-big-32x4/qx.asc" "$tmp/kp-big-32x2/qx.asc" && cmp -s "$tmp/kp-big-32x4/qy.asc" "$tmp/kp-big-32x2/qy.asc" &&
+  cmp -s "$tmp/kp-big-staged/h.asc" "$tmp/kp-big-32x2/h.asc"
+ok $? "kp 2048^2: the taller tiles write the tiles in turns' h, qx, qy to the digit over $(steps "$tmp/kp-big-32x4") steps (and the staged tiles' h)"
+rm -rf "$tmp/kp-big-32x4" "$tmp/kp-big-32x2" "$tmp/kp-big-staged"
 rm -rf "$tmp/kp-v"
 "$swgl" run --case thacker --set run.t_end=1 --set run.output_times= --backend gpu-compute --tune kp.xshare=on,kp.cells=2x4,kp.stage=off --quiet --out "$tmp/kp-v" > "$tmp/kp-v.log" 2>&1
 r=$?

@@ -59,6 +59,7 @@ typedef struct mpi_inst {
     int period;                 /* the steps between exchanges (every, or chosen: choose) */
     long since;                 /* stage 0s since the state was set (the first exchanges all of the halo) */
     long last;                  /* the stage 0 that last exchanged (since's value) */
+    long span;                  /* the steps between the last two exchanges */
     /* the period chosen at run time (tune mpi.choose): every / 2 and every in turn, each for
      * every's steps a round, timed from exchange to exchange, then the faster for the rest
      * of the run (the ranks' slowest times) */

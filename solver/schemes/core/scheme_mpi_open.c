@@ -170,9 +170,10 @@ swgl_status scheme_mpi_open(scheme_inst *in, const scheme_desc *d, enum backend 
     /* or the steps between exchanges chosen at run time (tune mpi.choose; auto: on a GPU
      * where mpi.every is left to it, and not held): a halo 8 steps wide (or mpi.every's),
      * exchanged every 4 or every 8 steps, whichever the first rounds time faster (on two
-     * H200s every 4 was the faster on blocks of 4096^2 and 8192 x 4096 cells, every 8 on
-     * Malpasset's of 0.35 M: docs/mpi.md); each exchange sends what went stale since the
-     * last (scheme_mpi_band) */
+     * H200s: roe over two 8192 x 4096 blocks 1.076 s every 4, 1.232 s every 8; 4096^2
+     * blocks level; Malpasset's 0.35 M-cell blocks a few % faster every 8: docs/mpi.md);
+     * each exchange sends what went stale since the last (scheme_mpi_band).  Not with the
+     * held step, whose windows set the period (mpi.choose=on too) */
     int choose = tn->mpi_choose == TUNE_ON || (tn->mpi_choose == TUNE_AUTO && impl == BACKEND_GPU && tn->mpi_every <= 0);
     if (choose && !held) {
         if (tn->mpi_every <= 0) m->every = 8;

@@ -50,7 +50,7 @@ static const key_def keys[] = {
     {"kp.xshare", K_CHOICE, OFF(kp_xshare), 0, 0, 0, 0, tri_names, tri_vals, "auto",
      "kp's flux kernel shares a row's points between invocations, one column each (auto: from 2^22 cells)"},
     {"kp.max_groups", K_INT, OFF(kp_max_groups), 2, 65535, 0, 0, NULL, NULL, "65535",
-     "the most work groups a dispatch of kp's step on kernels"},
+     "the most work groups a dispatch of kp's step on kernels (past it the flux tiles grow taller, auto shape)"},
     {"mpi.blocks", K_AXB, OFF(mpi_blocks), 1, 65536, 1, 65536, NULL, NULL, "auto",
      "over MPI ranks: A x B blocks, A B = the ranks (auto: the least cut length)"},
     {"mpi.halo", K_INT, OFF(mpi_halo), 0, 64, 0, 0, NULL, NULL, "0",
@@ -69,7 +69,7 @@ static const key_def keys[] = {
      "(0: chosen by the backend, docs/mpi.md)"},
     {"mpi.choose", K_CHOICE, OFF(mpi_choose), 0, 0, 0, 0, tri_names, tri_vals, "auto",
      "over MPI ranks: the steps between exchanges chosen at run time, N or N/2 of a halo N steps wide, by "
-     "timing both (auto: on a GPU where mpi.every is left to it, N = 8; docs/mpi.md)"},
+     "timing both (auto: on a GPU where mpi.every is left to it, N = 8; not with [run] step_hold; docs/mpi.md)"},
     {"mpi.verbose", K_BOOL, OFF(mpi_verbose), 0, 1, 0, 0, NULL, NULL, "off",
      "over MPI ranks: every rank prints its messages from the sim's creation on, not only rank 0"},
 };

@@ -86,12 +86,14 @@ swgl_status kpg_kernels_shape(kp_gpu *g, int flux_only)
         }
         g->xshare = tn->kp_xshare == TUNE_AUTO ? big : tn->kp_xshare;
         g->staged = tn->kp_stage == TUNE_AUTO ? !big : tn->kp_stage;
-        /* more tiles than a dispatch's work groups (tune kp.max_groups, to test): taller
-         * tiles, unless the shape is tuned (measured on an H200, RK2: 8192^2 in 140,562
-         * tiles of 30 x 16 cells stepped at 5.5e9 cells/s, in 35,346 of 30 x 64, groups of
-         * 32 x 4 sweeping 16 cells, at 1.04e10, as 4096^2 does either way; docs/performance.md) */
+        /* more tiles than a dispatch of the step on kernels runs work groups (tune
+         * kp.max_groups, to test): taller tiles, unless the shape is tuned or staged (a tile
+         * that tall would not fit in shared memory).  Measured on an H200, RK2: 8192^2 in
+         * 140,562 tiles of 30 x 16 cells stepped at 5.5e9 cells/s, in 35,346 of 30 x 64
+         * (groups of 32 x 4 sweeping 16 cells) at 1.04e10, as 4096^2 does either way
+         * (docs/performance.md) */
         long most = tn->kp_max_groups < KT_MAX_GROUPS ? tn->kp_max_groups : KT_MAX_GROUPS;
-        if (big && !tn->kp_group[0] && !tn->kp_cells[0]) {
+        if (big && !flux_only && !g->staged && !tn->kp_group[0] && !tn->kp_cells[0]) {
             while (tiles_of(g) > most - 1 && g->cy < 64) {
                 if (g->gy < 4) g->gy *= 2;
                 g->cy *= 2;
