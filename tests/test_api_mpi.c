@@ -5,7 +5,9 @@
  * file to the bit (the CPU backends over ranks do the same operations on the same values:
  * tests/test_mpi.sh), set_field and the observers included.  Each rank ends with "N passed,
  * N failed" (the ranks past 0 print too: the sim is made with tune mpi.verbose=on) and its
- * exit status. */
+ * exit status.  A fourth argument "chosen" runs the halo 4 steps wide, exchanged every 2 or 4
+ * steps as timed (tune mpi.every=4,mpi.choose=on): the state set between the runs (set_field)
+ * then falls within or after the rounds that choose. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +31,15 @@ int main(int argc, char **argv)
         return 1;
     }
     if (argc < 3) {
-        printf("usage: test_api_mpi REFERENCE write|check [BACKEND]\n");
+        printf("usage: test_api_mpi REFERENCE write|check [BACKEND [chosen]]\n");
         return 2;
     }
     const int write = strcmp(argv[2], "write") == 0, rank = swgl_mpi_rank(), P = swgl_mpi_size();
     const char *backend = argc > 3 ? argv[3] : "cpu-scalar";
+    const int chosen = argc > 4 && strcmp(argv[4], "chosen") == 0;
     const char *set[] = {"domain.nx=40", "domain.ny=30", "domain.dx=5", "domain.dy=6", NULL};
-    swgl_sim_desc d = {.case_name = "dambreak", .backend = backend, .set = set, .tune = "mpi.verbose=on"};
+    swgl_sim_desc d = {.case_name = "dambreak", .backend = backend, .set = set,
+                       .tune = chosen ? "mpi.verbose=on,mpi.every=4,mpi.choose=on" : "mpi.verbose=on"};
     swgl_sim *sim = NULL;
     if (!CHECK(swgl_sim_create(&d, &sim) == SWGL_OK, "rank %d of %d: create %s: %s", rank, P, backend,
                swgl_last_error()))
@@ -74,7 +78,10 @@ int main(int argc, char **argv)
         CHECK(got_all, "rank %d: every exchange number is a stat: %s", rank, swgl_last_error());
         if (P == 1)
             CHECK(v[0] == 0 && v[1] == 0 && v[6] == 0, "one rank: no exchange (%g s, %g, %g bytes)", v[0], v[1], v[6]);
-        else {
+        else if (chosen) {   /* (every 2 or 4 steps, and at the state set) */
+            CHECK(v[1] >= swgl_sim_steps(sim) / 4.0 && v[1] <= swgl_sim_steps(sim) / 2.0 + 2,
+                  "rank %d: an exchange every 2 to 4 steps (%g exchanges, %ld steps)", rank, v[1], swgl_sim_steps(sim));
+        } else {
             CHECK(v[1] == (double)swgl_sim_steps(sim), "rank %d: an exchange a step (%g exchanges, %ld steps)", rank,
                   v[1], swgl_sim_steps(sim));
             CHECK(v[2] >= 0 && v[3] >= 0 && v[4] >= 0 && v[2] + v[3] + v[4] <= v[0] + 1e-6 * v[1],

@@ -332,6 +332,12 @@ else
         ok $? "the API over $n ranks on $b: every rank's whole-grid fields are one rank's (exit $r: $(grep -m1 FAIL "$tmp/api$n-$b.log" | head -c 200))"
       done
     done
+    # the period chosen at run time with a state set between the runs (the band after it the
+    # whole halo; its rounds' times not counted across it)
+    timeout 120 "$mpirun" -n 3 --oversubscribe "$api" "$tmp/api-cpu-scalar.ref" check cpu-scalar chosen > "$tmp/api3c.log" 2>&1
+    r=$?
+    [ $r = 0 ] && ! grep -q FAIL "$tmp/api3c.log"
+    ok $? "the API over 3 ranks, the halo's period chosen (mpi.every=4,mpi.choose=on), set_field between runs: one rank's fields (exit $r: $(grep -m1 FAIL "$tmp/api3c.log" | head -c 200))"
   fi
   # commands that do not split over ranks are refused rather than run whole on each
   mpi 2 bench kp --sizes 64 > "$tmp/bench.log" 2>&1

@@ -234,7 +234,7 @@ static int due(mpi_inst *m)
     long s = m->since++;
     if (s != 0 && s - m->last < m->period) return 0;
     scheme_mpi_band(m, s == 0 ? m->every : s - m->last);
-    m->span = s - m->last;   /* (the steps since the last: fewer after a state set) */
+    m->span = s == 0 ? 0 : s - m->last;   /* (the steps since the last; none known after a state set) */
     m->last = s;
     return 1;
 }
@@ -249,7 +249,7 @@ static void choose_next(mpi_inst *m)
     if (!m->choose.on) return;
     double now = MPI_Wtime();
     int e = m->choose.turn++, half = m->every / 2;
-    if (e >= 3) {   /* the span that ends here, and its steps */
+    if (e >= 3 && m->span > 0) {   /* the span that ends here, and its steps (not one cut by a state set) */
         m->choose.t[m->period == half ? 0 : 1] += now - m->choose.t_prev;
         m->choose.n[m->period == half ? 0 : 1] += m->span;
     }
