@@ -120,26 +120,29 @@ swgl_status gpu_array2d_upload_rect(gpu_array2d *a, int x, int y, int w, int h, 
     return gpu_check_gl("upload (glTexSubImage2D)");
 }
 
+void gpu_internal_read(const gpu_array2d *a, int x, int y, int w, int h, void *dst)
+{
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    if (x == 0 && y == 0 && w == a->width && h == a->height) {
+        glBindTexture(GL_TEXTURE_2D, a->tex);
+        glGetTexImage(GL_TEXTURE_2D, 0, pixel_format(a->format), pixel_type(a->format), dst);
+        glBindTexture(GL_TEXTURE_2D, 0);
+        return;
+    }
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    glReadPixels(x, y, w, h, pixel_format(a->format), pixel_type(a->format), dst);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+}
+
 swgl_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data)
 {
     swgl_status st = check_rect(a, x, y, w, h, data, "download");
     if (st != SWGL_OK) return st;
     glGetError();
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-    if (x == 0 && y == 0 && w == a->width && h == a->height) {
-        /* the whole array: glGetTexImage (on NVIDIA's driver in a GL 4.3 context a
-         * glReadPixels is far slower: gpu_readback.c) */
-        glBindTexture(GL_TEXTURE_2D, a->tex);
-        glGetTexImage(GL_TEXTURE_2D, 0, pixel_format(a->format), pixel_type(a->format), data);
-        glBindTexture(GL_TEXTURE_2D, 0);
-        return gpu_check_gl("download (glGetTexImage)");
-    }
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, a->fbo);
-    glReadBuffer(GL_COLOR_ATTACHMENT0);
-    glReadPixels(x, y, w, h, pixel_format(a->format), pixel_type(a->format), data);
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    return gpu_check_gl("download (glReadPixels)");
+    gpu_internal_read(a, x, y, w, h, data);
+    return gpu_check_gl("download (glGetTexImage or glReadPixels)");
 }
 
 void gpu_elems_to_doubles(gpu_format fmt, const void *t, size_t n, double *buf, int stride, int offset)

@@ -30,6 +30,15 @@ void gpu_src_rewrite_log(const gpu_srcbuf *b, const char *log, char *out, size_t
 
 /* ---- the rest ---- */
 
+/* A rectangle of array a read into dst (client memory, or an offset into the pixel-pack
+ * buffer bound), its elements as stored: the whole array by glGetTexImage (on NVIDIA's
+ * driver in a GL 4.3 context a glReadPixels took 2.7 ms for a 4096 x 8 float4 array and
+ * 8.7 ms for 4096 x 16 where glGetTexImage took 0.11 and 0.16 ms; in a 3.3 context both are
+ * fast: docs/mpi.md, "The strips' path measured"), a part of it by glReadPixels from its
+ * framebuffer (gpu_array2d.c).  The GL error is the caller's to check. */
+struct gpu_array2d;
+void gpu_internal_read(const struct gpu_array2d *a, int x, int y, int w, int h, void *dst);
+
 /* The vertex array object and the full-screen vertex shader every pass draws with;
  * created on first use in the current context, released by gpu_context_destroy. */
 unsigned gpu_internal_vao(void);

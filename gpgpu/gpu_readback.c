@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gl.h"
+#include "gpu_internal.h"
 
 struct gpu_readback {
     int slots, max_elems, head, count;
@@ -56,27 +57,10 @@ swgl_status gpu_readback_request(gpu_readback *r, const gpu_array2d *a, int x, i
     if (w * h > r->max_elems)
         return swgl_fail(SWGL_ERR_ARG, "readback of '%s': %dx%d elements, at most %d", gpu_array2d_label(a), w, h,
                          r->max_elems);
-    int ui = gpu_array2d_format(a) == GPU_RGBA32UI;
     int k = (r->head + r->count) % r->slots;
-    GLenum fmt = ui ? GL_RGBA_INTEGER : GL_RGBA, type = ui ? GL_UNSIGNED_INT : GL_FLOAT;
     glGetError();
     glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[k]);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-    if (x == 0 && y == 0 && w == gpu_array2d_width(a) && h == gpu_array2d_height(a)) {
-        /* the whole array: glGetTexImage.  On NVIDIA's driver (580) in a GL 4.3 context a
-         * glReadPixels into a PBO took 2.7 ms for a 4096 x 8 float4 array and 8.7 ms for
-         * 4096 x 16 (0.1-0.2 GB/s), where glGetTexImage took 0.11 and 0.16 ms; in a 3.3
-         * context both are fast (docs/mpi.md, "The strips' path measured") */
-        glBindTexture(GL_TEXTURE_2D, gpu_array2d_texture(a));
-        glGetTexImage(GL_TEXTURE_2D, 0, fmt, type, (void *)0);
-        glBindTexture(GL_TEXTURE_2D, 0);
-    } else {
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, gpu_array2d_framebuffer(a));
-        glReadBuffer(GL_COLOR_ATTACHMENT0);
-        glReadPixels(x, y, w, h, fmt, type, (void *)0);
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-    }
+    gpu_internal_read(a, x, y, w, h, (void *)0);   /* (the whole of a small array by glGetTexImage) */
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     r->fence[k] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     glFlush();   /* the fence must reach the GPU, or a later wait on it never ends */

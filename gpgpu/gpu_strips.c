@@ -186,13 +186,6 @@ swgl_status gpu_strips_request_mrt(gpu_strips *s, gpu_mrt *m, int members, int x
     return st;
 }
 
-swgl_status gpu_strips_fetch_mrt(gpu_strips *s, int members, double *buf)
-{
-    swgl_status st = SWGL_OK;
-    for (int k = 0; k < members && st == SWGL_OK; k++) st = gpu_strips_fetch(s, buf, 4, 2 * k);
-    return st;
-}
-
 /* the elements of buf into the whole of small array sm, through a pixel-unpack buffer: the
  * upload is then queued, not copied by the driver at the call (on NVIDIA's driver, a 4096
  * x 8 float4 strip: 78-83 us with its unpack pass against 185 us from client memory) */

@@ -48,10 +48,9 @@ swgl_status gpu_strips_rect(gpu_strips *s, gpu_array2d *a, int set, int x, int y
  * double-precision states keep (x, y) and (z, w) in two). */
 swgl_status gpu_strips_rect_mrt(gpu_strips *s, gpu_mrt *m, int members, int set, int x, int y, int w, int h,
                                 double *buf);
-/* request and fetch of the first `members` members of an MRT, buf as rect_mrt's (a request
- * takes a read-back a member) */
+/* request of the first `members` members of an MRT (a read-back a member; fetched by
+ * gpu_strips_fetch_mrt_raw below) */
 swgl_status gpu_strips_request_mrt(gpu_strips *s, gpu_mrt *m, int members, int x, int y, int w, int h);
-swgl_status gpu_strips_fetch_mrt(gpu_strips *s, int members, double *buf);
 
 /* The raw forms: the elements as stored, 16 bytes each (RGBA32F's floats, RGBA32UI's bits),
  * w x h of them, rows from the south; over an MRT's first `members` members, member k's

@@ -59,10 +59,11 @@ static long tiles_of(const kp_gpu *g)
  * staged in shared memory (Malpasset's 0.7 M cells: 4.37 s against 4.9 s or more for
  * every sweep); from 2^22 cells on, groups of 32 x 2 each sweeping columns of 8 cells
  * with a row's points shared (KP_XSHARE), reading the arrays (4096^2 RK2: 1.13e10
- * against 8.2e9), and taller where the tiles outnumber a dispatch's work groups (below).  To measure the choices (tuning.h): kp.group=AxB (the work group),
- * kp.cells=AxB (the cells an invocation sweeps), kp.xshare=on|off (a row's points
- * shared between invocations; one column an invocation) and kp.stage=on|off (the
- * group's texels in shared memory or read from the arrays).  Also the step on
+ * against 8.2e9), and taller where the tiles outnumber a dispatch's work groups (below).
+ * To measure the choices (tuning.h): kp.group=AxB (the work group), kp.cells=AxB (the
+ * cells an invocation sweeps), kp.xshare=on|off (a row's points shared between
+ * invocations; one column an invocation) and kp.stage=on|off (the group's texels in
+ * shared memory or read from the arrays).  Also the step on
  * kernels' settings: g->kstep and its most work groups a dispatch. */
 swgl_status kpg_kernels_shape(kp_gpu *g, int flux_only)
 {
