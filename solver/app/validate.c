@@ -21,13 +21,15 @@ static const char *usage =
     "  ucl: total depths at G1-G6 (RMS 0-30 s, mean bias 15-30 s, first arrivals), then the same\n"
     "  with the measured record's time origin shifted to align G2's first rise (docs/validation.md).\n";
 
-/* Runs gnuplot on out_dir/script in out_dir (the script names its PNG files relative to
- * it); without gnuplot on PATH, says how to draw them later.  Returns an exit status. */
-int validate_gnuplot(const char *out_dir, const char *script)
+/* Runs gnuplot on out_dir/script (and script2) in out_dir (the scripts name their PNG files
+ * relative to it); without gnuplot on PATH, says how to draw them later.  Returns an exit
+ * status. */
+int validate_gnuplot(const char *out_dir, const char *script, const char *script2, int *drawn)
 {
+    if (drawn) *drawn = 0;
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        fprintf(stderr, "swgl validate: gnuplot is not installed: the plots are not drawn (run 'gnuplot %s' in "
-                "%s once it is; build.sh installs it)\n", script, out_dir);
+        fprintf(stderr, "swgl validate: gnuplot is not installed: the plots are not drawn (run 'gnuplot %s%s%s' in "
+                "%s once it is; build.sh installs it)\n", script, script2 ? " " : "", script2 ? script2 : "", out_dir);
         return 0;
     }
     fflush(NULL);
@@ -38,14 +40,16 @@ int validate_gnuplot(const char *out_dir, const char *script)
     }
     if (pid == 0) {
         if (chdir(out_dir) != 0) _exit(126);
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        execlp("gnuplot", "gnuplot", script, script2, (char *)NULL);
         _exit(127);
     }
     int status;
     if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "swgl validate: gnuplot failed on %s/%s\n", out_dir, script);
+        fprintf(stderr, "swgl validate: gnuplot failed on %s/%s%s%s\n", out_dir, script, script2 ? ", " : "",
+                script2 ? script2 : "");
         return 1;
     }
+    if (drawn) *drawn = 1;
     return 0;
 }
 

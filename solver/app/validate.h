@@ -8,8 +8,9 @@
 
 int validate_malpasset(const char *run_dir, const char *data_dir, const char *out_dir);
 int validate_ucl(const char *run_dir, const char *data_dir, const char *out_dir);
-/* gnuplot on out_dir/script, run in out_dir, where gnuplot is installed (else a note on
- * stderr, and 0); returns an exit status. */
-int validate_gnuplot(const char *out_dir, const char *script);
+/* gnuplot on out_dir/script (and script2 after it, unless NULL), run in out_dir, where
+ * gnuplot is installed (else a note on stderr, and 0); returns an exit status, and *drawn
+ * (unless NULL) whether gnuplot ran. */
+int validate_gnuplot(const char *out_dir, const char *script, const char *script2, int *drawn);
 
 #endif

@@ -371,7 +371,7 @@ int validate_malpasset(const char *run_dir, const char *data_dir, const char *ou
         fprintf(stderr, "swgl validate malpasset: %s: cannot write\n", path);
         goto done;
     }
-    rc = validate_gnuplot(out_dir, "malpasset.gp");
+    rc = validate_gnuplot(out_dir, "malpasset.gp", NULL, NULL);
 done:
     free(maxd.v), free(maxd.nd), free(arr.v), free(arr.nd), free(tmax.v), free(tmax.nd);
     free(h.v), free(h.nd), free(eta.v), free(eta.nd);

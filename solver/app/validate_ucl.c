@@ -45,7 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -394,27 +393,9 @@ int validate_ucl(const char *run_dir, const char *data_dir, const char *out_dir)
     if (!path || ucl_write_velocity_gp(path, done)) goto out;
     free(path);
     path = NULL;
-    if (!ucl_have_gnuplot()) {
-        fprintf(stderr, "swgl validate ucl: note: gnuplot is not on PATH: no PNG plots (the scripts "
-                        "ucl_gauges.gp and ucl_velocity.gp are in %s)\n", out_dir);
-    } else {
-        char *q = ucl_sh_quote(out_dir);
-        if (!q) goto oom;
-        size_t n = strlen(q) + 64;
-        char *cmd = malloc(n);
-        if (!cmd) { free(q); goto oom; }
-        snprintf(cmd, n, "cd %s && gnuplot ucl_gauges.gp ucl_velocity.gp", q);
-        fflush(stdout);
-        int st = system(cmd);
-        free(cmd);
-        free(q);
-        if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-            ucl_fail("%s/ucl_gauges.gp, ucl_velocity.gp: gnuplot failed (status %d)", out_dir,
-                     st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-            goto out;
-        }
-        printf("\nplots: %s/ucl_gauges.png, ucl_velocity_tT.png\n", out_dir);
-    }
+    int drawn = 0;
+    if (validate_gnuplot(out_dir, "ucl_gauges.gp", "ucl_velocity.gp", &drawn) != 0) goto out;
+    if (drawn) printf("\nplots: %s/ucl_gauges.png, ucl_velocity_tT.png\n", out_dir);
     rc = 0;
     goto out;
 oom:

@@ -79,9 +79,5 @@ int ucl_velocity_field(const char *run_dir, const char *ucl_dir, const char *out
 int ucl_write_gauges_gp(const char *path, double shift);
 /* done[k]: the field at ucl_field_t[k] was compared */
 int ucl_write_velocity_gp(const char *path, const int *done);
-/* gnuplot on PATH? */
-int ucl_have_gnuplot(void);
-/* s quoted for sh: '...' with ' as '\'' (malloc'ed; NULL when out of memory) */
-char *ucl_sh_quote(const char *s);
 
 #endif

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- the gnuplot scripts ------------------------------------------------------------ */
 
@@ -94,37 +93,4 @@ int ucl_write_velocity_gp(const char *path, const int *done)
     }
     if (fclose(f) != 0) return ucl_fail("%s: cannot write: %s", path, strerror(errno));
     return 0;
-}
-
-/* gnuplot on PATH? */
-int ucl_have_gnuplot(void)
-{
-    const char *path = getenv("PATH");
-    if (!path) return 0;
-    char dir[4096];
-    while (*path) {
-        size_t n = strcspn(path, ":");
-        snprintf(dir, sizeof dir, "%.*s/gnuplot", (int)(n ? n : 1), n ? path : ".");
-        if (access(dir, X_OK) == 0) return 1;
-        path += n;
-        if (*path == ':') path++;
-    }
-    return 0;
-}
-
-/* out_dir quoted for sh: '...' with ' as '\'' */
-char *ucl_sh_quote(const char *s)
-{
-    size_t n = 3;
-    for (const char *c = s; *c; c++) n += *c == '\'' ? 4 : 1;
-    char *q = malloc(n), *o = q;
-    if (!q) return NULL;
-    *o++ = '\'';
-    for (const char *c = s; *c; c++) {
-        if (*c == '\'') { memcpy(o, "'\\''", 4); o += 4; }
-        else *o++ = *c;
-    }
-    *o++ = '\'';
-    *o = 0;
-    return q;
 }
