@@ -8,7 +8,8 @@
  *     mpirun -n 2 ./timed_run gpu-compute circular-dambreak 0.8 - run.scheme=roe domain.ny=8192 ...
  *
  * TUNE: tuning items as --tune takes them ("mpi.every=8,clock_every=16"), or "-" for none.
- * One line on rank 0: "RESULT name=value ..." */
+ * One line: "RESULT name=value ..." (rank 0's times: the exchange's parts, stages, advances); with
+ * TUNE mpi.verbose=on also each other rank's, "RANKn name=value ...". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,14 +41,18 @@ int main(int argc, char **argv)
     }
     static const char *const names[] = {"wall_s", "steps", "cells_per_s", "exchanges", "exchange_s",
                                         "exchange_read_s", "exchange_wire_s", "exchange_write_s", "bound_s",
-                                        "halo_bytes", "held_windows", "held_cut", "held_retaken"};
-    if (rc == 0 && swgl_mpi_rank() == 0) {
-        printf("RESULT");
+                                        "halo_bytes", "stage_s", "advance_s", "agree_s", "held_windows", "held_cut",
+                                        "held_retaken"};
+    if (rc == 0) {   /* (every rank's line; ranks but 0 print only with mpi.verbose=on) */
+        int r = swgl_mpi_rank();
+        if (r == 0) printf("RESULT");
+        else printf("RANK%d", r);
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
             double v;
             if (swgl_sim_stat(sim, names[k], &v) == SWGL_OK) printf(" %s=%.6g", names[k], v);
         }
         printf("\n");
+        fflush(stdout);
     }
     swgl_sim_destroy(sim);
     swgl_mpi_finalize();

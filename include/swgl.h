@@ -169,8 +169,9 @@ SWGL_API swgl_status swgl_sim_get_info(const swgl_sim *sim, swgl_sim_info *info)
  * rank's halo exchanges, seconds), "exchanges" (their number), and in them "exchange_read_s"
  * (the strips read from the backend: a GPU's read-back), "exchange_wire_s" (the sends and
  * receives), "exchange_write_s" (the strips written into the backend), and apart from them
- * "bound_s" (the step bound agreed over the ranks, every stage), "halo_bytes" (what this rank sends an exchange, on average);
- * all 0 on one rank; "interrupted" (1 after a stop request).  SWGL_ERR_ARG for another. */
+ * "bound_s" (the step bound agreed over the ranks, every stage), "halo_bytes" (what this rank sends an exchange, on average),
+ * "stage_s" and "advance_s" (the block's own stages, with a GPU's wait for the bound, and
+ * advances), "agree_s" (the advances' status agreed); all 0 on one rank; "interrupted" (1 after a stop request).  SWGL_ERR_ARG for another. */
 SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double *value);
 /* With desc.profile on a GPU backend: pass k's name (a static string), GPU seconds and count so
  * far; SWGL_ERR_ARG past the last pass (or without a profile).  Software renderers' timer

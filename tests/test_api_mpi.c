@@ -71,17 +71,23 @@ int main(int argc, char **argv)
      * parts are timed inside it: 1 us of slack for the clock's reads), a halo sent */
     {
         static const char *const names[] = {"exchange_s", "exchanges", "exchange_read_s", "exchange_wire_s",
-                                            "exchange_write_s", "bound_s", "halo_bytes"};
-        double v[7];
-        int got_all = 1;
-        for (int k = 0; k < 7; k++) got_all &= swgl_sim_stat(sim, names[k], &v[k]) == SWGL_OK;
+                                            "exchange_write_s", "bound_s", "halo_bytes", "stage_s", "advance_s",
+                                            "agree_s"};
+        double v[10], wall = 0;
+        int got_all = swgl_sim_stat(sim, "wall_s", &wall) == SWGL_OK;
+        for (int k = 0; k < 10; k++) got_all &= swgl_sim_stat(sim, names[k], &v[k]) == SWGL_OK;
         CHECK(got_all, "rank %d: every exchange number is a stat: %s", rank, swgl_last_error());
         if (P == 1)
-            CHECK(v[0] == 0 && v[1] == 0 && v[6] == 0, "one rank: no exchange (%g s, %g, %g bytes)", v[0], v[1], v[6]);
-        else if (chosen) {   /* (every 2 or 4 steps, and at the state set) */
+            CHECK(v[0] == 0 && v[1] == 0 && v[6] == 0 && v[7] == 0 && v[8] == 0 && v[9] == 0,
+                  "one rank: no exchange, no block's stages apart (%g s, %g, %g bytes, %g s)", v[0], v[1], v[6], v[7]);
+        else   /* (the stages and advances run within the steps the wall times; 10 ms of slack for the clocks) */
+            CHECK(v[7] > 0 && v[8] > 0 && v[9] >= 0 && v[0] + v[5] + v[7] + v[8] + v[9] <= wall + 0.01,
+                  "rank %d: the block's stages %g s, advances %g s, agreement %g s, with the exchanges and the bound "
+                  "within the wall's %g s", rank, v[7], v[8], v[9], wall);
+        if (P > 1 && chosen) {   /* (every 2 or 4 steps, and at the state set) */
             CHECK(v[1] >= swgl_sim_steps(sim) / 4.0 && v[1] <= swgl_sim_steps(sim) / 2.0 + 2,
                   "rank %d: an exchange every 2 to 4 steps (%g exchanges, %ld steps)", rank, v[1], swgl_sim_steps(sim));
-        } else {
+        } else if (P > 1) {
             CHECK(v[1] == (double)swgl_sim_steps(sim), "rank %d: an exchange a step (%g exchanges, %ld steps)", rank,
                   v[1], swgl_sim_steps(sim));
             CHECK(v[2] >= 0 && v[3] >= 0 && v[4] >= 0 && v[2] + v[3] + v[4] <= v[0] + 1e-6 * v[1],

@@ -80,16 +80,18 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
         if (!names[k]) goto unknown;
         const long open_v[3] = {sim->in.held_windows, sim->in.held_cut, sim->in.held_redone};
         *value = (double)(sim->open ? open_v[k] : sim->held[k]);
-    } else if (strncmp(name, "exchange", 8) == 0 || strcmp(name, "bound_s") == 0 || strcmp(name, "halo_bytes") == 0) {
+    } else if (strncmp(name, "exchange", 8) == 0 || strcmp(name, "bound_s") == 0 || strcmp(name, "halo_bytes") == 0 ||
+               strcmp(name, "stage_s") == 0 || strcmp(name, "advance_s") == 0 || strcmp(name, "agree_s") == 0) {
         /* over MPI ranks, this rank's (scheme_mpi.h scheme_mpi_times); 0 on one rank */
         scheme_mpi_times t;
         memset(&t, 0, sizeof t);
         if (sim->open) scheme_mpi_stats(&sim->in, &t);
         else if (sim->has_mpi_times) t = sim->mpi_times;
         static const char *const names[] = {"exchange_s", "exchanges", "exchange_read_s", "exchange_wire_s",
-                                            "exchange_write_s", "bound_s", "halo_bytes", NULL};
+                                            "exchange_write_s", "bound_s", "halo_bytes", "stage_s", "advance_s",
+                                            "agree_s", NULL};
         const double v[] = {t.exchange_s, (double)t.exchanges, t.read_s, t.wire_s, t.write_s, t.bound_s,
-                            (double)t.halo_bytes};
+                            (double)t.halo_bytes, t.stage_s, t.advance_s, t.agree_s};
         int k = 0;
         while (names[k] && strcmp(names[k], name) != 0) k++;
         if (!names[k]) goto unknown;
@@ -98,7 +100,8 @@ SWGL_API swgl_status swgl_sim_stat(const swgl_sim *sim, const char *name, double
     unknown:
         return swgl_fail(SWGL_ERR_ARG, "swgl_sim_stat: no number '%s' (wall_s, steps, dt_min, dt_max, cells_per_s, "
                          "mass_initial, mass_final, tiles_fraction, exchange_s, exchanges, exchange_read_s, "
-                         "exchange_wire_s, exchange_write_s, bound_s, halo_bytes, held_windows, held_cut, held_retaken, "
+                         "exchange_wire_s, exchange_write_s, bound_s, halo_bytes, stage_s, advance_s, agree_s, held_windows, "
+                         "held_cut, held_retaken, "
                          "interrupted)",
                          name);
     }
