@@ -136,6 +136,20 @@ void gpu_internal_read(const gpu_array2d *a, int x, int y, int w, int h, void *d
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
 }
 
+int gpu_internal_buffer_storage(void)
+{
+    GLint major = 0, minor = 0, n = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major > 4 || (major == 4 && minor >= 4)) return 1;
+    glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+    for (GLint i = 0; i < n; i++) {
+        const char *e = (const char *)glGetStringi(GL_EXTENSIONS, (GLuint)i);
+        if (e && strcmp(e, "GL_ARB_buffer_storage") == 0) return 1;
+    }
+    return 0;
+}
+
 swgl_status gpu_array2d_download_rect(const gpu_array2d *a, int x, int y, int w, int h, void *data)
 {
     swgl_status st = check_rect(a, x, y, w, h, data, "download");

@@ -38,6 +38,9 @@ void gpu_src_rewrite_log(const gpu_srcbuf *b, const char *log, char *out, size_t
  * framebuffer (gpu_array2d.c).  The GL error is the caller's to check. */
 struct gpu_array2d;
 void gpu_internal_read(const struct gpu_array2d *a, int x, int y, int w, int h, void *dst);
+/* Whether the current context has persistently mapped buffers (glBufferStorage: GL 4.4 or
+ * GL_ARB_buffer_storage). */
+int gpu_internal_buffer_storage(void);
 
 /* The vertex array object and the full-screen vertex shader every pass draws with;
  * created on first use in the current context, released by gpu_context_destroy. */

@@ -15,6 +15,11 @@ typedef struct gpu_readback gpu_readback;
  * max_elems elements (16 bytes each: RGBA32F, or RGBA32UI, whose bits come back as they
  * are in the floats of fetch's out). */
 swgl_status gpu_readback_create(int slots, int max_elems, gpu_readback **out);
+/* The same with the buffers mapped for good where the context can (gpu_readback_mapped: GL
+ * 4.4 or GL_ARB_buffer_storage), so that a fetch is a copy from host memory and a view no
+ * copy at all. */
+swgl_status gpu_readback_create_mapped(int slots, int max_elems, gpu_readback **out);
+int gpu_readback_mapped(const gpu_readback *r);
 void gpu_readback_destroy(gpu_readback *r);      /* NULL is fine */
 /* Requests [x, x+w) x [y, y+h) of a; SWGL_ERR_ARG when every slot is in
  * flight (fetch first). */
@@ -27,5 +32,9 @@ int gpu_readback_next(const gpu_readback *r);
  * when the GPU is done with it; wait = 0 only polls (*ready = 0 if not yet), wait = 1
  * blocks until it is. */
 swgl_status gpu_readback_fetch(gpu_readback *r, int wait, void *out, int *ready);
+/* As fetch, on mapped buffers only (SWGL_ERR_ARG else), without a copy: *p is the oldest
+ * request's data in place, which stays there until that slot is requested again (the
+ * slots are taken in turn: after slots - 1 more requests, not before). */
+swgl_status gpu_readback_view(gpu_readback *r, int wait, const void **p, int *ready);
 
 #endif

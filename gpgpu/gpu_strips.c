@@ -12,6 +12,7 @@
 #define N_IN 16   /* small arrays for the way in: up to IN_SHAPE of each shape, taken in turn */
 #define IN_SHAPE 8   /* (an exchange writes up to 8 strips of a shape: 4 sides x 2 members in
                       * double; each array taken again the next exchange, its copy long done) */
+#define N_REGIONS 64   /* the mapped way in's regions in use at once */
 
 typedef struct small {
     gpu_array2d *a;
@@ -31,12 +32,106 @@ struct gpu_strips {
     float *tmp;                    /* a fetched strip, 16 bytes an element */
     size_t tmp_elems;
     unsigned upload;               /* the way in's pixel-unpack buffer (0 until the first) */
+    int mapped;                    /* the buffers mapped for good where the context can (gpu_strips_set_mapped) */
+    /* mapped: the way in's ring, a pixel-unpack buffer mapped for good; its regions given out
+     * (gpu_strips_area) or written from, each free again once its upload's fence has signalled */
+    GLuint ring;
+    char *ring_ptr;
+    size_t ring_size, wr;
+    struct region {
+        size_t a, b;   /* [a, b) of the ring; b = 0: a free entry */
+        GLsync fence;  /* after the upload from it (0: given out, not uploaded yet) */
+    } reg[N_REGIONS];
 };
 
 swgl_status gpu_strips_create(gpu_strips **out)
 {
     *out = calloc(1, sizeof **out);
+    if (*out) (*out)->mapped = 1;
     return *out ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+}
+
+void gpu_strips_set_mapped(gpu_strips *s, int on) { s->mapped = on != 0; }
+
+int gpu_strips_mapped(const gpu_strips *s) { return s->rb && gpu_readback_mapped(s->rb) && s->ring_ptr; }
+
+/* ---- the way in's ring (mapped) -------------------------------------------------------- */
+
+static void ring_drop(gpu_strips *s)
+{
+    for (int k = 0; k < N_REGIONS; k++) {
+        if (s->reg[k].fence) glDeleteSync(s->reg[k].fence);
+        s->reg[k] = (struct region){0, 0, 0};
+    }
+    if (s->ring) glDeleteBuffers(1, &s->ring);
+    s->ring = 0;
+    s->ring_ptr = NULL;
+    s->ring_size = s->wr = 0;
+}
+
+/* a ring of `bytes` (nothing given out from the old one may be in use: called by reserve,
+ * with no read-back in flight, before an exchange) */
+static swgl_status ring_make(gpu_strips *s, size_t bytes)
+{
+    for (int k = 0; k < N_REGIONS; k++)   /* (a region given out is kept where it is: the old ring stays) */
+        if (s->reg[k].b && !s->reg[k].fence) return SWGL_OK;
+    if (s->ring_ptr) glFinish();   /* (the old ring's uploads done) */
+    ring_drop(s);
+    GLbitfield f = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+    glGetError();
+    glGenBuffers(1, &s->ring);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->ring);
+    glBufferStorage(GL_PIXEL_UNPACK_BUFFER, (GLsizeiptr)bytes, NULL, f);
+    s->ring_ptr = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes, f);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    swgl_status st = gpu_check_gl("strips: the way in's mapped buffer");
+    if (st == SWGL_OK && !s->ring_ptr) st = swgl_fail(SWGL_ERR_GL, "strips: glMapBufferRange of the way in's buffer failed");
+    if (st != SWGL_OK) {
+        ring_drop(s);
+        return st;
+    }
+    s->ring_size = bytes;
+    return SWGL_OK;
+}
+
+/* a region of n bytes of the ring (NULL: no ring, or none free without waiting for a region
+ * given out and not yet uploaded from): the oldest regions in its way are waited for */
+static char *ring_take(gpu_strips *s, size_t n)
+{
+    if (!s->ring_ptr || n == 0 || n > s->ring_size) return NULL;
+    size_t off = s->wr + n <= s->ring_size ? s->wr : 0;
+    int slot = -1;
+    for (int k = 0; k < N_REGIONS; k++) {
+        struct region *g = &s->reg[k];
+        if (!g->b) {
+            if (slot < 0) slot = k;
+            continue;
+        }
+        if (g->b <= off || g->a >= off + n) continue;   /* (not in the way) */
+        if (!g->fence) return NULL;                     /* given out, not uploaded yet */
+        glClientWaitSync(g->fence, GL_SYNC_FLUSH_COMMANDS_BIT, (GLuint64)60e9);
+        glDeleteSync(g->fence);
+        *g = (struct region){0, 0, 0};
+        if (slot < 0) slot = k;
+    }
+    for (int k = 0; slot < 0 && k < N_REGIONS; k++) {   /* all taken: those uploaded and done freed */
+        struct region *g = &s->reg[k];
+        if (g->fence && glClientWaitSync(g->fence, 0, 0) != GL_TIMEOUT_EXPIRED) {
+            glDeleteSync(g->fence);
+            *g = (struct region){0, 0, 0};
+            slot = k;
+        }
+    }
+    if (slot < 0) return NULL;
+    s->reg[slot] = (struct region){off, off + n, 0};
+    s->wr = (off + n + 255) & ~(size_t)255;
+    return s->ring_ptr + off;
+}
+
+swgl_status gpu_strips_area(gpu_strips *s, size_t bytes, void **p)
+{
+    *p = ring_take(s, bytes);
+    return SWGL_OK;
 }
 
 void gpu_strips_destroy(gpu_strips *s)
@@ -47,6 +142,7 @@ void gpu_strips_destroy(gpu_strips *s)
     for (int k = 0; k < GPU_READBACK_MAX; k++) gpu_array2d_destroy(s->out[k].a);
     for (int k = 0; k < N_IN; k++) gpu_array2d_destroy(s->in[k].a);
     if (s->upload) glDeleteBuffers(1, &s->upload);
+    ring_drop(s);
     free(s->tmp);
     free(s);
 }
@@ -97,8 +193,14 @@ swgl_status gpu_strips_reserve(gpu_strips *s, long max_elems)
     gpu_readback_destroy(s->rb);
     s->rb = NULL;
     s->rb_max = 0;
-    swgl_status st = gpu_readback_create(GPU_READBACK_MAX, (int)max_elems, &s->rb);
+    swgl_status st = s->mapped ? gpu_readback_create_mapped(GPU_READBACK_MAX, (int)max_elems, &s->rb)
+                               : gpu_readback_create(GPU_READBACK_MAX, (int)max_elems, &s->rb);
     if (st == SWGL_OK) s->rb_max = (int)max_elems;
+    /* the way in's ring where the way out is mapped: four strips of the largest, two members
+     * each, at least 1 MiB (more strips at once than fit come through a copy) */
+    size_t ring = (size_t)max_elems * 16 * 8;
+    if (ring < 1u << 20) ring = 1u << 20;
+    if (st == SWGL_OK && gpu_readback_mapped(s->rb) && ring > s->ring_size) st = ring_make(s, ring);
     return st;
 }
 
@@ -136,6 +238,25 @@ swgl_status gpu_strips_fetch_raw(gpu_strips *s, void *buf)
     int ready = 0, before = gpu_readback_pending(s->rb);
     swgl_status st = gpu_readback_fetch(s->rb, 1, buf, &ready);
     if (gpu_readback_pending(s->rb) < before) {   /* the ring let it go (a GL error too): so do these */
+        s->head = (s->head + 1) % GPU_READBACK_MAX;
+        s->count--;
+    }
+    if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "strips: a read-back did not come back");
+    return st;
+}
+
+swgl_status gpu_strips_view_raw(gpu_strips *s, void *fallback, const void **p)
+{
+    *p = NULL;
+    if (!s->count) return swgl_fail(SWGL_ERR_ARG, "strips: no read-back queued");
+    if (!gpu_readback_mapped(s->rb)) {
+        swgl_status st = gpu_strips_fetch_raw(s, fallback);
+        if (st == SWGL_OK) *p = fallback;
+        return st;
+    }
+    int ready = 0, before = gpu_readback_pending(s->rb);
+    swgl_status st = gpu_readback_view(s->rb, 1, p, &ready);
+    if (gpu_readback_pending(s->rb) < before) {
         s->head = (s->head + 1) % GPU_READBACK_MAX;
         s->count--;
     }
@@ -193,18 +314,42 @@ static swgl_status upload(gpu_strips *s, small *sm, const void *buf)
 {
     GLsizeiptr bytes = (GLsizeiptr)sm->w * sm->h * 16;
     int ui = sm->f == GPU_RGBA32UI;
+    const char *b = buf;
+    struct region *g = NULL;
     glGetError();
-    if (!s->upload) glGenBuffers(1, &s->upload);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->upload);
-    glBufferData(GL_PIXEL_UNPACK_BUFFER, bytes, NULL, GL_STREAM_DRAW);   /* (new storage: the last upload may be queued still) */
-    glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, bytes, buf);
+    /* mapped: from where buf lies in the ring (a region given out: no copy), or copied into a
+     * region of it; else into new storage of the unpack buffer (the last upload may be
+     * queued still) */
+    if (s->ring_ptr && !(b >= s->ring_ptr && b + bytes <= s->ring_ptr + s->ring_size)) {
+        char *r = ring_take(s, (size_t)bytes);
+        if (r) {
+            memcpy(r, buf, (size_t)bytes);
+            b = r;
+        }
+    }
+    size_t off = 0;
+    if (s->ring_ptr && b >= s->ring_ptr && b + bytes <= s->ring_ptr + s->ring_size) {
+        off = (size_t)(b - s->ring_ptr);
+        for (int k = 0; k < N_REGIONS && !g; k++)
+            if (s->reg[k].b && s->reg[k].a <= off && off < s->reg[k].b) g = &s->reg[k];
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->ring);
+    } else {
+        if (!s->upload) glGenBuffers(1, &s->upload);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, s->upload);
+        glBufferData(GL_PIXEL_UNPACK_BUFFER, bytes, NULL, GL_STREAM_DRAW);
+        glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, bytes, buf);
+    }
     glBindTexture(GL_TEXTURE_2D, gpu_array2d_texture(sm->a));
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, sm->w, sm->h, ui ? GL_RGBA_INTEGER : GL_RGBA, ui ? GL_UNSIGNED_INT : GL_FLOAT,
-                    (void *)0);
+                    (void *)off);
     glBindTexture(GL_TEXTURE_2D, 0);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    if (g) {   /* (the region free again once the GPU has read it; a later member's upload moves the fence on) */
+        if (g->fence) glDeleteSync(g->fence);
+        g->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    }
     return gpu_check_gl("strip upload (glTexSubImage2D from a pixel-unpack buffer)");
 }
 

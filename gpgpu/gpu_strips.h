@@ -6,7 +6,11 @@
  * waiting (gpu_readback); fetch takes the oldest request's elements when the GPU has got
  * there.  The way in (write): the elements go into a small array (glTexSubImage2D of the
  * whole of it from a pixel-unpack buffer, so the upload is queued) and a pass copies it into
- * the rectangle.  The large array is touched by
+ * the rectangle.  Where the context has persistently mapped buffers (GL 4.4 or
+ * GL_ARB_buffer_storage; gpu_strips_set_mapped), the pixel-pack buffers stay mapped in the
+ * host's memory, so that a strip can be taken in place (gpu_strips_view_raw: sent from there
+ * with no copy), and the way in has a mapped ring of its own, where a strip can be received
+ * in place (gpu_strips_area) and uploaded from without a copy.  The large array is touched by
  * passes only: a glReadPixels or glTexSubImage2D on a rectangle of it can cost as much as
  * the whole array on some drivers (docs/mpi.md has the measurement on NVIDIA's).
  *
@@ -24,6 +28,10 @@ typedef struct gpu_strips gpu_strips;
 
 swgl_status gpu_strips_create(gpu_strips **out);
 void gpu_strips_destroy(gpu_strips *s);   /* NULL is fine */
+/* Whether the buffers are mapped for good where the context can (on by default; set before
+ * the first request or reserve), and whether they are now (after a reserve). */
+void gpu_strips_set_mapped(gpu_strips *s, int on);
+int gpu_strips_mapped(const gpu_strips *s);
 
 /* Queues the read-back of [x, x+w) x [y, y+h) of a (up to GPU_READBACK_MAX in flight:
  * SWGL_ERR_ARG past them); fetch takes them in order, waiting for the oldest alone. */
@@ -62,5 +70,14 @@ swgl_status gpu_strips_rect_raw(gpu_strips *s, gpu_array2d *a, int set, int x, i
 swgl_status gpu_strips_rect_mrt_raw(gpu_strips *s, gpu_mrt *m, int members, int set, int x, int y, int w, int h,
                                     void *buf);
 swgl_status gpu_strips_fetch_mrt_raw(gpu_strips *s, int members, void *buf);
+/* The oldest request's elements in place (*p; mapped: the pixel-pack buffer's own memory,
+ * which holds them until that buffer is asked for again, GPU_READBACK_MAX - 1 requests
+ * later; else copied into fallback, and *p = fallback). */
+swgl_status gpu_strips_view_raw(gpu_strips *s, void *fallback, const void **p);
+/* Mapped: *p = room for `bytes` in the way in's ring, to be filled (a strip received into it)
+ * and passed to gpu_strips_write_raw (or rect_raw, rect_mrt_raw), which then uploads it
+ * without a copy; the room is the caller's until then.  *p = NULL where there is no ring or
+ * no room without waiting for another such room (fill a buffer of your own then). */
+swgl_status gpu_strips_area(gpu_strips *s, size_t bytes, void **p);
 
 #endif

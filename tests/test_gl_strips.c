@@ -5,7 +5,9 @@
  * Every comparison is exact: a strip is a copy of texels, and the halo of a run over MPI
  * ranks is the same bits as one rank's only if the copy changes none (docs/mpi.md).  The
  * read-back of a whole small array goes by glGetTexImage, of part of one by glReadPixels
- * (gpu_readback.c): both are checked, and the ring's requests come back in order. */
+ * (gpu_readback.c): both are checked, and the ring's requests come back in order; where the
+ * context maps buffers for good, the strips taken in place and received into the way in's
+ * ring (no copies), against the copies' way. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +138,69 @@ int main(void)
     CHECK(gpu_strips_rect_mrt_raw(s, m, 2, 1, 0, 0, 4, 3, ub) == SWGL_OK, "mrt raw write");
     CHECK(gpu_array2d_download(gpu_mrt_member(m, 1), u2) == SWGL_OK, "download member 1");
     CHECK(memcmp(u2 + 4 * W, ub + 48 + 16, 64) == 0 && u2[0] == 0xdead0000u + 48, "member 1 got the second half");
+
+    /* the strips without copies (docs/mpi.md, "The strips mapped"): where the context has
+     * persistently mapped buffers (Mesa and NVIDIA do), a strip is taken in place and
+     * received into room of the way in's ring; the same bytes as copied, and each view stays
+     * where it is while the next ones are taken (an exchange sends every strip before any
+     * send completes) */
+    if (gpu_strips_mapped(s)) {
+        float *v0 = malloc(16 * n), *w0 = malloc(16 * n);
+        const void *p[3];
+        CHECK(gpu_array2d_download(a, v0) == SWGL_OK, "download");
+        for (int k = 0; k < 3; k++) CHECK(gpu_strips_request(s, a, r[k][0], r[k][1], r[k][2], r[k][3]) == SWGL_OK, "request");
+        for (int k = 0; k < 3; k++)
+            CHECK(gpu_strips_view_raw(s, strip, &p[k]) == SWGL_OK && p[k] && p[k] != (const void *)strip,
+                  "view %d: in place (%s)", k, swgl_last_error());
+        ok = 1;
+        for (int k = 0; k < 3; k++) ok &= same_rect(v0, p[k], r[k][0], r[k][1], r[k][2], r[k][3]);
+        CHECK(ok, "three views, each its rectangle's bytes, all still in place after the last");
+        /* room in the ring, filled and written from: no copy, the bytes land */
+        void *room[2];
+        CHECK(gpu_strips_area(s, 16 * 45, &room[0]) == SWGL_OK && room[0] && gpu_strips_area(s, 16 * 45, &room[1]) == SWGL_OK &&
+              room[1] && room[1] != room[0], "two rooms of the ring");
+        for (size_t i = 0; i < 4 * 45; i++) ((float *)room[0])[i] = 7.0f + (float)i, ((float *)room[1])[i] = -7.0f - (float)i;
+        CHECK(gpu_strips_write_raw(s, a, 20, 9, 9, 5, room[0]) == SWGL_OK && gpu_strips_write_raw(s, a, 0, 20, 9, 5, room[1]) == SWGL_OK,
+              "written from the rooms");
+        memcpy(w0, v0, 16 * n);
+        for (int j = 0; j < 5; j++) {
+            memcpy(w0 + 4 * ((size_t)(9 + j) * W + 20), (float *)room[0] + 4 * 9 * j, 16 * 9);
+            memcpy(w0 + 4 * ((size_t)(20 + j) * W), (float *)room[1] + 4 * 9 * j, 16 * 9);
+        }
+        CHECK(gpu_array2d_download(a, back) == SWGL_OK && memcmp(back, w0, 16 * n) == 0, "the rooms' bytes landed");
+        /* round the ring many times (1 MiB; writes of 17 KB), with one room given out and never
+         * written: the writes that would land on it go by a copy of their own, and every write
+         * lands, in order */
+        void *held;
+        CHECK(gpu_strips_area(s, 16 * 45, &held) == SWGL_OK && held, "a room held");
+        float *big = malloc(16 * n);
+        ok = 1;
+        for (int it = 0; it < 200 && ok; it++) {
+            for (size_t i = 0; i < 4 * n; i++) big[i] = (float)it + 1e-3f * (float)i;
+            void *rm = NULL;
+            if (it % 2 && (gpu_strips_area(s, 16 * n, &rm) != SWGL_OK)) ok = 0;
+            if (rm) memcpy(rm, big, 16 * n);
+            ok &= gpu_strips_write_raw(s, a, 0, 0, W, H, rm ? rm : big) == SWGL_OK;
+            if (it % 37 == 0 || it == 199) ok &= gpu_array2d_download(a, back) == SWGL_OK && memcmp(back, big, 16 * n) == 0;
+        }
+        CHECK(ok, "200 whole-array writes round the ring (half from rooms), each landed (%s)", swgl_last_error());
+        free(big);
+        free(v0);
+        free(w0);
+    } else {
+        printf("# the strips' buffers are not mapped in this context (no GL 4.4 or GL_ARB_buffer_storage): the copies' way only\n");
+    }
+    /* mpi.mapped=off: the copies' way, the same bytes; a view is then the copy */
+    gpu_strips *c;
+    CHECK(gpu_strips_create(&c) == SWGL_OK, "strips");
+    gpu_strips_set_mapped(c, 0);
+    const void *pv = NULL;
+    CHECK(gpu_strips_request(c, a, 3, 2, 11, 4) == SWGL_OK && gpu_strips_view_raw(c, strip, &pv) == SWGL_OK &&
+          pv == (const void *)strip && !gpu_strips_mapped(c), "not mapped: the view is the copy into the caller's buffer");
+    CHECK(gpu_array2d_download(a, back) == SWGL_OK && same_rect(back, strip, 3, 2, 11, 4), "with its rectangle's bytes");
+    void *none = (void *)1;
+    CHECK(gpu_strips_area(c, 16, &none) == SWGL_OK && none == NULL, "not mapped: no room of the ring");
+    gpu_strips_destroy(c);
 
     /* the ring alone: a whole small array (glGetTexImage) and part of one (glReadPixels) */
     gpu_readback *rb;

@@ -136,6 +136,10 @@ if [ "$mode" = gl ]; then
   # point), and the direct way without the strips' small arrays (mpi.pack=off)
   case_ sed-double-gpu-2 2 - --case sediment-basin --set sediment.steps=100 --backend gpu --precision double
   case_ roe-nopack-compute-2 2 - --case dambreak --set run.t_end=3 --backend gpu-compute --tune mpi.pack=off
+  # the strips sent from and received into the GPU's mapped buffers (the default where GL has
+  # them: Mesa's llvmpipe does, test_gl_strips) and through the program's own (mpi.mapped=off):
+  # one rank's files either way, over 2 x 2 blocks (three neighbours, a corner among them)
+  case_ kp-unmapped-compute-2x2 4 2x2 $K --backend gpu-compute --tune mpi.mapped=off
   # the held time step ([run] step_hold = 8): over ranks the window's bounds stay on each
   # device and the ranks go back together where a step's least bound falls short (kp's dam
   # break does 22 times); one rank on the host clock applies the rule step by step: the same
@@ -177,7 +181,10 @@ if [ "$mode" = gl ]; then
   done
   # roe's too (issue 26): the edge and dt passes (or the fused kernel) over the inner cells while
   # the halo goes, the rest after; the same files as without, in float and in double (its
-  # strips two arrays of packed doubles)
+  # strips two arrays of packed doubles).  On gpu-compute the parts lie on the fused kernels'
+  # tiling and the bound is their groups' minima, each in its own tile's slot: with the slots
+  # numbered from each rectangle's corner instead, both runs here stopped with a collapsed
+  # time step (tried)
   for b in gpu gpu-compute; do
     mpi 4 run --case dambreak --set run.t_end=10 --backend $b --tune mpi.overlap=on,mpi.blocks=2x2 --quiet --out "$tmp/rov-$b" \
       > /dev/null 2>&1 &&

@@ -59,6 +59,7 @@ static void defaults(void)
     CHECK(t.mpi_halo == 0, "mpi.halo defaults to 0 (the scheme's)");
     CHECK(t.mpi_overlap == TUNE_AUTO, "mpi.overlap defaults to auto (where it gains: the backend says)");
     CHECK(t.mpi_pack == 1, "mpi.pack defaults to on");
+    CHECK(t.mpi_mapped == 1, "mpi.mapped defaults to on");
     CHECK(t.mpi_every == 0, "mpi.every defaults to 0 (chosen by the backend)");
     CHECK(t.mpi_choose == TUNE_AUTO, "mpi.choose defaults to auto");
     CHECK(t.mpi_verbose == 0, "mpi.verbose defaults to off");
@@ -73,15 +74,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 19 keys, each tested here (a new key must be added to this test) */
+    /* the table: 20 keys, each tested here (a new key must be added to this test) */
     static const char *const names[] = {"clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
                                         "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
-                                        "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.prefetch",
-                                        "mpi.every",   "mpi.choose",  "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 19;
+                                        "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.mapped",
+                                        "mpi.prefetch", "mpi.every",  "mpi.choose",    "mpi.verbose"};
+    int n = tuning_key_count(), same = n == 20;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 19 keys this test covers, in order (%d keys)", n);
+          "the table holds the 20 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -104,6 +105,7 @@ static void good_values(void)
     CHECK(parse("mpi.overlap=no", &t) != SWGL_OK, "mpi.overlap=no: auto, off or on (a choice, not a switch)");
     CHECK(parse("mpi.verbose=on", &t) == SWGL_OK && t.mpi_verbose == 1, "mpi.verbose=on");
     CHECK(parse("mpi.pack=off", &t) == SWGL_OK && t.mpi_pack == 0, "mpi.pack=off");
+    CHECK(parse("mpi.mapped=off", &t) == SWGL_OK && t.mpi_mapped == 0, "mpi.mapped=off");
     CHECK(parse("mpi.prefetch=on", &t) == SWGL_OK && t.mpi_prefetch == 1, "mpi.prefetch=on");
     CHECK(parse("mpi.every=16", &t) == SWGL_OK && t.mpi_every == 16, "mpi.every=16 (its most)");
     CHECK(parse("mpi.every=17", &t) == SWGL_ERR_ARG && parse("mpi.every=-1", &t) == SWGL_ERR_ARG,

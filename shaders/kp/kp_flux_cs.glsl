@@ -417,7 +417,9 @@ void main()
 #ifdef KP_TILES
     if (i == 0) atomicMin(kp_bound[u_par], swgl_gmin);
 #else
-    if (i == 0) imageStore(o_part, ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));
+    // (at the tile's index in the whole array's tiling: a rectangle whose corner is on that
+    // tiling, as an overlapped stage draws, fills its own tiles' slots)
+    if (i == 0) imageStore(o_part, swgl_rect.xy / ivec2(KP_TX, KP_TY) + ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));
 #endif
 #endif
 }

@@ -95,5 +95,8 @@ void main()
     }
     swgl_group_min_add(dt);
     barrier();
-    if (gl_LocalInvocationIndex == 0u) imageStore(o_part, ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));
+    // (at the group's tile's index in the whole array's tiling: a rectangle whose corner is on
+    // that tiling, as an overlapped stage draws, fills its own tiles' slots)
+    if (gl_LocalInvocationIndex == 0u)
+        imageStore(o_part, swgl_rect.xy / ivec2(ROE_GX, ROE_GY) + ivec2(gl_WorkGroupID.xy), vec4(swgl_group_min_value()));
 }

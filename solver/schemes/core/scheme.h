@@ -186,6 +186,20 @@ typedef struct scheme_halo_ops {
      * for the next exchange's strips right after the step before it (scheme_mpi_prefetch) */
     swgl_status (*room)(void *self, int strips, long max_cells);
     swgl_status (*stage_rects)(void *self, int k, const int (*rects)[4], int n, double *bound);
+    /* Optional, with stage_rects: the tiling (tile[0] x tile[1] cells from the array's corner,
+     * grid_at coordinates) on which stage_rects keeps the whole stage's form: rectangles whose
+     * corners lie on it are evaluated as the whole stage is (a GPU kernel's work groups and
+     * their minima of the bound), others at more cost (each cell's bound reduced apart).
+     * Without it, 1 x 1. */
+    void (*tiling)(const void *self, int tile[2]);
+    /* Optional, with request and fetch: the strips without copies where the device's buffers
+     * are mapped in the host's memory.  view: fetch's bytes in place (*p, valid until the
+     * strips after the next GPU_READBACK_MAX - 1 requests), else copied into fallback and *p =
+     * fallback; area: *p = room for `bytes` to receive a strip into and pass to set (which
+     * then takes it without a copy; the room is the caller's until then), or NULL where there
+     * is none (use a buffer of your own). */
+    swgl_status (*view)(void *self, void *fallback, const void **p);
+    swgl_status (*area)(void *self, long bytes, void **p);
 } scheme_halo_ops;
 
 /* The held time step ([run] step_hold, timeloop.c) without a read-back a step: a backend

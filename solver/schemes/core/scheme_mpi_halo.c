@@ -53,7 +53,11 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     for (int p = 0; p < m->npeer; p++) {
         peer *q = &m->peers[p];
         m->req[2 * p] = m->req[2 * p + 1] = MPI_REQUEST_NULL;
-        if (q->xrn) MPI_Irecv(q->rbuf, q->xrn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
+        /* (received into the backend's own mapped memory where it has room: no copy on the way in) */
+        q->rp = NULL;
+        if (q->xrn && be->halo->area && be->halo->area(self, q->xrn, &q->rp) != SWGL_OK) q->rp = NULL;
+        if (!q->rp) q->rp = q->rbuf;
+        if (q->xrn) MPI_Irecv(q->rp, q->xrn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p]);
     }
     /* the sending peers whose strips are asked for: after the last step (scheme_mpi_prefetch),
      * or here, every one before the first is waited for (the read-backs of several
@@ -72,12 +76,19 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
     for (int p = 0, k = 0; p < m->npeer; p++) {   /* (sent on a failure too: no peer is left waiting) */
         peer *q = &m->peers[p];
         if (!q->xsn) continue;
-        if (all) {   /* (every strip asked for is fetched, after a failure too: none is left in flight) */
-            if (k++ < asked) first(&st, be->halo->fetch(self, q->sbuf), msg, sizeof msg);
+        q->sp = q->sbuf;
+        if (all) {   /* (every strip asked for is fetched, after a failure too: none is left in flight;
+                      * sent from where the backend holds it, where it can: no copy on the way out) */
+            if (k++ < asked) {
+                const void *v = NULL;
+                if (be->halo->view) first(&st, be->halo->view(self, q->sbuf, &v), msg, sizeof msg);
+                else first(&st, be->halo->fetch(self, q->sbuf), msg, sizeof msg);
+                if (v) q->sp = v;
+            }
         } else if (st == SWGL_OK) {
             first(&st, be->halo->get(self, q->xs[0], q->xs[1], q->xs[2], q->xs[3], q->sbuf), msg, sizeof msg);
         }
-        MPI_Isend(q->sbuf, q->xsn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
+        MPI_Isend(q->sp, q->xsn, MPI_BYTE, q->rank, 14, MPI_COMM_WORLD, &m->req[2 * p + 1]);
         m->sent += q->xsn;
     }
     t1 = MPI_Wtime();
@@ -92,7 +103,7 @@ static swgl_status exchange(mpi_inst *m, const int (*inner)[4])
         if (idx == MPI_UNDEFINED) break;
         const peer *q = &m->peers[idx / 2];
         if (idx % 2 == 0 && st == SWGL_OK)
-            first(&st, be->halo->set(self, q->xr[0], q->xr[1], q->xr[2], q->xr[3], q->rbuf), msg, sizeof msg);
+            first(&st, be->halo->set(self, q->xr[0], q->xr[1], q->xr[2], q->xr[3], q->rp), msg, sizeof msg);
         t1 = MPI_Wtime();
         m->tm.write_s += t1 - t2;
     }
@@ -127,14 +138,22 @@ void scheme_mpi_drop_prefetch(mpi_inst *m)
 
 /* Where stage 0 may go on during the exchange (the backend's overlap, the reach of its
  * stencil, > 0): inner, the block's own cells less the reach where a neighbour's cells
- * (the halo) lie beyond them, and outer, the rest of the block's arrays (four rectangles),
- * in grid_at coordinates; 0 where the block has no inner cells. */
+ * (the halo) lie beyond them, shrunk to the backend's tiling (its corners on multiples of
+ * the tile: then the stage in parts is the whole stage's form, scheme.h tiling), and
+ * outer, the rest of the block's arrays (four rectangles, whose corners are then on the
+ * tiling too), in grid_at coordinates; 0 where the block has no inner cells. */
 static int overlap_rects(const mpi_inst *m, int reach, int inner[1][4], int outer[4][4])
 {
     const int *own = m->blk[swgl_mpi_rank()], *win = own + 4;
-    int tw = m->local.nx + 2, th = m->local.ny + 2;
+    int tw = m->local.nx + 2, th = m->local.ny + 2, tile[2] = {1, 1};
+    const scheme_halo_ops *ho = m->inner.be->halo;
+    if (ho->tiling) ho->tiling(m->inner.self, tile);
     int x0 = own[0] - win[0] + 1 + (own[0] != win[0] ? reach : 0), x1 = own[2] - win[0] + 1 - (own[2] != win[2] ? reach : 0);
     int y0 = own[1] - win[1] + 1 + (own[1] != win[1] ? reach : 0), y1 = own[3] - win[1] + 1 - (own[3] != win[3] ? reach : 0);
+    x0 = (x0 + tile[0] - 1) / tile[0] * tile[0];   /* (the cells cut off go with the outer rectangles) */
+    y0 = (y0 + tile[1] - 1) / tile[1] * tile[1];
+    x1 = x1 / tile[0] * tile[0];
+    y1 = y1 / tile[1] * tile[1];
     if (x1 <= x0 || y1 <= y0) return 0;
     const int in[4] = {x0, y0, x1 - x0, y1 - y0};
     const int rest[4][4] = {{0, 0, tw, y0}, {0, y1, tw, th - y1}, {0, y0, x0, y1 - y0}, {x1, y0, tw - x1, y1 - y0}};

@@ -34,6 +34,8 @@ typedef struct peer {
     int sn, rn;   /* bytes (the backend's cell_bytes a cell) */
     int gsnd[4], grcv[4];   /* snd and rcv in the grid's interior coordinates (x0, y0, x1, y1) */
     int xs[4], xr[4], xsn, xrn;   /* this exchange's rectangles and bytes */
+    const void *sp;               /* this exchange's bytes sent: sbuf, or the backend's in place (halo view) */
+    void *rp;                     /* and received: rbuf, or room the backend gave (halo area) */
 } peer;
 
 typedef struct mpi_inst {

@@ -61,6 +61,9 @@ static const key_def keys[] = {
     {"mpi.pack", K_BOOL, OFF(mpi_pack), 0, 1, 0, 0, NULL, NULL, "on",
      "over MPI ranks on a GPU: the halo's strips packed and unpacked by passes through small arrays (off: "
      "read and written on the state's texture itself)"},
+    {"mpi.mapped", K_BOOL, OFF(mpi_mapped), 0, 1, 0, 0, NULL, NULL, "on",
+     "over MPI ranks on a GPU: the strips sent from and received into buffers mapped in the host's memory, "
+     "without copies, where GL has them (4.4 or GL_ARB_buffer_storage; off: copied through the program's own)"},
     {"mpi.prefetch", K_BOOL, OFF(mpi_prefetch), 0, 1, 0, 0, NULL, NULL, "off",
      "over MPI ranks on a GPU: the next exchange's strips read back right after the step before it, while the "
      "time loop waits for that step (off: when the exchange begins; on two H200s it did not gain, docs/mpi.md)"},

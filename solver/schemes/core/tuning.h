@@ -34,6 +34,7 @@ typedef struct swgl_tuning {
     int mpi_overlap;      /* the halo exchanged while stage 0 computes the inner cells: TUNE_AUTO
                            * (where measured to gain: kp on the fragment path), TUNE_ON, TUNE_OFF */
     int mpi_pack;         /* a GPU's halo strips moved by passes through small arrays */
+    int mpi_mapped;       /* and through buffers mapped in the host's memory where GL has them (on) */
     int mpi_prefetch;     /* a GPU's strips of the next exchange read back after the step before it (off) */
     int mpi_every;        /* the halo exchanged every N steps, N times as wide (0: auto) */
     int mpi_choose;       /* the steps between exchanges measured at run time, N or N / 2 (auto: a GPU's auto N) */

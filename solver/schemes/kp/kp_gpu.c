@@ -222,6 +222,7 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
         free(g);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     }
+    if (g->strips) gpu_strips_set_mapped(g->strips, g->tune.mpi_mapped);
     g->nx = p->sw.nx;
     g->ny = p->sw.ny;
     g->tw = grid_stride(g->nx);

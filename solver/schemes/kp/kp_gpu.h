@@ -51,8 +51,15 @@ int kp_gpu_overlap(const kp_gpu *g);
  * (kp_gpu_halo_request); SWGL_ERR_ARG where there are too few. */
 swgl_status kp_gpu_halo_room(kp_gpu *g, int strips, long max_cells);
 swgl_status kp_gpu_rates_rects(kp_gpu *g, int k, const int (*rects)[4], int n, double *bound);
+/* The tiling on which kp_gpu_rates_rects keeps the whole stage's form (scheme.h tiling):
+ * the flux kernel's tile, or 1 x 1 for the passes. */
+void kp_gpu_tiling(const kp_gpu *g, int tile[2]);
 swgl_status kp_gpu_halo_request(kp_gpu *g, int x, int y, int w, int h);
 swgl_status kp_gpu_halo_fetch(kp_gpu *g, void *buf);
+/* The oldest strip in place (mapped buffers) or copied into fallback; room to receive a
+ * strip into in place (*p NULL: none) (scheme.h halo view, area). */
+swgl_status kp_gpu_halo_view(kp_gpu *g, void *fallback, const void **p);
+swgl_status kp_gpu_halo_area(kp_gpu *g, long bytes, void **p);
 /* the texels a cell of the halo's bytes: 1 (float4), or 2 (uint4 members, double) */
 int kp_gpu_halo_members(const kp_gpu *g);
 /* Stage k's integration pass with dt (stage 0's bound or less). */

@@ -42,11 +42,12 @@ static int be_overlap(void *self, int strips, long max_cells, int forced)
 {
     const kp_gpu *g = self;
     /* unless forced, the fragment path only, where it was measured to gain (kp RK2 at 2048^2
-     * a GPU, 93.0%): on gpu-compute the stage over rectangles runs the flux kernel alone,
-     * without the fused stage 1 and the tile lists: measured again on two H200s once the
-     * strips and the reductor's arrays were fixed, it gained on kp's weak 4096^2 blocks and
-     * on Malpasset (4-6%) and lost on its strong 8192^2 (about 5%); its other compute variants
-     * (double, kp.fused=off|flux) are not measured (docs/mpi.md) */
+     * a GPU, 93.0%): on gpu-compute over ranks (the host's clock) the whole stage and the stage
+     * in parts run the same flux kernel with its groups' minima (the parts on its tiling), but
+     * on two H200s with the strips mapped it did not gain: 4096^2 a GPU 72.8% overlapped
+     * against 75.1% not (medians of three), 8192^2 over two 1.609-1.638 s against 1.529-1.544
+     * s, Malpasset 10.84 s against 10.15 s; its other compute variants (double,
+     * kp.fused=off|flux) are not measured (docs/mpi.md) */
     if (g->compute && !forced) return 0;
     int reach = kp_gpu_overlap(self);
     return reach && kp_gpu_halo_room(self, strips, max_cells) == SWGL_OK ? reach : 0;
@@ -56,10 +57,13 @@ static swgl_status be_halo_room(void *self, int strips, long max_cells) { return
 /* a float4 texel a cell, two uint4 members in double */
 static int be_cell_bytes(const void *self) { return kp_gpu_halo_members(self) * 16; }
 static swgl_status be_halo_fetch(void *self, void *buf) { return kp_gpu_halo_fetch(self, buf); }
+static swgl_status be_halo_view(void *self, void *fallback, const void **p) { return kp_gpu_halo_view(self, fallback, p); }
+static swgl_status be_halo_area(void *self, long bytes, void **p) { return kp_gpu_halo_area(self, bytes, p); }
 static swgl_status be_stage_rects(void *self, int k, const int (*r)[4], int n, double *bound)
 {
     return kp_gpu_rates_rects(self, k, r, n, bound);
 }
+static void be_tiling(const void *self, int tile[2]) { kp_gpu_tiling(self, tile); }
 static swgl_status be_stage(void *self, int k, double *dt) { return kp_gpu_rates(self, k, dt); }
 static swgl_status be_advance(void *self, int k, double dt) { return kp_gpu_apply(self, k, dt); }
 static int be_stages(const void *self) { return kp_gpu_stages(self); }
@@ -171,7 +175,8 @@ static const scheme_probe_ops probe = {.sample = be_sample, .profile = be_profil
                                        .tiles = be_tiles};
 static const scheme_halo_ops halo = {.cell_bytes = be_cell_bytes, .get = be_halo_get, .set = be_halo_set, .overlap = be_overlap,
                                      .request = be_halo_request, .fetch = be_halo_fetch, .room = be_halo_room,
-                                     .stage_rects = be_stage_rects};
+                                     .stage_rects = be_stage_rects, .tiling = be_tiling, .view = be_halo_view,
+                                     .area = be_halo_area};
 static const scheme_hold_ops hold = {.able = kpg_hold_able, .stage_quiet = kpg_stage_quiet, .bounds = kpg_bounds,
                                      .save = kpg_save, .restore = kpg_restore};
 

@@ -110,7 +110,7 @@ struct kp_gpu {
     double t_now, stop_now;      /* the host clock's time; run_to's stop */
     /* over MPI ranks, stage 0 in parts while the halo is exchanged (kp_gpu_rates_rects):
      * whether a step's parts have begun; the halo's strips (NULL: tune mpi.pack=off) */
-    int parts_open;
+    int parts_open, parts_tiled;
     gpu_strips *strips;
     /* the held step (kp_gpu_hold.c): the saved state, its side, maps side and time */
     gpu_hold hold;

@@ -154,6 +154,7 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
         free(r);
         return st;
     }
+    if (r->strips) gpu_strips_set_mapped(r->strips, tn->mpi_mapped);
     r->scheme = face && face->scheme ? face->scheme : "roe";
     r->nx = p->nx;
     r->ny = p->ny;

@@ -149,6 +149,7 @@ const scheme_device_ops rog_device = {.run_to = rog_be_run_to, .host_clock = rog
 const scheme_probe_ops rog_probe = {.sample = rog_be_sample};
 const scheme_halo_ops rog_halo = {.cell_bytes = rog_be_cell_bytes, .get = rog_be_halo_get, .set = rog_be_halo_set, .overlap = rog_be_overlap,
                                    .request = rog_be_halo_request, .fetch = rog_be_halo_fetch,
-                                   .room = rog_be_halo_room, .stage_rects = rog_be_stage_rects};
+                                   .room = rog_be_halo_room, .stage_rects = rog_be_stage_rects,
+                                   .tiling = rog_be_tiling, .view = rog_be_halo_view, .area = rog_be_halo_area};
 
 const scheme_backend roe_backend_gpu = ROG_BACKEND(be_create);

@@ -49,6 +49,7 @@ struct roe_gpu {
     int gx, gy;                 /* its work group */
     gpu_program *p_step;        /* that kernel */
     gpu_array2d *part;          /* its per-work-group minima of dt_i: the reduction's input */
+    int parts_open, parts_tiled; /* a stage in parts begun; its rectangles all on the kernel's tiling */
     /* boundary data, rain and point sources (cpu_ref/swe.h; docs/boundaries.md): the
      * host clock runs the steps, the segment values go up per step, the boundary edges'
      * volume rates come back per step (roe_ring.glsl); redraw: cells the update draws
@@ -93,6 +94,9 @@ swgl_status rog_be_halo_request(void *self, int x, int y, int w, int h);
 swgl_status rog_be_halo_fetch(void *self, void *buf);
 swgl_status rog_be_halo_room(void *self, int strips, long max_cells);
 swgl_status rog_be_stage_rects(void *self, int k, const int (*rects)[4], int n, double *bound);
+void rog_be_tiling(const void *self, int tile[2]);
+swgl_status rog_be_halo_view(void *self, void *fallback, const void **p);
+swgl_status rog_be_halo_area(void *self, long bytes, void **p);
 swgl_status rog_be_stage(void *self, int k, double *dt_stable);
 swgl_status rog_be_advance(void *self, int k, double dt);
 void rog_be_describe(const void *self, char *name, size_t len);

@@ -382,6 +382,7 @@ static swgl_status be_create(const scheme_setup *s, const scheme_config *cfg, vo
         be_destroy(b);
         return st;
     }
+    if (b->g->strips) gpu_strips_set_mapped(b->g->strips, tuning_or_default(cfg->tune)->mpi_mapped);
     snprintf(b->renderer, sizeof b->renderer, "%s", cfg->renderer ? cfg->renderer : "?");
     *self = b;
     return SWGL_OK;
