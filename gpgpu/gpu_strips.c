@@ -94,12 +94,27 @@ static swgl_status ring_make(gpu_strips *s, size_t bytes)
     return SWGL_OK;
 }
 
-/* a region of n bytes of the ring (NULL: no ring, or none free without waiting for a region
- * given out and not yet uploaded from): the oldest regions in its way are waited for */
-static char *ring_take(gpu_strips *s, size_t n)
+/* a region of n bytes of the ring, or NULL (no ring, or no room): a room given out and not yet
+ * uploaded from is stepped past (once round the ring at most: a room a failed exchange never
+ * used stays given out), and so, without wait, is a region whose upload the GPU has not done;
+ * with wait, the uploads of the regions in the way are waited for (they are an exchange or
+ * more old: done) */
+static char *ring_take(gpu_strips *s, size_t n, int wait)
 {
     if (!s->ring_ptr || n == 0 || n > s->ring_size) return NULL;
     size_t off = s->wr + n <= s->ring_size ? s->wr : 0;
+    for (int tries = 0;; tries++) {
+        const struct region *stop = NULL;
+        for (int k = 0; k < N_REGIONS && !stop; k++) {
+            const struct region *g = &s->reg[k];
+            if (!g->b || g->b <= off || g->a >= off + n) continue;   /* (free, or not in the way) */
+            if (!g->fence || (!wait && glClientWaitSync(g->fence, 0, 0) == GL_TIMEOUT_EXPIRED)) stop = g;
+        }
+        if (!stop) break;
+        if (tries == N_REGIONS) return NULL;
+        off = (stop->b + 255) & ~(size_t)255;
+        if (off + n > s->ring_size) off = 0;
+    }
     int slot = -1;
     for (int k = 0; k < N_REGIONS; k++) {
         struct region *g = &s->reg[k];
@@ -107,9 +122,9 @@ static char *ring_take(gpu_strips *s, size_t n)
             if (slot < 0) slot = k;
             continue;
         }
-        if (g->b <= off || g->a >= off + n) continue;   /* (not in the way) */
-        if (!g->fence) return NULL;                     /* given out, not uploaded yet */
-        glClientWaitSync(g->fence, GL_SYNC_FLUSH_COMMANDS_BIT, (GLuint64)60e9);
+        if (g->b <= off || g->a >= off + n) continue;
+        GLenum r = glClientWaitSync(g->fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? (GLuint64)60e9 : 0);
+        if (r == GL_TIMEOUT_EXPIRED || r == GL_WAIT_FAILED) return NULL;   /* (still the GPU's) */
         glDeleteSync(g->fence);
         *g = (struct region){0, 0, 0};
         if (slot < 0) slot = k;
@@ -130,7 +145,7 @@ static char *ring_take(gpu_strips *s, size_t n)
 
 swgl_status gpu_strips_area(gpu_strips *s, size_t bytes, void **p)
 {
-    *p = ring_take(s, bytes);
+    *p = ring_take(s, bytes, 1);
     return SWGL_OK;
 }
 
@@ -196,11 +211,12 @@ swgl_status gpu_strips_reserve(gpu_strips *s, long max_elems)
     swgl_status st = s->mapped ? gpu_readback_create_mapped(GPU_READBACK_MAX, (int)max_elems, &s->rb)
                                : gpu_readback_create(GPU_READBACK_MAX, (int)max_elems, &s->rb);
     if (st == SWGL_OK) s->rb_max = (int)max_elems;
-    /* the way in's ring where the way out is mapped: four strips of the largest, two members
-     * each, at least 1 MiB (more strips at once than fit come through a copy) */
+    /* the way in's ring where the way out is mapped: eight strips of the largest in float (four
+     * of two members in double), at least 1 MiB (a strip with no room comes through a copy) */
     size_t ring = (size_t)max_elems * 16 * 8;
     if (ring < 1u << 20) ring = 1u << 20;
-    if (st == SWGL_OK && gpu_readback_mapped(s->rb) && ring > s->ring_size) st = ring_make(s, ring);
+    /* (the ring is a speed-up: without it the way in copies, as unmapped) */
+    if (st == SWGL_OK && gpu_readback_mapped(s->rb) && ring > s->ring_size) (void)ring_make(s, ring);
     return st;
 }
 
@@ -321,7 +337,7 @@ static swgl_status upload(gpu_strips *s, small *sm, const void *buf)
      * region of it; else into new storage of the unpack buffer (the last upload may be
      * queued still) */
     if (s->ring_ptr && !(b >= s->ring_ptr && b + bytes <= s->ring_ptr + s->ring_size)) {
-        char *r = ring_take(s, (size_t)bytes);
+        char *r = ring_take(s, (size_t)bytes, 0);   /* (no wait: else the driver's copy below) */
         if (r) {
             memcpy(r, buf, (size_t)bytes);
             b = r;

@@ -71,8 +71,9 @@ swgl_status gpu_strips_rect_mrt_raw(gpu_strips *s, gpu_mrt *m, int members, int 
                                     void *buf);
 swgl_status gpu_strips_fetch_mrt_raw(gpu_strips *s, int members, void *buf);
 /* The oldest request's elements in place (*p; mapped: the pixel-pack buffer's own memory,
- * which holds them until that buffer is asked for again, GPU_READBACK_MAX - 1 requests
- * later; else copied into fallback, and *p = fallback). */
+ * which holds them until that buffer's next request: the buffers are taken in turn, so
+ * GPU_READBACK_MAX requests after the one that filled it; make no request while a send from
+ * it is in flight; else copied into fallback, and *p = fallback). */
 swgl_status gpu_strips_view_raw(gpu_strips *s, void *fallback, const void **p);
 /* Mapped: *p = room for `bytes` in the way in's ring, to be filled (a strip received into it)
  * and passed to gpu_strips_write_raw (or rect_raw, rect_mrt_raw), which then uploads it

@@ -174,16 +174,18 @@ int main(void)
         void *held;
         CHECK(gpu_strips_area(s, 16 * 45, &held) == SWGL_OK && held, "a room held");
         float *big = malloc(16 * n);
+        int rooms = 0;
         ok = 1;
         for (int it = 0; it < 200 && ok; it++) {
             for (size_t i = 0; i < 4 * n; i++) big[i] = (float)it + 1e-3f * (float)i;
             void *rm = NULL;
             if (it % 2 && (gpu_strips_area(s, 16 * n, &rm) != SWGL_OK)) ok = 0;
-            if (rm) memcpy(rm, big, 16 * n);
+            if (rm) memcpy(rm, big, 16 * n), rooms++;
             ok &= gpu_strips_write_raw(s, a, 0, 0, W, H, rm ? rm : big) == SWGL_OK;
             if (it % 37 == 0 || it == 199) ok &= gpu_array2d_download(a, back) == SWGL_OK && memcmp(back, big, 16 * n) == 0;
         }
         CHECK(ok, "200 whole-array writes round the ring (half from rooms), each landed (%s)", swgl_last_error());
+        CHECK(rooms == 100, "every room asked for round the ring was given, the held one stepped past (%d of 100)", rooms);
         free(big);
         free(v0);
         free(w0);

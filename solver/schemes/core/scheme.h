@@ -193,9 +193,9 @@ typedef struct scheme_halo_ops {
      * Without it, 1 x 1. */
     void (*tiling)(const void *self, int tile[2]);
     /* Optional, with request and fetch: the strips without copies where the device's buffers
-     * are mapped in the host's memory.  view: fetch's bytes in place (*p, valid until the
-     * strips after the next GPU_READBACK_MAX - 1 requests), else copied into fallback and *p =
-     * fallback; area: *p = room for `bytes` to receive a strip into and pass to set (which
+     * are mapped in the host's memory.  view: fetch's bytes in place (*p, valid until that
+     * read-back's buffer is requested again: no request while a send from it is in flight),
+     * else copied into fallback and *p = fallback; area: *p = room for `bytes` to receive a strip into and pass to set (which
      * then takes it without a copy; the room is the caller's until then), or NULL where there
      * is none (use a buffer of your own). */
     swgl_status (*view)(void *self, void *fallback, const void **p);

@@ -86,10 +86,9 @@ swgl_status kp_gpu_halo_fetch(kp_gpu *g, void *buf) { return gpu_strips_fetch_mr
  * else copied into fallback (double: its two members one after the other) */
 swgl_status kp_gpu_halo_view(kp_gpu *g, void *fallback, const void **p)
 {
-    if (g->dbl || !g->strips) {   /* (without the strips nothing is requested: the fetch says so) */
-        *p = fallback;
-        return kp_gpu_halo_fetch(g, fallback);
-    }
+    *p = fallback;
+    if (!g->strips) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no strips (tune mpi.pack=off): nothing requested");
+    if (g->dbl) return kp_gpu_halo_fetch(g, fallback);
     return gpu_strips_view_raw(g->strips, fallback, p);
 }
 

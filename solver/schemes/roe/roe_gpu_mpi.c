@@ -61,10 +61,9 @@ swgl_status rog_be_halo_fetch(void *self, void *buf)
 swgl_status rog_be_halo_view(void *self, void *fallback, const void **p)
 {
     roe_gpu *r = self;
-    if (r->dbl || !r->strips) {   /* (without the strips nothing is requested: the fetch says so) */
-        *p = fallback;
-        return rog_be_halo_fetch(r, fallback);
-    }
+    *p = fallback;
+    if (!r->strips) return swgl_fail(SWGL_ERR_ARG, "%s gpu: no strips (tune mpi.pack=off): nothing requested", r->scheme);
+    if (r->dbl) return rog_be_halo_fetch(r, fallback);
     return gpu_strips_view_raw(r->strips, fallback, p);
 }
 
