@@ -77,8 +77,10 @@ swgl_status gpu_strips_fetch_mrt_raw(gpu_strips *s, int members, void *buf);
 swgl_status gpu_strips_view_raw(gpu_strips *s, void *fallback, const void **p);
 /* Mapped: *p = room for `bytes` in the way in's ring, to be filled (a strip received into it)
  * and passed to gpu_strips_write_raw (or rect_raw, rect_mrt_raw), which then uploads it
- * without a copy; the room is the caller's until then.  *p = NULL where there is no ring or
- * no room without waiting for another such room (fill a buffer of your own then). */
+ * without a copy; the room is the caller's until then (the rooms given out and not yet
+ * written from are stepped past; uploads from the ring in the way are waited for).  *p = NULL
+ * where there is no ring, the strip is larger than it, or every place is given out (fill a
+ * buffer of your own then). */
 swgl_status gpu_strips_area(gpu_strips *s, size_t bytes, void **p);
 
 #endif
