@@ -57,6 +57,15 @@ int gpu_strips_mapped(const gpu_strips *s) { return s->rb && gpu_readback_mapped
 
 /* ---- the way in's ring (mapped) -------------------------------------------------------- */
 
+/* whether region g (in use) lies in the way of [off, off + n) */
+static int in_way(const struct region *g, size_t off, size_t n) { return g->b && g->b > off && g->a < off + n; }
+
+/* whether the n bytes at b lie in the ring */
+static int in_ring(const gpu_strips *s, const char *b, size_t n)
+{
+    return s->ring_ptr && b >= s->ring_ptr && b + n <= s->ring_ptr + s->ring_size;
+}
+
 static void ring_drop(gpu_strips *s)
 {
     for (int k = 0; k < N_REGIONS; k++) {
@@ -107,8 +116,8 @@ static char *ring_take(gpu_strips *s, size_t n, int wait)
         const struct region *stop = NULL;
         for (int k = 0; k < N_REGIONS && !stop; k++) {
             const struct region *g = &s->reg[k];
-            if (!g->b || g->b <= off || g->a >= off + n) continue;   /* (free, or not in the way) */
-            if (!g->fence || (!wait && glClientWaitSync(g->fence, 0, 0) == GL_TIMEOUT_EXPIRED)) stop = g;
+            if (in_way(g, off, n) && (!g->fence || (!wait && glClientWaitSync(g->fence, 0, 0) == GL_TIMEOUT_EXPIRED)))
+                stop = g;
         }
         if (!stop) break;
         if (tries == N_REGIONS) return NULL;
@@ -122,7 +131,7 @@ static char *ring_take(gpu_strips *s, size_t n, int wait)
             if (slot < 0) slot = k;
             continue;
         }
-        if (g->b <= off || g->a >= off + n) continue;
+        if (!in_way(g, off, n)) continue;
         GLenum r = glClientWaitSync(g->fence, GL_SYNC_FLUSH_COMMANDS_BIT, wait ? (GLuint64)60e9 : 0);
         if (r == GL_TIMEOUT_EXPIRED || r == GL_WAIT_FAILED) return NULL;   /* (still the GPU's) */
         glDeleteSync(g->fence);
@@ -248,37 +257,27 @@ static swgl_status tmp_room(gpu_strips *s, size_t n)
     return SWGL_OK;
 }
 
-swgl_status gpu_strips_fetch_raw(gpu_strips *s, void *buf)
+/* The oldest request's elements: in place where view is not NULL and the buffers are mapped
+ * (*view = the mapping), else copied into buf (and *view = buf) */
+static swgl_status take(gpu_strips *s, void *buf, const void **view)
 {
+    if (view) *view = NULL;
     if (!s->count) return swgl_fail(SWGL_ERR_ARG, "strips: no read-back queued");
     int ready = 0, before = gpu_readback_pending(s->rb);
-    swgl_status st = gpu_readback_fetch(s->rb, 1, buf, &ready);
+    swgl_status st = view && gpu_readback_mapped(s->rb) ? gpu_readback_view(s->rb, 1, view, &ready)
+                                                         : gpu_readback_fetch(s->rb, 1, buf, &ready);
     if (gpu_readback_pending(s->rb) < before) {   /* the ring let it go (a GL error too): so do these */
         s->head = (s->head + 1) % GPU_READBACK_MAX;
         s->count--;
     }
     if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "strips: a read-back did not come back");
+    if (st == SWGL_OK && view && !*view) *view = buf;
     return st;
 }
 
-swgl_status gpu_strips_view_raw(gpu_strips *s, void *fallback, const void **p)
-{
-    *p = NULL;
-    if (!s->count) return swgl_fail(SWGL_ERR_ARG, "strips: no read-back queued");
-    if (!gpu_readback_mapped(s->rb)) {
-        swgl_status st = gpu_strips_fetch_raw(s, fallback);
-        if (st == SWGL_OK) *p = fallback;
-        return st;
-    }
-    int ready = 0, before = gpu_readback_pending(s->rb);
-    swgl_status st = gpu_readback_view(s->rb, 1, p, &ready);
-    if (gpu_readback_pending(s->rb) < before) {
-        s->head = (s->head + 1) % GPU_READBACK_MAX;
-        s->count--;
-    }
-    if (st == SWGL_OK && !ready) st = swgl_fail(SWGL_ERR_GL, "strips: a read-back did not come back");
-    return st;
-}
+swgl_status gpu_strips_fetch_raw(gpu_strips *s, void *buf) { return take(s, buf, NULL); }
+
+swgl_status gpu_strips_view_raw(gpu_strips *s, void *fallback, const void **p) { return take(s, fallback, p); }
 
 swgl_status gpu_strips_fetch(gpu_strips *s, double *buf, int stride, int offset)
 {
@@ -336,7 +335,7 @@ static swgl_status upload(gpu_strips *s, small *sm, const void *buf)
     /* mapped: from where buf lies in the ring (a region given out: no copy), or copied into a
      * region of it; else into new storage of the unpack buffer (the last upload may be
      * queued still) */
-    if (s->ring_ptr && !(b >= s->ring_ptr && b + bytes <= s->ring_ptr + s->ring_size)) {
+    if (s->ring_ptr && !in_ring(s, b, (size_t)bytes)) {
         char *r = ring_take(s, (size_t)bytes, 0);   /* (no wait: else the driver's copy below) */
         if (r) {
             memcpy(r, buf, (size_t)bytes);
@@ -344,7 +343,7 @@ static swgl_status upload(gpu_strips *s, small *sm, const void *buf)
         }
     }
     size_t off = 0;
-    if (s->ring_ptr && b >= s->ring_ptr && b + bytes <= s->ring_ptr + s->ring_size) {
+    if (in_ring(s, b, (size_t)bytes)) {
         off = (size_t)(b - s->ring_ptr);
         for (int k = 0; k < N_REGIONS && !g; k++)
             if (s->reg[k].b && s->reg[k].a <= off && off < s->reg[k].b) g = &s->reg[k];
@@ -439,4 +438,11 @@ swgl_status gpu_strips_fetch_mrt_raw(gpu_strips *s, int members, void *buf)
         if (st == SWGL_OK) st = f;
     }
     return st;
+}
+
+swgl_status gpu_strips_view_mrt_raw(gpu_strips *s, int members, void *fallback, const void **p)
+{
+    if (members == 1) return gpu_strips_view_raw(s, fallback, p);
+    *p = fallback;   /* (several read-backs: laid one after the other by a copy) */
+    return gpu_strips_fetch_mrt_raw(s, members, fallback);
 }

@@ -75,6 +75,9 @@ swgl_status gpu_strips_fetch_mrt_raw(gpu_strips *s, int members, void *buf);
  * GPU_READBACK_MAX requests after the one that filled it; make no request while a send from
  * it is in flight; else copied into fallback, and *p = fallback). */
 swgl_status gpu_strips_view_raw(gpu_strips *s, void *fallback, const void **p);
+/* The same over an MRT's first `members` members (fetch_mrt_raw's layout): in place for one,
+ * copied into fallback for more. */
+swgl_status gpu_strips_view_mrt_raw(gpu_strips *s, int members, void *fallback, const void **p);
 /* Mapped: *p = room for `bytes` in the way in's ring, to be filled (a strip received into it)
  * and passed to gpu_strips_write_raw (or rect_raw, rect_mrt_raw), which then uploads it
  * without a copy; the room is the caller's until then (the rooms given out and not yet

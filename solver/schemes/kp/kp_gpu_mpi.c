@@ -88,8 +88,7 @@ swgl_status kp_gpu_halo_view(kp_gpu *g, void *fallback, const void **p)
 {
     *p = fallback;
     if (!g->strips) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no strips (tune mpi.pack=off): nothing requested");
-    if (g->dbl) return kp_gpu_halo_fetch(g, fallback);
-    return gpu_strips_view_raw(g->strips, fallback, p);
+    return gpu_strips_view_mrt_raw(g->strips, g->dbl ? 2 : 1, fallback, p);
 }
 
 swgl_status kp_gpu_halo_area(kp_gpu *g, long bytes, void **p)

@@ -63,8 +63,7 @@ swgl_status rog_be_halo_view(void *self, void *fallback, const void **p)
     roe_gpu *r = self;
     *p = fallback;
     if (!r->strips) return swgl_fail(SWGL_ERR_ARG, "%s gpu: no strips (tune mpi.pack=off): nothing requested", r->scheme);
-    if (r->dbl) return rog_be_halo_fetch(r, fallback);
-    return gpu_strips_view_raw(r->strips, fallback, p);
+    return gpu_strips_view_mrt_raw(r->strips, r->dbl ? 2 : 1, fallback, p);
 }
 
 swgl_status rog_be_halo_area(void *self, long bytes, void **p)
