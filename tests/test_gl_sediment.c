@@ -6,7 +6,9 @@
  *  - closed basin: sum h dx dy constant to rounding on the GPU in single precision;
  *  - a sediment-basin-like problem (eroding pure-sand hill, river): s stays in [0, 1]
  *    (conservative form) in both precisions;
- *  - a user dt above the stability limit is refused with a message naming the limit. */
+ *  - a user dt above the stability limit is refused with a message naming the limit;
+ *  - the step in parts (over MPI ranks, overlapped with the halo's exchange): an inner
+ *    rectangle, then the four around it, gives the whole step's bits. */
 #include <string.h>
 
 #include "gl_util.h"
@@ -305,6 +307,60 @@ static void refused(void)
     prob_free(&q);
 }
 
+/* The step in parts (sed_gpu_parts, the overlapped exchange's way): an inner rectangle,
+ * then the four around it to the texture's edges, then sed_gpu_take, step after step, is
+ * the whole step to the bit (the same passes at every point; the inner rectangle's passes
+ * before the last drawn as far as the next reads), with OPT-2 and without, both forms, float
+ * and double; a step cut short after the parts is drawn anew with its dt.  Bits, not a
+ * tolerance: every point's operations are the same. */
+static void parts(int has_fp64)
+{
+    const int nx = 47, ny = 40, steps = 30;
+    prob q;
+    size_t n = grid_size(nx, ny);
+    double *h[2], *s[2];
+    for (int k = 0; k < 2; k++) h[k] = malloc(n * sizeof(double)), s[k] = malloc(n * sizeof(double));
+    const int in[1][4] = {{9, 7, 24, 19}};
+    const int tw = nx + 2, th = ny + 2, x1 = in[0][0] + in[0][2], y1 = in[0][1] + in[0][3];
+    const int out[4][4] = {{0, 0, tw, in[0][1]}, {0, y1, tw, th - y1}, {0, in[0][1], in[0][0], in[0][3]},
+                           {x1, in[0][1], tw - x1, in[0][3]}};
+    for (int form = 0; form < 2; form++)
+        for (int dbl = 0; dbl <= has_fp64; dbl++)
+            for (int opt2 = 0; opt2 < 2; opt2++) {
+                prob_make(&q, nx, ny, 0, 0, form ? SED_FORM_PAPER : SED_FORM_CONSERVATIVE);
+                sed_gpu *g[2] = {NULL, NULL};
+                swgl_status st = SWGL_OK;
+                for (int k = 0; k < 2 && st == SWGL_OK; k++) {
+                    if ((st = sed_gpu_create(&q.p, dbl, &g[k])) != SWGL_OK) break;
+                    sed_gpu_set_opt2(g[k], opt2);
+                    st = sed_gpu_set_state(g[k], q.h, q.s);
+                }
+                /* the last step cut short (dt / 3) after its parts were drawn: drawn anew */
+                for (int t = 0; t < steps && st == SWGL_OK; t++) {
+                    double dt = t == steps - 1 ? q.p.dt / 3 : q.p.dt;
+                    if ((st = sed_gpu_run_dt(g[0], 1, dt)) != SWGL_OK) break;
+                    if ((st = sed_gpu_parts(g[1], in, 1, 1)) == SWGL_OK && (st = sed_gpu_parts(g[1], out, 4, 0)) == SWGL_OK)
+                        st = sed_gpu_take(g[1], dt);
+                }
+                for (int k = 0; k < 2 && st == SWGL_OK; k++) st = sed_gpu_get_state(g[k], h[k], s[k]);
+                int same = st == SWGL_OK && memcmp(h[0], h[1], n * sizeof(double)) == 0 &&
+                           memcmp(s[0], s[1], n * sizeof(double)) == 0;
+                CHECK(same, "%s form, %s, OPT-2 %s: %d steps in parts (inner, then the four around) = whole steps, "
+                      "to the bit%s%s", form ? "paper" : "conservative", dbl ? "double" : "float", opt2 ? "on" : "off",
+                      steps, st == SWGL_OK ? "" : ": ", st == SWGL_OK ? "" : swgl_last_error());
+                /* and a step whose east part is left out is not (the comparison sees the parts) */
+                if (st == SWGL_OK && (st = sed_gpu_run(g[0], 1)) == SWGL_OK &&
+                    (st = sed_gpu_parts(g[1], in, 1, 1)) == SWGL_OK && (st = sed_gpu_parts(g[1], out, 3, 0)) == SWGL_OK &&
+                    (st = sed_gpu_take(g[1], q.p.dt)) == SWGL_OK && (st = sed_gpu_get_state(g[0], h[0], s[0])) == SWGL_OK)
+                    st = sed_gpu_get_state(g[1], h[1], s[1]);
+                CHECK(st == SWGL_OK && (memcmp(h[0], h[1], n * sizeof(double)) || memcmp(s[0], s[1], n * sizeof(double))),
+                      "  a step with one of the four left out differs (the check can fail)");
+                for (int k = 0; k < 2; k++) sed_gpu_destroy(g[k]);
+                prob_free(&q);
+            }
+    for (int k = 0; k < 2; k++) free(h[k]), free(s[k]);
+}
+
 int main(void)
 {
     scheme_keys_install();   /* the schemes' keys, before a scenario is read */
@@ -316,6 +372,7 @@ int main(void)
     mass();
     bounds(fp64);
     dt_limit();
+    parts(fp64);
     gpu_context_destroy(ctx);
     return check_done();
 }

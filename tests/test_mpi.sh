@@ -194,6 +194,19 @@ if [ "$mode" = gl ]; then
       same "$tmp/rov-$b" "$tmp/rnov-$b"
     ok $? "roe on $b over 2 x 2 blocks: the halo exchange overlapped with the inner cells' stage, the same files as without"
   done
+  # sediment's too: its step (h pass, s pass: a reach of 2 points) drawn over the inner
+  # points while the halo goes, the rest after, and taken by the advance; the same files as
+  # without (the paper form, whose s pass reads the neighbours' h+), 2 x 2 blocks; on gpu in
+  # the default precision (double where the renderer has it), on gpu-compute in float
+  for b in gpu gpu-compute; do
+    S="--case sediment-basin --set sediment.steps=120 --set sediment.form=paper --backend $b --tune mpi.blocks=2x2"
+    [ $b = gpu-compute ] && S="$S --precision single"
+    mpi 4 run $S --tune mpi.overlap=on --quiet --out "$tmp/sov-$b" > /dev/null 2>&1 &&
+      mpi 4 run $S --tune mpi.overlap=off --quiet --out "$tmp/snov-$b" > /dev/null 2>&1 &&
+      grep -q 'overlapped' "$tmp/sov-$b/summary.json" && ! grep -q 'overlapped' "$tmp/snov-$b/summary.json" &&
+      same "$tmp/sov-$b" "$tmp/snov-$b"
+    ok $? "sediment on $b over 2 x 2 blocks: the halo exchange overlapped with the inner points' step, the same files as without"
+  done
   case_ roe-double-gpu-3 3 - --case dambreak --set run.t_end=10 --backend gpu --precision double --tune mpi.overlap=on
   case_ kp-double-compute-2 2 - $K --backend gpu-compute --precision double --tune mpi.overlap=on
   grep -q 'overlapped' "$tmp/kp-double-compute-2-n/summary.json"

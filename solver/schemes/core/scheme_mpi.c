@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 static int g_rank = 0, g_size = 1, g_local = 0;
@@ -97,6 +98,7 @@ SWGL_API void swgl_mpi_finalize(void)
 
 void swgl_mpi_barrier(void) {}
 double swgl_mpi_max(double v) { return v; }
+double swgl_mpi_max_asleep(double v) { return v; }
 swgl_status swgl_mpi_agree(swgl_status st) { return st; }
 
 #else
@@ -127,6 +129,20 @@ double swgl_mpi_max(double v)
 {
     double r = v;
     if (g_size > 1) MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return r;
+}
+
+double swgl_mpi_max_asleep(double v)
+{
+    double r = v;
+    if (g_size == 1) return r;
+    MPI_Request q;
+    int done = 0;
+    MPI_Iallreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &q);
+    for (MPI_Test(&q, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&q, &done, MPI_STATUS_IGNORE)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
     return r;
 }
 

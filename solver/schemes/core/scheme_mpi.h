@@ -65,6 +65,9 @@ int scheme_mpi_stats(const scheme_inst *in, scheme_mpi_times *t);
  * ranks, and a status every rank agrees on (the lowest failing rank's, message included). */
 void swgl_mpi_barrier(void);
 double swgl_mpi_max(double v);
+/* The same, waiting asleep (polled every millisecond): for a rank that may wait long, so that its
+ * spinning takes no core from a rank still at work (a bench's rank 0 running alone) */
+double swgl_mpi_max_asleep(double v);
 swgl_status swgl_mpi_agree(swgl_status st);
 
 /* The blocks of an nx x ny grid over P ranks: px x py (px py = P) with the least cut

@@ -24,6 +24,14 @@ swgl_status sed_gpu_get_state(sed_gpu *g, double *h, double *s);
  * first use and kept for the next call with the same dt. */
 swgl_status sed_gpu_run(sed_gpu *g, int steps);
 swgl_status sed_gpu_run_dt(sed_gpu *g, int steps, double dt);
+/* Over MPI ranks, the step overlapped with the halo exchange (scheme_mpi_halo.c): the step
+ * with the problem's dt drawn in parts into the state to come, r[0..n-1] (x, y, w, h in the
+ * texture's coordinates, the ghost ring at 0): first (inner 1) the points that read no halo
+ * point, the passes before the last drawn as far as it reads, then (inner 0) the rest;
+ * sed_gpu_take(dt) then makes it the state (a dt other than the problem's: the step drawn
+ * anew, whole).  A step not drawn in parts, take draws it whole. */
+swgl_status sed_gpu_parts(sed_gpu *g, const int (*r)[4], int n, int inner);
+swgl_status sed_gpu_take(sed_gpu *g, double dt);
 /* 1: the h pass reads alpha s and beta (1 - s) stored by a pass of their own (the OPT-2
  * analog: sed_kpass.glsl + sed_h_opt.glsl); 0 (default): it recomputes them. */
 void sed_gpu_set_opt2(sed_gpu *g, int on);
