@@ -12,7 +12,27 @@ struct gpu_mrt {
     int count;
     gpu_array2d *member[GPU_MRT_MAX];
     GLuint fbo;
+    int view;   /* gpu_mrt_view: the members are the caller's */
 };
+
+/* m's framebuffer over its members */
+static swgl_status framebuffer(gpu_mrt *m, const char *label)
+{
+    GLenum bufs[GPU_MRT_MAX];
+    glGenFramebuffers(1, &m->fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, m->fbo);
+    for (int k = 0; k < m->count; k++) {
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)k, GL_TEXTURE_2D,
+                               gpu_array2d_texture(m->member[k]), 0);
+        bufs[k] = GL_COLOR_ATTACHMENT0 + (GLenum)k;
+    }
+    glDrawBuffers(m->count, bufs);
+    GLenum fs = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (fs != GL_FRAMEBUFFER_COMPLETE)
+        return swgl_fail(SWGL_ERR_FRAMEBUFFER, "MRT '%s': framebuffer %s", label, gpu_framebuffer_status_name(fs));
+    return gpu_check_gl("MRT framebuffer");
+}
 
 swgl_status gpu_mrt_create(const gpu_mrt_desc *d, gpu_mrt **out)
 {
@@ -38,22 +58,34 @@ swgl_status gpu_mrt_create(const gpu_mrt_desc *d, gpu_mrt **out)
             return st;
         }
     }
-    GLenum bufs[GPU_MRT_MAX];
-    glGenFramebuffers(1, &m->fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, m->fbo);
-    for (int k = 0; k < m->count; k++) {
-        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)k, GL_TEXTURE_2D,
-                               gpu_array2d_texture(m->member[k]), 0);
-        bufs[k] = GL_COLOR_ATTACHMENT0 + (GLenum)k;
-    }
-    glDrawBuffers(m->count, bufs);
-    GLenum fs = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    if (fs != GL_FRAMEBUFFER_COMPLETE) {
+    if ((st = framebuffer(m, label)) != SWGL_OK) {
         gpu_mrt_destroy(m);
-        return swgl_fail(SWGL_ERR_FRAMEBUFFER, "MRT '%s': framebuffer %s", label, gpu_framebuffer_status_name(fs));
+        return st;
     }
-    if ((st = gpu_check_gl("MRT framebuffer")) != SWGL_OK) {
+    *out = m;
+    return SWGL_OK;
+}
+
+swgl_status gpu_mrt_view(gpu_array2d *const *arrays, int count, const char *label, gpu_mrt **out)
+{
+    *out = NULL;
+    label = label ? label : "mrt view";
+    int maxdb = gpu_internal_max_draw_buffers();
+    if (count < 1 || count > GPU_MRT_MAX || (maxdb > 0 && count > maxdb))
+        return swgl_fail(count < 1 || count > GPU_MRT_MAX ? SWGL_ERR_ARG : SWGL_ERR_TOO_LARGE,
+                         "MRT view '%s': %d members (1..%d, GL_MAX_DRAW_BUFFERS %d)", label, count, GPU_MRT_MAX, maxdb);
+    for (int k = 0; k < count; k++)
+        if (!arrays[k] || gpu_array2d_width(arrays[k]) != gpu_array2d_width(arrays[0]) ||
+            gpu_array2d_height(arrays[k]) != gpu_array2d_height(arrays[0]))
+            return swgl_fail(SWGL_ERR_ARG, "MRT view '%s': member %d %s", label, k,
+                             arrays[k] ? "is not the first one's size" : "is NULL");
+    gpu_mrt *m = calloc(1, sizeof *m);
+    if (!m) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    m->count = count;
+    m->view = 1;
+    for (int k = 0; k < count; k++) m->member[k] = arrays[k];
+    swgl_status st = framebuffer(m, label);
+    if (st != SWGL_OK) {
         gpu_mrt_destroy(m);
         return st;
     }
@@ -65,7 +97,7 @@ void gpu_mrt_destroy(gpu_mrt *m)
 {
     if (!m) return;
     if (m->fbo) glDeleteFramebuffers(1, &m->fbo);
-    for (int k = 0; k < GPU_MRT_MAX; k++) gpu_array2d_destroy(m->member[k]);
+    for (int k = 0; k < GPU_MRT_MAX && !m->view; k++) gpu_array2d_destroy(m->member[k]);
     free(m);
 }
 

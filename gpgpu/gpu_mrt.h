@@ -18,7 +18,11 @@ typedef struct gpu_mrt_desc {
 typedef struct gpu_mrt gpu_mrt;
 
 swgl_status gpu_mrt_create(const gpu_mrt_desc *desc, gpu_mrt **out);
-void gpu_mrt_destroy(gpu_mrt *m);              /* NULL is fine; destroys the members */
+void gpu_mrt_destroy(gpu_mrt *m);              /* NULL is fine; destroys the members (not a view's) */
+/* An MRT over arrays the caller owns (count of them, one size; they outlive it): a pass
+ * drawn into it writes them together, output k to arrays[k] (e.g. a state's members and a
+ * scratch array of the same pass's by-product) */
+swgl_status gpu_mrt_view(gpu_array2d *const *arrays, int count, const char *label, gpu_mrt **out);
 int gpu_mrt_count(const gpu_mrt *m);
 gpu_array2d *gpu_mrt_member(gpu_mrt *m, int k);
 unsigned gpu_mrt_framebuffer(const gpu_mrt *m);

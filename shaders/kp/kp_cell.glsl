@@ -7,7 +7,7 @@
 #include "kp_recon.glsl"
 #include "kp_rates.glsl"
 
-KP_INPUT(u_state);   // (w, hu, hv, h or -(1 + code))
+KP_INPUT(u_state);   // (w, hu, hv, l or -(1 + code)): kp_real.glsl
 KP_INPUT(u_bed);     // (B_E, B_N, B_ij, code)
 // where kp_cell_rates reads a cell's texels: the arrays, or (a kernel that defines these)
 // its work group's copy of them in shared memory

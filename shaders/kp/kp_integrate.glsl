@@ -7,16 +7,18 @@
 // (hv likewise), with Manning's semi-implicit friction (9):
 //   H~f(Q) = g n^2 sqrt(u^2 + v^2) / h^(4/3), u, v desingularized (6), 0 where h <= eps;
 //   KP_MANNING 0: n = 0, 1: one g n^2 for every cell (u_gn2), 2: a texture of g n^2.
-// Then h = w - B_ij; h < 0 -> w = B_ij (rounding only, for cfl <= 1/4); h <= eps ->
+// Then h = (w - B_ij) + l (l: the surface's low word, kp_real.glsl; the float update is
+// compensated, kp_integrate_fn.glsl); h < 0 (rounding only, for cfl <= 1/4) -> w = B_ij,
+// in float a deficit within eps carried instead; h <= eps ->
 // hu = hv = 0; eps < h < kappa -> the momenta from the desingularized velocity,
-// hu = h u(6) (as cpu_ref/kp_scalar.c does).  Output (w, hu, hv, h).  dt from u_dt, or
+// hu = h u(6) (as cpu_ref/kp_scalar.c does).  Output (w, hu, hv, l).  dt from u_dt, or
 // (KP_DT_ON_GPU) from the clock texel of gpgpu's clock.glsl; a step of dt = 0 (the
 // clock's after it landed, or blew up) leaves the state exactly as it was (stage 0
 // copies Q^n, stage 1 keeps Q^n).  Non-active cells keep their texel (the code in .w).
 // Precision and storage: kp_real.glsl (double: h^(1/3) by float's pow and Newton steps).
 #include "kp_real.glsl"
 
-KP_INPUT(u_state);     // Q^n: (w, hu, hv, h or -(1 + code))
+KP_INPUT(u_state);     // Q^n: (w, hu, hv, l or -(1 + code)), kp_real.glsl
 #ifdef KP_STAGE1
 KP_INPUT(u_qstar);     // Q*
 #endif
@@ -28,6 +30,15 @@ SWGL_INPUT(u_clock);   // dt in x (float: gpgpu's clock.glsl)
 uniform real u_dt;
 #endif
 KP_OUTPUT(0, 0, 1, o_state);
+#ifdef KP_CLIP
+// the depth the clip added to each cell of the rank's own (KP_OWN) this stage, (d, 0, 0, 0):
+// the host sums it (kp_gpu_step.c, boundary data's runs: the accounts)
+#ifdef KP_DOUBLE
+SWGL_OUTPUT(2, o_clip);
+#else
+SWGL_OUTPUT(1, o_clip);
+#endif
+#endif
 
 #include "kp_integrate_fn.glsl"
 
@@ -41,6 +52,9 @@ SWGL_MAIN
 #else
     real dt = u_dt;
 #endif
+#ifdef KP_CLIP
+    o_clip = vec4(0.0);
+#endif
     if (b.w != CELL_ACTIVE || dt == 0.0) {
         KP_STORE(o_state, s);
         return;
@@ -51,4 +65,11 @@ SWGL_MAIN
     real4 qs = s;
 #endif
     KP_STORE(o_state, kp_integrate_cell(c, s, qs, b, dt, KP_LOAD(u_R, c).xyz));
+#ifdef KP_CLIP
+#ifdef KP_OWN   // (a rank's own cells: its halo's are another's, kp_rates.glsl)
+    ivec4 o = KP_OWN;
+    if (any(lessThan(c, o.xy)) || any(greaterThanEqual(c, o.zw))) return;
+#endif
+    o_clip = vec4(float(kp_clipped), 0.0, 0.0, 0.0);
+#endif
 }

@@ -1,9 +1,10 @@
 // kp_maps.glsl — the flood maps pass of kp (shaders/swe/swe_maps.glsl): per active cell,
-// the maps updated from the new state (w, hu, hv, h) (its .w is h: kp_real.glsl).
+// the maps updated from the new state (w, hu, hv, l): its depth (w - B_ij) + l (kp_real.glsl).
 #include "kp_real.glsl"
 #include "swe_maps.glsl"
 
 KP_INPUT(u_state);
+KP_INPUT(u_bed);
 SWGL_INPUT(u_maps_a);
 SWGL_INPUT(u_maps_b);
 SWGL_OUTPUT(0, o_maps_a);
@@ -16,6 +17,7 @@ SWGL_MAIN
     real4 s = KP_LOAD(u_state, c);
     o_maps_a = a;
     o_maps_b = b;
-    if (s.w < 0.0) return;   // not active: -(1 + code)
-    swe_maps(a, b, float(s.w), float(s.y), float(s.z), swe_maps_time(), o_maps_a, o_maps_b);
+    if (s.w < -0.5) return;   // not active: -(1 + code)
+    real h = kp_depth(s, KP_LOAD(u_bed, c));
+    swe_maps(a, b, float(h), float(s.y), float(s.z), swe_maps_time(), o_maps_a, o_maps_b);
 }

@@ -44,4 +44,17 @@ void kp_pack(real4 v, out uvec4 a, out uvec4 b)
 
 real kp_inf() { return real(swgl_inf()); }
 uniform real u_eps;      // h_dry: depths at or below are dry (every kp pass's)
+
+// A state texel is (w, hu, hv, x): x < -0.5 is -(1 + code) of a non-active cell (kp_code_of);
+// an active cell's x is its surface's low word l (issue 27): the surface is w + l, l within
+// half an ulp of w, kept by the integration's compensated update in float (0 in double, whose
+// update is plain).  Its depth: (w - B_ij) + l.
+real kp_depth(real4 s, real4 bed) { return (s.x - bed.z) + s.w; }
+// `precise` (GLSL 4.00, or GL_ARB_gpu_shader5, which the kp defines enable where the driver has
+// it): the compensated sums' operations kept as written, not reassociated or contracted
+#if __VERSION__ >= 400 || defined(GL_ARB_gpu_shader5)
+#define KP_PRECISE precise
+#else
+#define KP_PRECISE
+#endif
 #endif

@@ -8,7 +8,7 @@
 //   item 5  a dry cell (h <= eps) gives no water; a point with h_F <= eps is dry
 //   item 6  desingularized velocities (5)-(6): u = sqrt(2) h (hu) / sqrt(h^4 + max(h^4, kappa^4))
 //   item 7  the central-upwind flux (Kurganov, Noelle & Petrova 2001) across a face
-// Textures: state (w, hu, hv, x), x = h = w - B_ij for an active cell and -(1 + code) for
+// Textures: state (w, hu, hv, x), x = l (the surface's low word, kp_real.glsl) for an active cell and -(1 + code) for
 // a non-active one; bed (B_E, B_N, B_ij, code); B_W and B_S are the west and south
 // neighbours' B_E and B_N.
 #include "kp_boundary.glsl"

@@ -10,7 +10,7 @@
 #include "kp_real.glsl"
 #include "kp_recon.glsl"
 
-KP_INPUT(u_state);   // (w, hu, hv, h or -(1 + code)); a ghost's .y its segment
+KP_INPUT(u_state);   // (w, hu, hv, l or -(1 + code)); a ghost's .y its segment
 KP_INPUT(u_bed);     // (B_E, B_N, B_ij, code)
 uniform int u_nx;
 uniform int u_ny;

@@ -23,7 +23,8 @@
 // (kp_tile_close).  A tile left off is dry with dry neighbours, and every array the steps
 // write holds the same texels there, so R there would be (0, 0, 0, +inf) (kp_flux_cs.glsl
 // item 0: every point 0), the integration of a dry cell with R = 0 gives back its texel to
-// the bit (kp_integrate_fn.glsl: w + 0, q = 0 / 1 = 0, h = w - B_ij), and running the tile
+// the bit (kp_integrate_fn.glsl: TwoSum(w, 0 + l) gives back the pair (w, l), which every
+// update leaves rounded so; q = 0 / 1 = 0), and running the tile
 // would write what every array already holds.  RK2's stage 1 runs stage 0's list: water
 // moves at most one cell a stage, and the wet cells nearest a tile left off are a tile's
 // width (KP_TX, KP_TY >= 2) from its ring.  With u_all (kp.early_exit off, or auto's

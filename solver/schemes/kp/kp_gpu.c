@@ -5,9 +5,11 @@
  * (a stage drawn through them: kp_gpu_step.c).
  *
  * Arrays, (nx+2) x (ny+2) texels with the ghost ring (swgl_grid.h), float4:
- *   state[2]  (w, hu, hv, x), ping-pong; x = h = w - B_ij for an active cell (the wet
- *             map reads it) and -(1 + code) for a non-active one (so the flux pass knows
- *             the code of the cells two away without reading their bed texel)
+ *   state[2]  (w, hu, hv, x), ping-pong; x = l, the surface's low word, for an active cell
+ *             (issue 27: its surface is w + l and its depth (w - B_ij) + l, the float update
+ *             compensated, kp_integrate_fn.glsl; 0 in double) and -(1 + code) for a
+ *             non-active one (so the flux pass knows the code of the cells two away without
+ *             reading their bed texel)
  *   qstar     Q* of RK2 (same layout)
  *   bed       (B_E, B_N, B_ij, code), constant; B_W, B_S are the west / south
  *             neighbour's B_E / B_N (kp_cell_bed: a ghost holds the faces it shares)
@@ -49,6 +51,8 @@ void kp_gpu_destroy(kp_gpu *g)
 {
     if (!g) return;
     gpu_hold_destroy(&g->hold);
+    for (int v = 0; v < 3; v++) gpu_mrt_destroy(g->clipv[v]);   /* (views: before their arrays) */
+    gpu_array2d_destroy(g->clip);
     gpu_mrt_destroy(g->state[0]);
     gpu_mrt_destroy(g->state[1]);
     gpu_mrt_destroy(g->qstar);
@@ -173,6 +177,24 @@ void kpg_recon_uniforms(kp_gpu *g, gpu_pass *p)
     kpg_set_dxy(g, p);
 }
 
+/* The clip's scratch array and the views the integration draws into with boundary data
+ * (kp_gpu_internal.h clip): each array's members, then the scratch */
+static swgl_status clip_views(kp_gpu *g)
+{
+    gpu_array2d_desc cd = {g->tw, g->th, GPU_RGBA32F, "kp clip"};
+    swgl_status st = gpu_array2d_create(&cd, &g->clip);
+    gpu_mrt *of[3] = {g->state[0], g->state[1], g->qstar};
+    for (int v = 0; v < 3 && st == SWGL_OK; v++) {
+        if (!of[v]) continue;
+        gpu_array2d *m[GPU_MRT_MAX];
+        int n = gpu_mrt_count(of[v]);
+        for (int k = 0; k < n; k++) m[k] = gpu_mrt_member(of[v], k);
+        m[n] = g->clip;
+        st = gpu_mrt_view(m, n + 1, "kp state and clip", &g->clipv[v]);
+    }
+    return st;
+}
+
 static swgl_status upload_constants(kp_gpu *g, const kp_problem *p)
 {
     size_t n = grid_size(g->nx, g->ny);
@@ -261,8 +283,11 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
         }
     }
     snprintf(g->defs, sizeof g->defs,
-             "%s%s#define KP_TILE %d\n#define KP_NX %d\n#define KP_NY %d\n#define KP_NTX %d\n#define KP_NTY %d\n"
+             "%s%s%s#define KP_TILE %d\n#define KP_NX %d\n#define KP_NY %d\n#define KP_NTX %d\n#define KP_NTY %d\n"
              "#define KP_MANNING %d\n%s",
+             /* (`precise` for the compensated update in GLSL 3.30 where the driver has it:
+              * kp_real.glsl KP_PRECISE; a driver without it only warns) */
+             "#extension GL_ARB_gpu_shader5 : enable\n",
              g->dbl ? "#extension GL_ARB_gpu_shader_fp64 : require\n#define KP_DOUBLE 1\n" : "", CELL_CODE_GLSL,
              KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning,
              (p->sw.forcing && p->sw.forcing->n_seg) || grid_has_value_codes(g->code, n) ? "" : GRID_PLAIN_GLSL);
@@ -296,8 +321,8 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     int w = g->tw, h = g->th;
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++)
-            snprintf(di[2 * s + c], sizeof di[0], "%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
-                     c ? "#define KP_DT_ON_GPU 1\n" : "");
+            snprintf(di[2 * s + c], sizeof di[0], "%s%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
+                     c ? "#define KP_DT_ON_GPU 1\n" : "", g->forcing && !c ? "#define KP_CLIP 1\n" : "");
     gpu_array2d_desc wd = {g->ntx, g->nty, GPU_RGBA32F, "kp wet tiles"};
     static const float zero[4] = {0, 0, 0, 0};
     if ((st = kpg_arr_create(g, w, h, 1, 0, "kp state 0", &g->state[0])) ||
@@ -318,7 +343,8 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
         (st = gpu_program_create("kp_integrate", di[1], &g->p_int[0][1])) ||
         (g->rk2 && (st = gpu_program_create("kp_integrate", di[2], &g->p_int[1][0]))) ||
         (g->rk2 && (st = gpu_program_create("kp_integrate", di[3], &g->p_int[1][1]))) ||
-        (st = upload_constants(g, p)) || (g->forcing && (st = kpg_forcing_create(g, p)))) {
+        (st = upload_constants(g, p)) || (g->forcing && (st = kpg_forcing_create(g, p))) ||
+        (g->forcing && (st = clip_views(g)) != SWGL_OK)) {
         kp_gpu_destroy(g);
         return st;
     }
@@ -357,23 +383,28 @@ swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const
             s[4 * k + 3] = -1.0 - g->code[k];
             continue;
         }
-        /* as on the CPU: w = B_ij + h; a dry cell has no momentum; x = w - B_ij as the
-         * passes compute it, in their precision (a NaN stays: the wet map counts it) */
-        /* h < 0 reads as 0 as on the CPU; dry is decided on the stored depth, in the
-         * passes' precision, as the wet map and the flux passes decide it */
+        /* as on the CPU: w = B_ij + h; a dry cell has no momentum.  In float the surface is
+         * w + l, l its low word (cpu_ref/kp_fast_update.h split: the pair an update's
+         * TwoSum would give), so that a depth read back and set again is the same state;
+         * h < 0 reads as 0 as on the CPU; dry is decided on the depth with its low word, in
+         * the passes' precision, as the integration decides it (a NaN stays: the wet map
+         * counts it) */
         double hd = h[k] > 0.0 || isnan(h[k]) ? h[k] : 0.0;
-        double w = g->bij[k] + hd, x;
+        double w = g->bij[k] + hd, l = 0.0, x;
         if (g->dbl) x = w - g->bij[k];
         else {
-            float wf = (float)w;
-            w = wf;
-            x = wf - (float)g->bij[k];
+            float hi = (float)w, lo = (float)(w - (double)hi), sm = hi + lo;
+            float lf = lo - (sm - hi), bf = (float)g->bij[k];
+            w = sm;
+            l = lf;
+            x = (sm - bf) + lf;
+            if (isnan(hd)) l = 0.0;
         }
         int wet = !(x <= (g->dbl ? g->eps : (double)(float)g->eps));
         s[4 * k] = w;
         s[4 * k + 1] = wet ? qx[k] : 0.0;
         s[4 * k + 2] = wet ? qy[k] : 0.0;
-        s[4 * k + 3] = x < 0.0 ? 0.0 : x;
+        s[4 * k + 3] = l;
     }
     g->cur = 0;
     g->tiles_stale = 1;
@@ -393,9 +424,9 @@ swgl_status kp_gpu_get_state(kp_gpu *g, double *h, double *qx, double *qy)
     swgl_status st = arr_download(g, g->state[g->cur], s);
     for (size_t k = 0; st == SWGL_OK && k < n; k++) {
         int a = g->code[k] == CELL_ACTIVE;
-        /* the depth the GPU's own w and B_ij hold, exactly */
+        /* the depth the GPU's own w, l and B_ij hold, (w - B_ij) + l in double */
         double bij = g->dbl ? g->bij[k] : (double)(float)g->bij[k];
-        h[k] = a ? s[4 * k] - bij : 0.0;
+        h[k] = a ? (s[4 * k] - bij) + s[4 * k + 3] : 0.0;
         qx[k] = a ? s[4 * k + 1] : 0.0;
         qy[k] = a ? s[4 * k + 2] : 0.0;
     }

@@ -114,7 +114,7 @@ static swgl_status be_sample(void *self, const size_t *cells, int n, double *con
             for (int c = 0; c < 4; c++) v[c] = f[c];
         }
         double bij = g->dbl ? g->bij[cells[m]] : (double)(float)g->bij[cells[m]];   /* as get_state */
-        out[0][m] = v[0] - bij;
+        out[0][m] = (v[0] - bij) + (v[3] > -0.5 ? v[3] : 0.0);   /* (an active cell's low word; 0 in double) */
         out[1][m] = v[1];
         out[2][m] = v[2];
     }

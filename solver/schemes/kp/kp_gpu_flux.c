@@ -212,6 +212,7 @@ swgl_status kpg_flux_eval(kp_gpu *g, int k)
         sec = kpg_section_begin(g, KP_PASS_WET, 0);
         gpu_pass_begin(&p, g->p_wet);
         BIND(g, &p, "u_state", src, 0);
+        BIND(g, &p, "u_bed", g->bed, 0);
         kpg_set_real(g, &p, "u_eps", g->eps);
         st = gpu_pass_draw(&p, g->wet[g->wi], NULL);
         kpg_section_end(g, sec);

@@ -70,7 +70,7 @@ swgl_status kpg_ring_rates(kp_gpu *g, int k)
     return st;
 }
 
-/* w of cell k of an array (its first element), as the GPU holds it */
+/* the surface of active cell k of an array, as the GPU holds it (float: w + its low word) */
 static swgl_status read_w(kp_gpu *g, gpu_mrt *m, size_t k, double *w)
 {
     int x = (int)(k % (size_t)g->tw), y = (int)(k / (size_t)g->tw);
@@ -82,7 +82,7 @@ static swgl_status read_w(kp_gpu *g, gpu_mrt *m, size_t k, double *w)
     }
     float v[4];
     swgl_status st = gpu_array2d_download_rect(gpu_mrt_member(m, 0), x, y, 1, 1, v);
-    *w = v[0];
+    *w = (double)v[0] + v[3];   /* (the surface with its low word: kp_real.glsl) */
     return st;
 }
 
@@ -142,6 +142,7 @@ swgl_status kpg_maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, double 
     gpu_pass p;
     if (!gpu_maps_begin(&g->maps, &p, t, clock, t_known)) return SWGL_OK;
     BIND(g, &p, "u_state", g->state[g->cur], 0);
+    BIND(g, &p, "u_bed", g->bed, 0);
     return gpu_maps_end(&g->maps, &p);
 }
 

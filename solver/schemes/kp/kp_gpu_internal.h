@@ -101,6 +101,11 @@ struct kp_gpu {
     const swe_problem *sw;       /* the caller's (set_state's rain quantum) */
     swe_clock fclk;
     gpu_mrt *bvals, *rainf;      /* per segment (value, largest value); the rain field */
+    /* the clip's accounts (kp_integrate.glsl KP_CLIP): the depth each own cell's clip added
+     * in the last integration, written beside the state through a view of each array the
+     * integration draws into (state[0], state[1], Q*, with it), summed after each stage */
+    gpu_array2d *clip;
+    gpu_mrt *clipv[3];
     gpu_array2d *ring;
     gpu_program *p_ring;
     float *ringbuf;

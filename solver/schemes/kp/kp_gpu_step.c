@@ -92,11 +92,21 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
      * sources by them, the discharge faces corrected to them by the redraw */
     if (g->forcing && !clock && k == 0) swe_clock_step(&g->fclk, dt);
     double rain_s = g->forcing && !clock ? swe_clock_rain(&g->fclk, k, kp_gpu_stages(g), dt) : 0.0;
+    /* with boundary data (the host clock) the integration also writes each own cell's clip
+     * (kp_integrate.glsl KP_CLIP) beside out: a view of out and the clip's array */
+    if (g->forcing && !clock) out = g->clipv[out == g->state[0] ? 0 : out == g->state[1] ? 1 : 2];
     kpg_integrate_pass(g, &p, k, dt, clock, rain_s, 0.0);
     int sec = kpg_section_begin(g, KP_PASS_INTEGRATE, 0);
     swgl_status st = gpu_pass_draw_mrt(&p, out, NULL);
     kpg_section_end(g, sec);
     if (st == SWGL_OK && g->forcing && !clock) st = kpg_redraw(g, k, dt, rain_s, out);   /* kp_gpu_forcing.c */
+    if (st == SWGL_OK && g->forcing && !clock) {
+        /* the clip's volume, as the CPUs book it (cpu_ref/kp_fast.c: RK2's stage 0 a half,
+         * Q* counting half in Q^{n+1}) */
+        float sum[4];
+        if ((st = gpu_reductor_run(g->red, g->clip, GPU_REDUCE_SUM, sum)) == SWGL_OK)
+            g->fclk.acc.clip += (g->rk2 && k == 0 ? 0.5 : 1.0) * (double)sum[0] * g->dx * g->dy;
+    }
     if (st == SWGL_OK && g->forcing && !clock) swe_clock_applied(&g->fclk, k, kp_gpu_stages(g), dt);
     if (st == SWGL_OK && last) g->cur = 1 - g->cur;
     if (st == SWGL_OK && last && !clock) {
