@@ -100,8 +100,8 @@ real4 kp_integrate_cell(ivec2 c, real4 s, real4 qs, real4 b, real dt, real3 R)
         // B_ij + h, so no volume is made, and the cell is dry (the rules below with h = 0, the
         // reconstruction's w - B_ij <= 0) until water pays it back.  The flux's float
         // arithmetic (contracted multiply-adds among it) leaves a drying cell a rounding's
-        // worth below its bed more often than the CPU's: clipped, Thacker's bowls gained 4e-8
-        // and 1.3e-7 of their volume a period.  A deeper deficit (no step within the bound
+        // worth below its bed more often than the CPU's: clipped, Thacker's bowls gained 4.4e-8
+        // and 1.2e-7 of their volume a period.  A deeper deficit (no step within the bound
         // makes one) is clipped as in double.
         if (-h > u_eps)
 #endif
@@ -120,12 +120,14 @@ real4 kp_integrate_cell(ivec2 c, real4 s, real4 qs, real4 b, real dt, real3 R)
             w = v;
 #else
             // (w + l) + add: TwoSum(w, add), its error added to l, then the pair renormalized
-            // (Fast2Sum: |w| >= |l|) so that w is the rounded sum, as the update leaves it
+            // (TwoSum again: v may be near 0 where a source took nearly all) so that w is the
+            // rounded sum, as the update leaves it
             KP_PRECISE real vb = v - w;
             KP_PRECISE real ve = (w - (v - vb)) + (u_cell_add - vb);
             KP_PRECISE real le = l + ve;
             KP_PRECISE real r = v + le;
-            l = le - (r - v);
+            KP_PRECISE real rb = r - v;
+            l = (v - (r - rb)) + (le - rb);
             w = r;
 #endif
         } else {

@@ -81,9 +81,12 @@ SWGL_API swgl_status swgl_sim_set_field(swgl_sim *sim, const char *name, const d
             if (!isfinite(in[o]))
                 return swgl_fail(SWGL_ERR_ARG, "swgl_sim_set_field(%s): cell (%d, %d) holds %g: expected a finite number",
                                  name, i, j, in[o]);
-            if (shallow_water(sim) && q == 0 && !eta && in[o] < 0)
-                return swgl_fail(SWGL_ERR_ARG, "swgl_sim_set_field(h): cell (%d, %d) holds a depth of %g m: expected >= 0",
-                                 i, j, in[o]);
+            /* (a depth within h_dry below 0 is one that kp's float GPU state carries, read back
+             * by swgl_sim_field: it sets back as it was) */
+            if (shallow_water(sim) && q == 0 && !eta && in[o] < -sim->sc.h_dry)
+                return swgl_fail(SWGL_ERR_ARG,
+                                 "swgl_sim_set_field(h): cell (%d, %d) holds a depth of %g m: expected >= 0 (or within "
+                                 "run.h_dry = %g m below it)", i, j, in[o], sim->sc.h_dry);
             if (!shallow_water(sim) && q == 1 && !(in[o] >= 0 && in[o] <= 1))
                 return swgl_fail(SWGL_ERR_ARG, "swgl_sim_set_field(s): cell (%d, %d) holds %g: expected a sand fraction "
                                  "in [0, 1]", i, j, in[o]);

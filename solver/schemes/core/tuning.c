@@ -57,7 +57,7 @@ static const key_def keys[] = {
      "over MPI ranks: the halo's width in cells (0: the scheme's; a narrower one is for tests)"},
     {"mpi.overlap", K_CHOICE, OFF(mpi_overlap), 0, 0, 0, 0, tri_names, tri_vals, "auto",
      "over MPI ranks: exchange the halo while stage 0 computes the cells that read none (auto: where it was "
-     "measured to gain: kp on the fragment path, docs/mpi.md)"},
+     "measured to gain: kp on the fragment path, sediment on both, docs/mpi.md)"},
     {"mpi.pack", K_BOOL, OFF(mpi_pack), 0, 1, 0, 0, NULL, NULL, "on",
      "over MPI ranks on a GPU: the halo's strips packed and unpacked by passes through small arrays (off: "
      "read and written on the state's texture itself)"},

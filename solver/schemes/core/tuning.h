@@ -32,7 +32,7 @@ typedef struct swgl_tuning {
     int mpi_blocks[2];    /* over MPI ranks: the blocks (0x0: the least cut) */
     int mpi_halo;         /* the halo's width in cells (0: the scheme's; tests) */
     int mpi_overlap;      /* the halo exchanged while stage 0 computes the inner cells: TUNE_AUTO
-                           * (where measured to gain: kp on the fragment path), TUNE_ON, TUNE_OFF */
+                           * (where measured to gain: kp on the fragment path, sediment), TUNE_ON, TUNE_OFF */
     int mpi_pack;         /* a GPU's halo strips moved by passes through small arrays */
     int mpi_mapped;       /* and through buffers mapped in the host's memory where GL has them (on) */
     int mpi_prefetch;     /* a GPU's strips of the next exchange read back after the step before it (off) */

@@ -384,21 +384,27 @@ swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const
             continue;
         }
         /* as on the CPU: w = B_ij + h; a dry cell has no momentum.  In float the surface is
-         * w + l, l its low word (cpu_ref/kp_fast_update.h split: the pair an update's
-         * TwoSum would give), so that a depth read back and set again is the same state;
-         * h < 0 reads as 0 as on the CPU; dry is decided on the depth with its low word, in
+         * w + l over the float bed the passes hold, l its low word (cpu_ref/kp_fast_update.h
+         * split: the pair an update's TwoSum would give), so that a depth read back and set
+         * again is the same state, and a depth of 0 is w = B_ij, l = 0; h < 0 reads as 0 as
+         * on the CPU, but in float a deficit within h_dry, which the integration carries
+         * (kp_integrate_fn.glsl), is kept; dry is decided on the depth with its low word, in
          * the passes' precision, as the integration decides it (a NaN stays: the wet map
          * counts it) */
-        double hd = h[k] > 0.0 || isnan(h[k]) ? h[k] : 0.0;
-        double w = g->bij[k] + hd, l = 0.0, x;
-        if (g->dbl) x = w - g->bij[k];
-        else {
-            float hi = (float)w, lo = (float)(w - (double)hi), sm = hi + lo;
-            float lf = lo - (sm - hi), bf = (float)g->bij[k];
+        double hd = h[k] > 0.0 || isnan(h[k]) || (!g->dbl && h[k] >= -g->eps) ? h[k] : 0.0;
+        double w, l = 0.0, x;
+        if (g->dbl) {
+            w = g->bij[k] + hd;
+            x = w - g->bij[k];
+        } else {
+            float bf = (float)g->bij[k];
+            double wd = (double)bf + hd;
+            float hi = (float)wd, lo = (float)(wd - (double)hi), sm = hi + lo;
+            float lf = lo - (sm - hi);
             w = sm;
             l = lf;
             x = (sm - bf) + lf;
-            if (isnan(hd)) l = 0.0;
+            if (isnan(hd)) w = wd, l = 0.0;
         }
         int wet = !(x <= (g->dbl ? g->eps : (double)(float)g->eps));
         s[4 * k] = w;

@@ -100,7 +100,7 @@ swgl_status kp_gpu_halo_area(kp_gpu *g, long bytes, void **p)
 int kp_gpu_halo_members(const kp_gpu *g) { return g->dbl ? 2 : 1; }
 
 /* the halo of a run over MPI ranks (the backend's halo_get, halo_set): the state texels
- * (w, hu, hv, h or code) as stored, member after member in double */
+ * (w, hu, hv, l or code: kp_real.glsl) as stored, member after member in double */
 swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, void *buf)
 {
     return gpu_strips_rect_mrt_raw(g->strips, g->state[g->cur], g->dbl ? 2 : 1, 0, x, y, w, h, buf);

@@ -50,6 +50,7 @@ struct sed_gpu {
     /* over MPI ranks, overlapped with the exchange (sed_gpu_parts): the step with the main
      * passes drawn in parts into state[1 - cur], taken by the next sed_gpu_take */
     int ahead;
+    int inner_drawn;   /* the inner part of the step in parts drawn (the rest may follow) */
 };
 
 static void passes_free(sed_passes *ps)
@@ -166,7 +167,7 @@ swgl_status sed_gpu_set_state(sed_gpu *g, const double *h, const double *s)
     size_t n = (size_t)g->tex_w * g->tex_h;
     swgl_status st;
     g->cur = 0;
-    g->ahead = 0;
+    g->ahead = g->inner_drawn = 0;
     if (g->dbl) {
         double *a = malloc(2 * n * sizeof(double)), *b = malloc(2 * n * sizeof(double));
         if (!a || !b) {
@@ -309,7 +310,7 @@ swgl_status sed_gpu_run(sed_gpu *g, int steps)
 swgl_status sed_gpu_run_dt(sed_gpu *g, int steps, double dt)
 {
     swgl_status st;
-    g->ahead = 0;
+    g->ahead = g->inner_drawn = 0;
     if (!(dt > 0) || dt > g->p.dt) return swgl_fail(SWGL_ERR_ARG, "sediment: a step of %g s (the problem's is %g s)", dt, g->p.dt);
     if (dt == g->main.dt) g->use = &g->main;
     else {
@@ -356,6 +357,8 @@ swgl_status sed_gpu_parts(sed_gpu *g, const int (*r)[4], int n, int inner)
      * pass 1 (what the next pass reads there: none of it near the halo) */
     g->use = &g->main;
     g->ahead = 0;
+    int after_inner = !inner && g->inner_drawn;
+    g->inner_drawn = 0;
     swgl_status st = SWGL_OK;
     for (int pass = g->opt2 ? 0 : 1; pass < 3 && st == SWGL_OK; pass++)
         for (int i = 0; i < n && st == SWGL_OK; i++) {
@@ -365,7 +368,9 @@ swgl_status sed_gpu_parts(sed_gpu *g, const int (*r)[4], int n, int inner)
                : pass == 1 ? h_pass_rect(g, g->opt2, g->hn, &c)
                            : s_pass_rect(g, g->state[1 - g->cur], &c);
         }
-    g->ahead = st == SWGL_OK && !inner;
+    /* (the outer part completes a step only after its inner one, with nothing between) */
+    g->ahead = st == SWGL_OK && after_inner;
+    g->inner_drawn = st == SWGL_OK && inner;
     return st;
 }
 
@@ -404,6 +409,7 @@ swgl_status sed_gpu_run_pass(sed_gpu *g, int which, int reps)
      * full-screen draw covers), so the h and s passes alone alternate between their
      * target and the (then unused) kk array; k pass + h_opt depend on each other. */
     swgl_status st = SWGL_OK;
+    g->ahead = g->inner_drawn = 0;   /* (state[1 - cur] drawn over) */
     for (int n = 0; n < reps && st == SWGL_OK; n++) {
         if (which == 2) st = h_pass(g, 1);
         else if (which == 1) st = s_pass_to(g, n % 2 ? g->kk : g->state[1 - g->cur]);
