@@ -35,9 +35,9 @@ run() {   # name, tolerance vs gpu, tolerance vs cpu-scalar, swgl run arguments.
 }
 # kp's float surface update compensated on the GPU (issue 27; kp_integrate_fn.glsl): both
 # Thacker bowls over a period keep their volume to 1e-7 on both paths (measured on llvmpipe
-# +5.1e-9 and -4.2e-9, on an H200 +5.8e-9 and -4.7e-9; the plain float update gained 5.2e-6
-# and lost 1.9e-5, and the compensated one with the clip instead of the deficit carried gained
-# 4.4e-8 and 1.2e-7)
+# -1.5e-11 and +1.4e-10, on an H200 +6.1e-10 and +2.9e-12; the plain float update gained
+# 5.2e-6 and lost 1.9e-5, and the compensated one with set_state's split over the double bed,
+# which left dry cells half an ulp of B deep or below it, gained 4.4e-8 and 1.2e-7)
 for b in gpu gpu-compute; do
   "$swgl" run --case thacker --backend $b --precision single --out "$tmp/th-$b" --quiet > /dev/null 2>&1 &&
     "$swgl" run --case thacker-swashes --set run.scheme=kp --set run.cfl=0.25 --backend $b --precision single \
@@ -50,8 +50,8 @@ for b in gpu gpu-compute; do
   done
 done
 # with boundary data (the valley's hydrograph, rain, pump and tide) the balance closes to
-# 1e-8 on the GPU in float (measured +2.1e-10 on llvmpipe, +1.3e-9 on an H200; 1.2e-8 with
-# the clip; a clip booked: test_gl_kp_conservation)
+# 1e-8 on the GPU in float (measured +3.0e-10 on llvmpipe, +1.3e-9 on an H200 to the case's
+# end; 1.2e-8 with the split over the double bed; a clip booked: test_gl_kp_conservation)
 "$swgl" run --case valley-flood --set run.t_end=900 --set run.output_times= --backend gpu-compute --precision single \
   --out "$tmp/vf" --quiet > /dev/null 2>&1
 v=$(awk -F': ' '/"error_rel"/ { sub(/,$/, "", $2); print $2; exit }' "$tmp/vf/summary.json" 2> /dev/null)

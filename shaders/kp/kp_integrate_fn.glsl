@@ -98,11 +98,9 @@ real4 kp_integrate_cell(ivec2 c, real4 s, real4 qs, real4 b, real dt, real3 R)
 #ifndef KP_DOUBLE
         // in float a deficit within h_dry (u_eps) is carried, not clipped: w + l stays
         // B_ij + h, so no volume is made, and the cell is dry (the rules below with h = 0, the
-        // reconstruction's w - B_ij <= 0) until water pays it back.  The flux's float
-        // arithmetic (contracted multiply-adds among it) leaves a drying cell a rounding's
-        // worth below its bed more often than the CPU's: clipped, Thacker's bowls gained 4.4e-8
-        // and 1.2e-7 of their volume a period.  A deeper deficit (no step within the bound
-        // makes one) is clipped as in double.
+        // reconstruction's w - B_ij <= 0) until water pays it back: a rounding's worth below
+        // the bed makes no volume.  A deeper deficit (no step within the bound makes one) is
+        // clipped as in double.
         if (-h > u_eps)
 #endif
         {   // the clip, booked: kp_clipped
