@@ -15,24 +15,28 @@ struct gpu_mrt {
     int view;   /* gpu_mrt_view: the members are the caller's */
 };
 
-/* m's framebuffer over its members */
-static swgl_status framebuffer(gpu_mrt *m, const char *label)
+/* A framebuffer *fbo over m's members (draw buffers 0..count-1), with the depth renderbuffer
+ * rb where not 0; checked complete ("MRT 'label'<with>: framebuffer ...") */
+static swgl_status make_fbo(const gpu_mrt *m, GLuint rb, GLuint *fbo, const char *label, const char *with)
 {
     GLenum bufs[GPU_MRT_MAX];
-    glGenFramebuffers(1, &m->fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, m->fbo);
+    glGenFramebuffers(1, fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
     for (int k = 0; k < m->count; k++) {
         glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)k, GL_TEXTURE_2D,
                                gpu_array2d_texture(m->member[k]), 0);
         bufs[k] = GL_COLOR_ATTACHMENT0 + (GLenum)k;
     }
+    if (rb) glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb);
     glDrawBuffers(m->count, bufs);
     GLenum fs = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (fs != GL_FRAMEBUFFER_COMPLETE)
-        return swgl_fail(SWGL_ERR_FRAMEBUFFER, "MRT '%s': framebuffer %s", label, gpu_framebuffer_status_name(fs));
-    return gpu_check_gl("MRT framebuffer");
+        return swgl_fail(SWGL_ERR_FRAMEBUFFER, "MRT '%s'%s: framebuffer %s", label, with, gpu_framebuffer_status_name(fs));
+    return gpu_check_gl(rb ? "MRT depth framebuffer" : "MRT framebuffer");
 }
+
+static swgl_status framebuffer(gpu_mrt *m, const char *label) { return make_fbo(m, 0, &m->fbo, label, ""); }
 
 swgl_status gpu_mrt_create(const gpu_mrt_desc *d, gpu_mrt **out)
 {
@@ -125,23 +129,7 @@ swgl_status gpu_mrt_depth_create(gpu_mrt *m, gpu_mrt_depth **out)
     glBindRenderbuffer(GL_RENDERBUFFER, d->rb);
     glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
     glBindRenderbuffer(GL_RENDERBUFFER, 0);
-    GLenum bufs[GPU_MRT_MAX];
-    glGenFramebuffers(1, &d->fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, d->fbo);
-    for (int k = 0; k < m->count; k++) {
-        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)k, GL_TEXTURE_2D,
-                               gpu_array2d_texture(m->member[k]), 0);
-        bufs[k] = GL_COLOR_ATTACHMENT0 + (GLenum)k;
-    }
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, d->rb);
-    glDrawBuffers(m->count, bufs);
-    GLenum fs = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    swgl_status st = SWGL_OK;
-    if (fs != GL_FRAMEBUFFER_COMPLETE)
-        st = swgl_fail(SWGL_ERR_FRAMEBUFFER, "MRT '%s' with depth: framebuffer %s", label ? label : "?",
-                       gpu_framebuffer_status_name(fs));
-    else st = gpu_check_gl("MRT depth framebuffer");
+    swgl_status st = make_fbo(m, d->rb, &d->fbo, label ? label : "?", " with depth");
     if (st != SWGL_OK) {
         gpu_mrt_depth_destroy(d);
         return st;
