@@ -89,20 +89,16 @@ static int run_one(void *user, bench_sample *out)
                        .tune = g_tune};
     swgl_sim *sim = NULL;
     swgl_sim_info info;
-    double wall = 0, steps = 0, tiles = -1;
+    double tiles = -1;
     j->tiles = -1;
     swgl_status st = swgl_sim_create(&d, &sim);
     if (st == SWGL_OK) st = swgl_sim_get_info(sim, &info);
-    if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
-    if (st == SWGL_OK) st = swgl_sim_stat(sim, "wall_s", &wall);
-    if (st == SWGL_OK) st = swgl_sim_stat(sim, "steps", &steps);
+    if (st == SWGL_OK) st = bench_sim_run(sim, swgl_sim_t_end(sim), out);
     if (st != SWGL_OK) {
         fprintf(stderr, "swgl: %d^2 on %s: %s\n", n, j->b, swgl_last_error());
         swgl_sim_destroy(sim);
         return 1;
     }
-    out->wall = wall;
-    out->steps = (long)steps;
     if (swgl_sim_stat(sim, "tiles_fraction", &tiles) == SWGL_OK) j->tiles = tiles;
     if (j->prof) {
         profile *prof = j->prof;

@@ -17,7 +17,8 @@
  * seconds (a pass's calls over its GPU seconds, the exchange's seconds over the wall) */
 typedef struct bench_sample {
     double wall;    /* s of stepping (wall_s): what the rule sums */
-    long steps;
+    long steps;     /* the steps in wall */
+    long run_steps; /* the run's steps, the warm-up's among them, as printed (0: steps) */
     int n;          /* extra figures */
     double units[BENCH_EXTRA], sec[BENCH_EXTRA];
 } bench_sample;
@@ -51,6 +52,18 @@ double bench_run_s(const bench_figure *f);
 void bench_fmt_spread(char *buf, size_t len, double spread);
 /* "median of 3 x >= S s" (a static buffer), as every table's header states the rule */
 const char *bench_rule(double min_s);
+/* A sim's run to t_end with the GPU's clocks brought up first.  A GPU idles through a sim's
+ * set-up (seconds at 4096^2: the initial state, shader compiles) and drops its clocks; under
+ * load they take about 0.2 s to rise again (measured on an H200: 345 -> 1980 MHz, the first
+ * ~50 steps of roe at 4096^2 at a fifth of the speed), so the first BENCH_WARM_S s of stepping
+ * are stepped (whole steps, swgl_sim_step: the run's physics unchanged) and not counted, up to
+ * half the run's simulated time.  Over MPI ranks every rank decides alike (the slowest rank's
+ * wall).  out: wall and steps after the warm-up, run_steps the whole run's. */
+#define BENCH_WARM_S 0.25
+#include "swgl.h"
+swgl_status bench_sim_run(swgl_sim *sim, double t_end, bench_sample *out);
+/* the warm-up alone (bench scaling's runs count more than the steps) */
+swgl_status bench_sim_warm(swgl_sim *sim, double t_end);
 /* --min-time S: the seconds, or -1 where S is not a number > 0 */
 double bench_parse_min_time(const char *s);
 

@@ -70,16 +70,11 @@ static int run_sim(void *user, bench_sample *out)
                        .use_device = j->device >= 0, .device = j->device, .tune = g_tune};
     swgl_sim *sim = NULL;
     swgl_sim_info info;
-    double w = 0, n = 0;
     swgl_status st = swgl_sim_create(&d, &sim);
     if (st == SWGL_OK) st = swgl_sim_get_info(sim, &info);
-    if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
-    if (st == SWGL_OK) st = swgl_sim_stat(sim, "wall_s", &w);
-    if (st == SWGL_OK) st = swgl_sim_stat(sim, "steps", &n);
+    if (st == SWGL_OK) st = bench_sim_run(sim, swgl_sim_t_end(sim), out);
     if (st != SWGL_OK) fprintf(stderr, "swgl: level %d, %s: %s\n", j->level, j->col->b, swgl_last_error());
     else {
-        out->wall = w;
-        out->steps = (long)n;
         j->cells = (long)info.nx * info.ny;
     }
     swgl_sim_destroy(sim);

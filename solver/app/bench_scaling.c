@@ -34,7 +34,7 @@
 typedef struct scase {
     const char *scheme, *backend;
     int device, nx, ny;
-    double dx, t_end, t_warm;   /* t_warm: the first steps, run before the time counted */
+    double dx, t_end;
     int alone, sync;
     const char *tune;   /* the sim's tuning (g_tune, or it with the weak run's blocks) */
 } scase;
@@ -72,15 +72,19 @@ static int run_case(void *user, bench_sample *r)
                                           "exchanges", "halo_bytes"};
     double pv[NP] = {0};
     swgl_status st = swgl_sim_create(&d, &sim);
-    /* the first steps apart (a new sim's first steps touch its arrays for the first time,
-     * which some drivers make slow): the figures count the steps after them */
+    /* the first steps apart (the GPU's clocks rising: bench_sim_warm): the figures count the
+     * steps after them */
     const int me = !c->alone || swgl_mpi_rank() == 0;   /* (rank 0's, where a run is alone) */
     double w0 = 0, s0 = 0, x0 = 0, pv0[NP] = {0};
-    if (st == SWGL_OK) st = swgl_sim_run_to(sim, c->t_warm);
+    if (st == SWGL_OK) st = bench_sim_warm(sim, swgl_sim_t_end(sim));
     if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &w0)) == SWGL_OK &&
         (st = swgl_sim_stat(sim, "steps", &s0)) == SWGL_OK)
         st = swgl_sim_stat(sim, "exchange_s", &x0);
     for (int k = 0; k < NP && st == SWGL_OK && me; k++) st = swgl_sim_stat(sim, parts[k], &pv0[k]);
+    if (me && swgl_sim_time(sim) >= swgl_sim_t_end(sim)) {   /* (the warm-up took the run whole: counted whole) */
+        w0 = s0 = x0 = 0;
+        memset(pv0, 0, sizeof pv0);
+    }
     if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
     if (st == SWGL_OK && me && (st = swgl_sim_stat(sim, "wall_s", &wall)) == SWGL_OK &&
         (st = swgl_sim_stat(sim, "steps", &steps)) == SWGL_OK && (st = swgl_sim_stat(sim, "cells_per_s", &cells)) == SWGL_OK)
@@ -137,7 +141,7 @@ static int measure_long(scase *c, double min_s, bench_figure *f)
         memset(&s, 0, sizeof s);
         if (run_case(c, &s) != 0) return 1;
         if (!(s.wall > 0) || s.wall >= 0.8 * min_s) break;
-        c->t_end = c->t_warm + (c->t_end - c->t_warm) * fmin(fmax(1.1 * min_s / s.wall, 1.5), 8.0);
+        c->t_end *= fmin(fmax(1.1 * min_s / s.wall, 1.5), 8.0);
     }
     return bench_measure_warmed(run_case, c, min_s, f);   /* (those first runs were the warm-up) */
 }
@@ -366,10 +370,9 @@ int bench_scaling(int argc, char **argv)
                 int nx = w ? n * px : n, ny = w ? n_h * py : n;
                 double dx = 40.0 / (n < n_h ? n : n_h), t = t_for(steps, dx);
                 bench_figure one, dev, all;
-                double tw = t_for(5, dx);   /* the first 5 steps or so, apart */
-                scase c1 = {sn, bn, device, n, n_h, dx, tw + t, tw, 1, 1, g_tune},
-                      cd = {sn, bn, device, n, n_h, dx, tw + t, tw, 1, 0, g_tune},
-                      cp = {sn, bn, device, nx, ny, dx, tw + t, tw, 0, 1, w ? wtune : g_tune};
+                scase c1 = {sn, bn, device, n, n_h, dx, t, 1, 1, g_tune},
+                      cd = {sn, bn, device, n, n_h, dx, t, 1, 0, g_tune},
+                      cp = {sn, bn, device, nx, ny, dx, t, 0, 1, w ? wtune : g_tune};
                 memset(&one, 0, sizeof one);
                 if (host_col) rc |= measure_long(&c1, min_s, &one), progress(what, &c1, &one);
                 rc |= measure_long(&cd, min_s, &dev), progress(what, &cd, &dev);

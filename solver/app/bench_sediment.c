@@ -89,12 +89,15 @@ static int sed_run(void *user, bench_sample *out)
         st = swgl_sim_run_to(sim, swgl_sim_t_end(sim) / WARM_STEPS);
         if (st == SWGL_OK) st = so_far(sim, &w0, &n0);
     }
-    if (st == SWGL_OK) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
-    if (st == SWGL_OK) st = so_far(sim, &w1, &n1);
-    if (st == SWGL_OK && warm) {
+    if (st == SWGL_OK && warm) st = swgl_sim_run_to(sim, swgl_sim_t_end(sim));
+    if (st == SWGL_OK && warm) st = so_far(sim, &w1, &n1);
+    if (st == SWGL_OK && warm) {   /* (a run's first BENCH_WARM_S s are not counted: bench_sim_run) */
         double t = n1 > n0 ? (w1 - w0) / (n1 - n0) : 0;
-        j->steps = t > 0 ? (int)fmin(fmax(ceil(1.2 * j->min_s / t), WARM_STEPS), 1000000) : 100;
+        j->steps = t > 0 ? (int)fmin(fmax(ceil((1.2 * j->min_s + BENCH_WARM_S) / t), WARM_STEPS), 1000000) : 100;
+        out->wall = w1;
+        out->steps = (long)n1;
     }
+    if (st == SWGL_OK && !warm) st = bench_sim_run(sim, swgl_sim_t_end(sim), out);
     for (int k = 0; st == SWGL_OK && j->profile && k < 2; k++) {
         const char *name;
         double sec;
@@ -108,8 +111,6 @@ static int sed_run(void *user, bench_sample *out)
     if (st != SWGL_OK)
         fprintf(stderr, "swgl: %d^2 %s%s%s%s: %s\n", j->n, j->backend, j->precision ? " " : "",
                 j->precision ? j->precision : "", j->profile ? ", profiled" : "", swgl_last_error());
-    out->wall = w1;
-    out->steps = (long)n1;
     swgl_sim_destroy(sim);
     return st != SWGL_OK;
 }
