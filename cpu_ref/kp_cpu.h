@@ -93,7 +93,17 @@
  * of (6) (the cell momentum desingularized as the point momenta are, roe's (M5): without
  * it a thin cell at a receding shore keeps momentum while it loses depth, cell
  * velocities of 60 m/s appear where the exact one is 0.7, and the bound (8) follows
- * them: Thacker's case at 100^2 took 11601 RK2 steps a period instead of 1151).  Ghost and inactive cells are never updated.  The mass update
+ * them: Thacker's case at 100^2 took 11601 RK2 steps a period instead of 1151).
+ * Then the thin cells' speed cap (issue 27, item 5): a cell with eps < h < cap_depth whose
+ * depth in the stage's state (Q^n, or RK2's Q*) was below cap_depth too has its momentum
+ * scaled down, where needed, to the speed S = max over its active neighbours n (the four
+ * across its faces) deeper than it in the stage's state of |u_n| + 2 sqrt(g h_n), with u_n
+ * the velocity (6) of that state: the speed water of n reaches running out onto a dry bed
+ * (the Riemann invariant u + 2c of the rarefaction), which no thin cell fed by n can pass.
+ * Without a deeper neighbour a cell is left as it is.  Only momentum changes (the volume
+ * does not); deep flow, the lake at rest and a front's true speed are untouched (kp_cap).
+ * Without it thin cells at Thacker's shore ran at 3.85 m/s where the exact speed is 0.70
+ * (docs/kp.md "Thin cells").  Ghost and inactive cells are never updated.  The mass update
  * telescopes (each face's mass flux is added to one cell and subtracted from the other),
  * so sum h |V| changes only by rounding and by the clip.
  */
@@ -111,6 +121,7 @@ typedef struct kp_problem {
     swe_problem sw;            /* grid, g, cfl, h_dry (eps above), kappa, code; sw.H = -B_ij */
     const double *Bc;          /* (nx+1)(ny+1) corner bed elevations, index j (nx+1) + i */
     const double *manning;     /* grid_size values of Manning's n (s m^-1/3), or NULL: 0 */
+    double cap_depth;          /* m: the thin cells' speed cap below this depth (item above); 0: none */
     double theta;              /* generalized minmod, [1, 2]; Brodtkorb: 1.3 */
     int rk2;                   /* 1: TVD RK2 (7), 0: Euler */
     enum kp_early_exit early_exit;

@@ -160,6 +160,8 @@ struct kp_fast {
     enum kp_early_exit early_exit;
     size_t st, n;               /* row stride, values per field */
     double dx, dy, g, cfl, eps, kappa, rkappa, kappa4, theta;
+    double capd;                /* kp_problem cap_depth (0: no cap) */
+    void *caps;                 /* the cap's speed S of the thin cells (kp_fast_update.h), or NULL */
     void *Q[2][3], *R[3], *BE, *BW, *BN, *BS, *Bij, *cd, *gn2;
     void *L[2];                 /* float: the surface's low words (kp_fast_update.h); NULL in double */
     double *Bij_d;              /* grid_size: B_ij in double (set_state's w = B + h) */
@@ -240,6 +242,7 @@ void kp_fast_destroy(struct kp_fast *f)
     free(f->L[0]);
     free(f->L[1]);
     free(f->Bij_d);
+    free(f->caps);
     free(f->tbuf);
     free(f->zero);
     free(f->wet);
@@ -292,6 +295,7 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     f->rkappa = p->sw.kappa > 0.0 ? 1.0 / p->sw.kappa : 0.0;
     f->kappa4 = (p->sw.kappa * p->sw.kappa) * (p->sw.kappa * p->sw.kappa);
     f->theta = p->theta;
+    f->capd = p->cap_depth > 0.0 ? p->cap_depth : 0.0;
     f->nthreads = omp_get_max_threads();
     if (f->nthreads < 1) f->nthreads = 1;
     const size_t sz = f->dbl ? sizeof(double) : sizeof(float);
@@ -316,6 +320,10 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     f->BS = alloc64(fb);
     f->Bij = alloc64(fb);
     f->cd = alloc64(fb);
+    if (f->capd > 0.0) {
+        if (!(f->caps = alloc64(fb))) goto fail;
+        memset(f->caps, 0, fb);
+    }
     int friction = 0;
     if (p->manning)
         for (size_t k = 0; k < grid_size(f->nx, f->ny); k++)

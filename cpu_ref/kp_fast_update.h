@@ -32,11 +32,11 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
                             const T *c, const T *Bij, const T *gn2, const T *const s0[3],
                             const T *const s1[3], T *const d[3], const T *Rw, const T *Ru,
                             const T *Rv, const T *rn, const T *ns, T rdt, int n, int co0, int co1, T *wb,
-                            const T *l0, const T *ls, T *dl, T *clip, T *bad)
+                            const T *l0, const T *ls, T *dl, const T *cs, T *clip, T *bad)
 {
     const int comp = sizeof(T) == sizeof(float);   /* the low words: float only */
     const T z = (T)0, one = (T)1, half = (T)0.5, eps = (T)f->eps, kap = (T)f->kappa, rk = (T)f->rkappa;
-    const T k4 = (T)f->kappa4;
+    const T k4 = (T)f->kappa4, capd = (T)f->capd;
     const T *w0 = s0[0], *u0 = s0[1], *v0 = s0[2];
     const T *ws = stage ? s1[0] : s0[0], *us = stage ? s1[1] : s0[1], *vs = stage ? s1[2] : s0[2];
     T *dw = d[0], *du = d[1], *dv = d[2];
@@ -96,6 +96,14 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
         const int keep = fo && ns[t] != z;   /* a source's cell: its rules come after it */
         qu = keep ? qu : (dry ? z : (shoal ? su : qu));
         qv = keep ? qv : (dry ? z : (shoal ? sv : qv));
+        if (cs) {   /* the thin cells' speed cap (kp_cpu.h), S from cap_speeds */
+            const T hin = comp ? (ws[t] - b) + ls[t] : ws[t] - b;
+            const T sp = KP_SQRT(qu * qu + qv * qv) / (dry ? one : h), S = cs[t];
+            const int cap = act && !keep && !dry && h < capd && hin < capd && sp > S;
+            const T fc = cap ? S / sp : one;
+            qu = qu * fc;
+            qv = qv * fc;
+        }
         bd += act ? (w - w) + (qu - qu) + (qv - qv) : z;
         /* wet for the map where either the depth with its low word or the reconstruction's,
          * w - b (the high word alone, kp_fast_face.h), says so: a tile the map skips is one
@@ -114,11 +122,11 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
 KP_CLONES static void FN(update)(const struct kp_fast *f, int stage, T dt, const T *c, const T *Bij,
                        const T *gn2, const T *const s0[3], const T *const s1[3], T *const d[3],
                        const T *Rw, const T *Ru, const T *Rv, const T *rn, const T *ns, T rdt, int n,
-                       int co0, int co1, T *wb, const T *l0, const T *ls, T *dl, T *clip, T *bad)
+                       int co0, int co1, T *wb, const T *l0, const T *ls, T *dl, const T *cs, T *clip, T *bad)
 {
 #define KP_UPD(st_, fr_, fo_) \
     FN(update_k)(f, st_, fr_, fo_, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, co0, co1, wb, l0, ls, dl, \
-                 clip, bad)
+                 cs, clip, bad)
     if (!rn) {
         if (stage == 0 && !gn2) KP_UPD(0, 0, 0);
         else if (stage == 0) KP_UPD(0, 1, 0);
@@ -164,8 +172,48 @@ static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, doubl
         const T sc = h * FN(dfac)(h, kap, rk, k4);
         d[1][k] = dry ? z : (shoal ? d[1][k] * sc : d[1][k]);
         d[2][k] = dry ? z : (shoal ? d[2][k] * sc : d[2][k]);
+        if (f->caps && !dry) {   /* the thin cells' speed cap (update_k), of the stage's state */
+            const int in = stage && f->rk2;
+            const T hin = (a->Q[in][0][k] - a->Bij[k]) + (a->L[0] ? a->L[in][k] : z);
+            const T sp = KP_SQRT(d[1][k] * d[1][k] + d[2][k] * d[2][k]) / h, S = ((const T *)f->caps)[k];
+            if (h < (T)f->capd && hin < (T)f->capd && sp > S) {
+                d[1][k] = d[1][k] * (S / sp);
+                d[2][k] = d[2][k] * (S / sp);
+            }
+        }
     }
     for (int q = 0; q < fo->n_src; q++) ns[f->src_kf[q]] = (T)1;
+}
+
+/* The thin cells' speed cap S (kp_cpu.h, after (10)) of every active cell thinner than
+ * cap_depth in the stage's state (Q^n, or Q* in RK2's stage 1), into f->caps: the largest
+ * |u_n| + 2 sqrt(g h_n) over its active neighbours deeper than it, +inf without one.  A pass
+ * of its own before the update, which may write over that state (Euler's, in place). */
+static void FN(cap_speeds)(const struct kp_fast *f, const FN(arrays) *a, int stage)
+{
+    const int in = stage && f->rk2;
+    const T *w = a->Q[in][0], *hu = a->Q[in][1], *hv = a->Q[in][2], *l = a->L[0] ? a->L[in] : NULL;
+    const T *B = a->Bij, *cd = a->cd, capd = (T)f->capd, g = (T)f->g, two = (T)2, act = (T)CELL_ACTIVE;
+    const T kap = (T)f->kappa, rk = (T)f->rkappa, k4 = (T)f->kappa4;
+    T *S = (T *)f->caps;
+    const long st = (long)f->st, nb[4] = {-1, 1, -st, st};
+#pragma omp parallel for num_threads(f->nthreads) schedule(static)
+    for (int j = 1; j <= f->ny; j++)
+        for (int i = 1; i <= f->nx; i++) {
+            const size_t k = KP_IDX(f, i, j);
+            const T hc = (w[k] - B[k]) + (l ? l[k] : (T)0);
+            if (cd[k] != act || !(hc < capd)) continue;
+            T s = (T)-1;
+            for (int m = 0; m < 4; m++) {
+                const size_t n = (size_t)((long)k + nb[m]);
+                const T hn = (w[n] - B[n]) + (l ? l[n] : (T)0);
+                if (cd[n] != act || !(hn > hc)) continue;
+                const T sf = FN(dfac)(hn, kap, rk, k4), u = hu[n] * sf, v = hv[n] * sf;
+                const T sn = KP_SQRT(u * u + v * v) + two * KP_SQRT(g * hn);
+                s = sn > s ? sn : s;
+            }
+            S[k] = s < (T)0 ? (T)INFINITY : s;
+        }
 }
 
 static int FN(apply)(struct kp_fast *f, int stage, double dt)
@@ -182,6 +230,7 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
     const T *frain = (const T *)f->frain, *fsrc = (const T *)f->fsrc;
     const double rain_s = f->clk ? swe_clock_rain(f->clk, stage, 1 + f->rk2, dt) : 0.0;   /* swe.h */
     const T rdt = frain ? (T)rain_s : (T)0;
+    if (f->caps) FN(cap_speeds)(f, &a, stage);
 #pragma omp parallel num_threads(f->nthreads) reduction(+ : clip, bad)
     {
         T *wb = (T *)f->tbuf + (size_t)omp_get_thread_num() * f->tsize;   /* one row */
@@ -227,7 +276,7 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                         T *dl = a.L[0] ? (stage == 0 && rk2 ? a.L[1] : a.L[0]) + k : NULL;
                         FN(update)(f, stage, dtT, a.cd + k, a.Bij + k, a.gn2 ? a.gn2 + k : NULL, s0, s1, d,
                                    Rw, Ru, Rv, frain ? frain + k : NULL, frain ? fsrc + k : NULL, rdt, n,
-                                   co0, co1, wb, l0, ls, dl, &cl, &bd);
+                                   co0, co1, wb, l0, ls, dl, f->caps ? (const T *)f->caps + k : NULL, &cl, &bd);
                         if (map)
                             for (int x = tx; x < tx1; x++) {
                                 const int e0 = (x - tx) * KP_TILE, e1 = e0 + KP_TILE < n ? e0 + KP_TILE : n;

@@ -465,13 +465,30 @@ static double friction(const kp_cpu *s, size_t k, double h, double hu, double hv
     return s->p.sw.g * n * n * sqrt(u * u + v * v) / (h * cbrt(h));
 }
 
+/* The thin-cell speed cap of cell k (kp_cpu.h, after (10)): the largest |u_n| + 2 sqrt(g h_n)
+ * over its active neighbours deeper than it in state src; +inf without one. */
+static double kp_cap_speed(const kp_cpu *s, int src, size_t k)
+{
+    const double *B = s->bed[4], kappa = s->p.sw.kappa, hc = s->w[src][k] - B[k];
+    const long W = (long)grid_stride(s->p.sw.nx), nb[4] = {-1, 1, -W, W};
+    double S = -1.0;
+    for (int m = 0; m < 4; m++) {
+        const size_t n = (size_t)((long)k + nb[m]);
+        const double hn = s->w[src][n] - B[n];
+        if (s->code[n] != CELL_ACTIVE || !(hn > hc)) continue;
+        const double u = kp_desing(hn, s->hu[src][n], kappa), v = kp_desing(hn, s->hv[src][n], kappa);
+        S = fmax(S, sqrt(u * u + v * v) + 2.0 * sqrt(s->p.sw.g * hn));
+    }
+    return S < 0.0 ? INFINITY : S;
+}
+
 int kp_cpu_apply(kp_cpu *s, int stage, double dt)
 {
     if (s->fast) return kp_fast_apply(s->fast, stage, dt);
     if (!(dt >= 0.0) || isinf(dt)) return -1;
     int nx = s->p.sw.nx, ny = s->p.sw.ny;
     double eps = s->p.sw.h_dry, kappa = s->p.sw.kappa, clip = 0.0, area = s->p.sw.dx * s->p.sw.dy;
-    const double *Bij = s->bed[4];
+    const double *Bij = s->bed[4], cap = s->p.cap_depth;
     int qn = s->qn, qs = 1 - qn, nan = 0;
     const double *R0 = s->R[0], *R1 = s->R[1], *R2 = s->R[2];
     /* sources enter as part of R_w: dt of it in stage 0, dt/2 in RK2's stage 1; rain in
@@ -543,6 +560,11 @@ int kp_cpu_apply(kp_cpu *s, int stage, double dt)
             else if (h < kappa) {   /* the cell momentum from the velocity (6) */
                 *hu = h * kp_desing(h, *hu, kappa);
                 *hv = h * kp_desing(h, *hv, kappa);
+            }
+            const int src = stage == 0 ? qn : qs;   /* the stage's state */
+            if (h > eps && h < cap && s->w[src][k] - Bij[k] < cap) {   /* a thin cell's speed (kp_cpu.h) */
+                const double S = kp_cap_speed(s, src, k), sp = sqrt(*hu * *hu + *hv * *hv) / h;
+                if (sp > S) *hu *= S / sp, *hv *= S / sp;
             }
         }
     s->clip_vol = clip;

@@ -9,3 +9,7 @@ swgl_test(test_gl_api_held LABEL gl SOURCES test_gl_api_held.c LIBS swgl_engine)
 add_test(NAME test_timed_run COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_timed_run.sh
   $<TARGET_FILE:swgl_example_timed_run> $<TARGET_FILE:swgl>)
 set_tests_properties(test_timed_run PROPERTIES LABELS cpu TIMEOUT 120 ENVIRONMENT "OMP_NUM_THREADS=2")
+# Issue 27 item 5: kp's thin cells' speed cap (the SWASHES bowl, Ritter, the lake at rest),
+# on the CPU backends and, with the argument gl, the GPU's
+swgl_test(test_kp_thin LABEL cpu SOURCES test_kp_thin.c LIBS swgl_engine)
+swgl_test(test_gl_kp_thin LABEL gl SOURCES test_kp_thin.c LIBS swgl_engine ARGS gl)

@@ -93,6 +93,7 @@ ivec2 kp_org;   // the array cell of s_st[0][0]: the tile's first cell less (2, 
 // and the new state is written instead of R (no min: the step is already chosen)
 KP_INPUT(u_qn);
 SWGL_INPUT(u_clock);
+#define KP_STAGE_IN u_state   // the stage's state (kp_integrate_fn.glsl's cap): Q* here
 #include "kp_integrate_fn.glsl"
 SWGL_IMAGE(0, o_state);
 // cell c's Q^{n+1} from Q^n, Q* (qs: its texel of u_state), its bed texel and R of Q*

@@ -40,6 +40,11 @@ SWGL_OUTPUT(1, o_clip);
 #endif
 #endif
 
+#ifdef KP_STAGE1
+#define KP_STAGE_IN u_qstar   // the stage's state (kp_integrate_fn.glsl's cap)
+#else
+#define KP_STAGE_IN u_state
+#endif
 #include "kp_integrate_fn.glsl"
 
 SWGL_MAIN

@@ -22,6 +22,7 @@ KP_INPUT(u_state);     // Q^n
 KP_INPUT(u_R);         // R of Q^n (kp_flux_cs.glsl)
 KP_INPUT(u_bed);
 #include "clock_rule.glsl"
+#define KP_STAGE_IN u_state   // the stage's state (kp_integrate_fn.glsl's cap): Q^n
 #include "kp_integrate_fn.glsl"
 #include "group_min.glsl"
 #include "kp_tiles.glsl"

@@ -9,6 +9,8 @@ KP_INPUT(u_manning);   // (g n^2, 0, 0, 0)
 uniform real u_gn2;
 #endif
 uniform real u_kappa;
+uniform real u_cap_depth;   // the thin cells' speed cap below this depth (0: none)
+uniform real u_cap_g;       // g, for the cap's 2 sqrt(g h)
 #ifdef KP_RAIN
 KP_INPUT(u_rain);      // (rain rate m/s, 0, 0, 0)
 uniform real u_rain_dt;   // the stage's weight x dt x the rain series' factor
@@ -29,6 +31,29 @@ real kp_friction(real gn2, real h, real2 q)
     return gn2 * sqrt(u * u + v * v) / (h * kp_cbrt(h));
 }
 #endif
+
+// The thin cells' speed cap (cpu_ref/kp_cpu.h, after (10)) of cell c: the largest
+// |u_n| + 2 sqrt(g h_n) over its active neighbours deeper than hin, its depth in the stage's
+// state (KP_STAGE_IN, the texture the including shader names: Q^n, or Q* in RK2's stage 1),
+// u_n the velocity (6) of that state: the speed water of n reaches running out onto a dry
+// bed, which no thin cell it feeds can pass; -1 without such a neighbour
+real kp_cap_speed(ivec2 c, real hin)
+{
+    real S = -1.0;
+    ivec2 size = textureSize(KP_TEX(u_bed), 0);
+    for (int m = 0; m < 4; m++) {
+        ivec2 p = c + (m == 0 ? ivec2(-1, 0) : m == 1 ? ivec2(1, 0) : m == 2 ? ivec2(0, -1) : ivec2(0, 1));
+        if (any(lessThan(p, ivec2(0))) || any(greaterThanEqual(p, size))) continue;
+        real4 bn = KP_LOAD(u_bed, p);
+        if (bn.w != CELL_ACTIVE) continue;
+        real4 sn = KP_LOAD(KP_STAGE_IN, p);
+        real hn = kp_depth(sn, bn);
+        if (!(hn > hin)) continue;
+        real u = kp_desing(hn, sn.y), v = kp_desing(hn, sn.z);
+        S = max(S, sqrt(u * u + v * v) + 2.0 * sqrt(u_cap_g * hn));
+    }
+    return S;
+}
 
 // One active cell's new state for a step of dt > 0 from its Q^n texel s, its Q* texel qs
 // (stage 1; unused in stage 0), its bed texel b and R of the stage's state: the pass
@@ -137,5 +162,16 @@ real4 kp_integrate_cell(ivec2 c, real4 s, real4 qs, real4 b, real dt, real3 R)
 #endif
     if (h <= u_eps) q = real2(0.0);
     else if (h < u_kappa) q = h * real2(kp_desing(h, q.x), kp_desing(h, q.y));
+    if (h > u_eps && h < u_cap_depth) {   // the thin cells' speed cap (kp_cap_speed)
+#ifdef KP_STAGE1
+        real hin = kp_depth(qs, b);
+#else
+        real hin = kp_depth(s, b);
+#endif
+        if (hin < u_cap_depth) {
+            real S = kp_cap_speed(c, hin), sp = sqrt(q.x * q.x + q.y * q.y) / h;
+            if (S >= 0.0 && sp > S) q = q * (S / sp);
+        }
+    }
     return real4(w, q, l);
 }

@@ -76,6 +76,7 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
                .kappa = kappa, .H = kp->H, .code = s->code},
         .Bc = kp->Bc,
         .manning = kp->manning,
+        .cap_depth = kpp->cap_depth >= 0 ? kpp->cap_depth : 0.1 * fmax(sc->dx, sc->dy),
         .theta = kpp->theta,
         .rk2 = kpp->rk2,
         .early_exit = (enum kp_early_exit)kpp->early_exit,

@@ -257,6 +257,7 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     g->cfl = p->sw.cfl;
     g->eps = p->sw.h_dry;
     g->kappa = p->sw.kappa;
+    g->cap_depth = p->cap_depth > 0.0 ? p->cap_depth : 0.0;
     g->theta = p->theta;
     g->rk2 = p->rk2 != 0;
     g->dbl = dbl != 0;

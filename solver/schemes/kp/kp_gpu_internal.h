@@ -33,6 +33,7 @@ enum { MAN_NONE = 0, MAN_UNIFORM = 1, MAN_TEXTURE = 2 };
 struct kp_gpu {
     int nx, ny, tw, th, ntx, nty;
     double dx, dy, g, cfl, eps, kappa, theta;
+    double cap_depth;   /* kp_problem cap_depth: the thin cells' speed cap (0: none) */
     int rk2, manning, dbl;       /* dbl: double precision (GL_ARB_gpu_shader_fp64) */
     int compute;                 /* compute passes (gpu-compute): no early exit yet (its
                                   * methods draw instanced quads or use the depth test) */

@@ -195,6 +195,8 @@ static void integrate_uniforms(kp_gpu *g, gpu_pass *p)
     if (g->manning == MAN_TEXTURE) BIND(g, p, "u_manning", g->man, 0);
     if (g->manning == MAN_UNIFORM) kpg_set_real(g, p, "u_gn2", g->gn2);
     kpg_set_real(g, p, "u_kappa", g->kappa);
+    kpg_set_real(g, p, "u_cap_depth", g->cap_depth);
+    kpg_set_real(g, p, "u_cap_g", g->g);
 }
 
 /* The buffer afresh, when anything but these kernels changed the state: both bound

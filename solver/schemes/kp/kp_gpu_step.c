@@ -72,6 +72,8 @@ void kpg_integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_arra
     kpg_set_real(g, p, "u_eps", g->eps);
     kpg_set_real(g, p, "u_kappa", g->kappa);
     kpg_set_real(g, p, "u_kappa4", kpg_kappa4(g));
+    kpg_set_real(g, p, "u_cap_depth", g->cap_depth);
+    kpg_set_real(g, p, "u_cap_g", g->g);
     if (g->forcing && g->forc->rain) {
         BIND(g, p, "u_rain", g->rainf, 0);
         kpg_set_real(g, p, "u_rain_dt", rain_s);

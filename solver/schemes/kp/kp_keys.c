@@ -1,4 +1,4 @@
-/* kp_keys.c — what kp tells the scenario reader: [kp] kappa, desingularize, theta, integrator,
+/* kp_keys.c — what kp tells the scenario reader: [kp] kappa, desingularize, cap_depth, theta, integrator,
  * early_exit; [friction]; the bed at the cell corners (docs/scenarios.md "The bed of
  * kp"); a cfl of a quarter cell a step by default, (8) of Brodtkorb et al. */
 #include "kp_keys.h"
@@ -7,20 +7,21 @@
 
 static const char *const sections[] = {"kp", NULL};
 static const scenario_key keys[] = {
-    {"kp", "theta"}, {"kp", "kappa"}, {"kp", "desingularize"}, {"kp", "integrator"}, {"kp", "early_exit"}, {NULL, NULL}};
+    {"kp", "theta"}, {"kp", "kappa"}, {"kp", "desingularize"}, {"kp", "cap_depth"}, {"kp", "integrator"}, {"kp", "early_exit"}, {NULL, NULL}};
 
 static swgl_status read(scenario_reader *r, scenario *sc)
 {
     kp_params *p = calloc(1, sizeof *p);
     if (!p) return sc_no_memory(r);
     sc->params = p;
-    *p = (kp_params){.kappa = -1, .theta = 1.3, .rk2 = 1, .early_exit = 0};
+    *p = (kp_params){.kappa = -1, .cap_depth = -1, .theta = 1.3, .rk2 = 1, .early_exit = 0};
     static const char *const integrators[] = {"euler", "rk2", NULL};
     static const char *const modes[] = {"auto", "on", "off", NULL};
     static const char *const readings[] = {"depth", "printed", NULL};
     swgl_status st;
     if ((st = sc_get_num(r, "kp", "kappa", 0, R_NONNEG, &p->kappa)) ||
         (st = sc_get_word(r, "kp", "desingularize", readings, "depth or printed", &p->printed)) ||
+        (st = sc_get_num(r, "kp", "cap_depth", 0, R_NONNEG, &p->cap_depth)) ||
         (st = sc_get_num(r, "kp", "theta", 0, R_THETA, &p->theta)) ||
         (st = sc_get_word(r, "kp", "integrator", integrators, "rk2 or euler", &p->rk2)) ||
         (st = sc_get_word(r, "kp", "early_exit", modes, "auto, on or off", &p->early_exit)))
