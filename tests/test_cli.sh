@@ -387,5 +387,23 @@ n_p=$(awk -F'[:,]' '/"steps"/ { print $2 + 0; exit }' "$tmp/ds_p1/summary.json")
 [ -n "$n_p" ] && [ "$n_p" -gt 0 ] && [ "$n_p" -lt "$n_d" ] && grep -q 'kappa 0.01 m^4 as (5) is printed (a depth of 0.316228 m)' "$tmp/ds_p1.log"
 ok $? "kappa 0.01 printed desingularizes more than as a depth: $n_p steps against $n_d; the run's first line names the reading"
 
+# kp.cap_depth (issue 27 item 5): a depth >= 0; anything else is refused by name, before a run
+for v in -1 abc nan; do
+  "$swgl" run --case thacker-swashes --set run.scheme=kp --set run.cfl=0.25 --set kp.cap_depth=$v --backend cpu-scalar \
+    --out "$tmp/cap_bad" > "$tmp/cap.log" 2>&1
+  r=$?
+  [ $r != 0 ] && grep -q "kp.cap_depth=$v: expected a number >= 0" "$tmp/cap.log" && [ ! -e "$tmp/cap_bad/summary.json" ]
+  ok $? "kp.cap_depth=$v is refused (exit $r): $(tail -1 "$tmp/cap.log")"
+done
+
+# OpenMP threads that share the machine (issue 28): the command line waits passively unless
+# the user set OMP_WAIT_POLICY (libgomp prints what it read with OMP_DISPLAY_ENV)
+env -u OMP_WAIT_POLICY OMP_DISPLAY_ENV=true "$swgl" --version > "$tmp/omp.log" 2>&1
+grep -q "OMP_WAIT_POLICY = 'PASSIVE'" "$tmp/omp.log"
+ok $? "OMP_WAIT_POLICY unset: libgomp runs passive ($(grep WAIT_POLICY "$tmp/omp.log" | tr -s ' '))"
+OMP_WAIT_POLICY=active OMP_DISPLAY_ENV=true "$swgl" --version > "$tmp/omp.log" 2>&1
+grep -q "OMP_WAIT_POLICY = 'ACTIVE'" "$tmp/omp.log"
+ok $? "OMP_WAIT_POLICY=active set by the user: kept ($(grep WAIT_POLICY "$tmp/omp.log" | tr -s ' '))"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -28,6 +28,10 @@ def _library_candidates():
 
 
 def _load():
+    # OpenMP threads that share the machine (issue 28; solver/app/main.c): passive waiting
+    # unless the user chose otherwise, set before the library (and its libgomp) is loaded,
+    # which reads it once when it loads
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     candidates, from_env = _library_candidates()
     errors = []
     for path in candidates:

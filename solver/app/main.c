@@ -122,6 +122,23 @@ static int cmd_bench(int argc, char **argv)
 static int swgl_main(int argc, char **argv);
 
 /* Under mpirun (scheme_mpi.h): MPI around the whole program, every rank the same command */
+/* OpenMP threads that share the machine (issue 28): libgomp's threads spin at every barrier
+ * before they sleep (OMP_WAIT_POLICY unset: a spin count of 300,000), and on a machine whose
+ * cores other work uses, spinning threads starve each other and the others (a fast CPU run on
+ * two busy cores took 111 s where one thread took 5.5 s).  So the command line waits passively
+ * unless the user chose otherwise.  libgomp reads its environment in its constructor, before
+ * main; a function in the executable's .preinit_array runs before any shared library's
+ * constructors (glibc's _dl_init), so it sets the default in time.  (The library cannot do
+ * this for a program that links it: docs/api.md says what such a program should set; the
+ * Python package sets it before it loads the library.) */
+static void omp_passive_default(int argc, char **argv, char **envp)
+{
+    (void)argc, (void)argv, (void)envp;
+    if (!getenv("OMP_WAIT_POLICY")) setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
+}
+__attribute__((section(".preinit_array"), used)) static void (*const swgl_preinit)(int, char **,
+                                                                                   char **) = omp_passive_default;
+
 int main(int argc, char **argv)
 {
     if (swgl_mpi_init(&argc, &argv) != 0) {
