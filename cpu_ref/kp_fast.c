@@ -94,6 +94,7 @@
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif
 
+#include "cpu_info.h"
 #include "kp_cpu.h"
 #include "kp_internal.h"
 
@@ -156,6 +157,8 @@ static const char *simd_isa(int *bytes)
 
 struct kp_fast {
     int dbl, nx, ny, nthreads, rk2;
+    int nrun;                   /* threads of the parallel regions now (<= nthreads): cpu_load */
+    cpu_load load;
     int own[4];                 /* swe_problem own: the cells whose bound counts (own[2] 0: all) */
     enum kp_early_exit early_exit;
     size_t st, n;               /* row stride, values per field */
@@ -298,6 +301,8 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     f->capd = p->cap_depth > 0.0 ? p->cap_depth : 0.0;
     f->nthreads = omp_get_max_threads();
     if (f->nthreads < 1) f->nthreads = 1;
+    cpu_load_init(&f->load, f->nthreads);
+    f->nrun = f->nthreads;
     const size_t sz = f->dbl ? sizeof(double) : sizeof(float);
     f->st = ((size_t)f->nx + 4 + 15) / 16 * 16;
     f->n = f->st * ((size_t)f->ny + 4);
@@ -366,10 +371,10 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     const char *isa = simd_isa(&bytes);
     const char *mode = ee[(unsigned)f->early_exit <= 2 ? f->early_exit : 0];
     if (bytes)
-        snprintf(f->name, sizeof f->name, "cpu (%s, %s x%d, %d threads, early exit %s)", f->dbl ? "double" : "float",
+        snprintf(f->name, sizeof f->name, "cpu (%s, %s x%d, up to %d threads, early exit %s)", f->dbl ? "double" : "float",
                  isa, bytes / (int)sz, f->nthreads, mode);
     else
-        snprintf(f->name, sizeof f->name, "cpu (%s, SIMD, %d threads, early exit %s)", f->dbl ? "double" : "float",
+        snprintf(f->name, sizeof f->name, "cpu (%s, SIMD, up to %d threads, early exit %s)", f->dbl ? "double" : "float",
                  f->nthreads, mode);
     return f;
 fail:
@@ -471,6 +476,7 @@ static void level_ghosts(struct kp_fast *f)
 double kp_fast_rates(struct kp_fast *f, int stage)
 {
     if (stage < 0 || stage > f->rk2) return NAN;
+    f->nrun = cpu_load_threads(&f->load);   /* the threads the other programs leave (cpu_info.h) */
     if (f->clk) {
         swe_clock_stage(f->clk, stage);   /* the boundary values of the stage */
         level_ghosts(f);

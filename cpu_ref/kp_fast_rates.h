@@ -149,7 +149,7 @@ static double FN(rates)(struct kp_fast *f, int stage)
     const FN(arrays) a = FN(arr)(f);
     T smax = (T)0, chk = (T)0;
     const int nu = f->nunits;
-#pragma omp parallel num_threads(f->nthreads) reduction(max : smax) reduction(+ : chk)
+#pragma omp parallel num_threads(f->nrun) reduction(max : smax) reduction(+ : chk)
     {
         FN(rowbuf) rb = FN(rowbuf_at)((T *)f->tbuf + (size_t)omp_get_thread_num() * f->tsize, f->cw);
 #pragma omp for schedule(dynamic, 1)

@@ -197,7 +197,7 @@ static void FN(cap_speeds)(const struct kp_fast *f, const FN(arrays) *a, int sta
     const T kap = (T)f->kappa, rk = (T)f->rkappa, k4 = (T)f->kappa4;
     T *S = (T *)f->caps;
     const long st = (long)f->st, nb[4] = {-1, 1, -st, st};
-#pragma omp parallel for num_threads(f->nthreads) schedule(static)
+#pragma omp parallel for num_threads(f->nrun) schedule(static)
     for (int j = 1; j <= f->ny; j++)
         for (int i = 1; i <= f->nx; i++) {
             const size_t k = KP_IDX(f, i, j);
@@ -231,7 +231,7 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
     const double rain_s = f->clk ? swe_clock_rain(f->clk, stage, 1 + f->rk2, dt) : 0.0;   /* swe.h */
     const T rdt = frain ? (T)rain_s : (T)0;
     if (f->caps) FN(cap_speeds)(f, &a, stage);
-#pragma omp parallel num_threads(f->nthreads) reduction(+ : clip, bad)
+#pragma omp parallel num_threads(f->nrun) reduction(+ : clip, bad)
     {
         T *wb = (T *)f->tbuf + (size_t)omp_get_thread_num() * f->tsize;   /* one row */
 #pragma omp for schedule(dynamic, 1)

@@ -42,6 +42,7 @@
  * its copy of G in its buffer; the thread with j0 = 1 also writes row 0 of phiN.  The
  * update (apply) is a second parallel loop over rows, after the sweep's barrier.
  */
+#include "cpu_info.h"
 #include "roe_cpu.h"
 #include "roe_internal.h"
 
@@ -56,6 +57,8 @@
 
 struct roe_fast {
     int nx, ny, nthreads;
+    int nrun;                   /* threads of the parallel regions now (<= nthreads): cpu_load */
+    cpu_load load;
     int dbl;                    /* 0: float x4, 1: double x2 */
     size_t st;                  /* row stride (values) */
     size_t n;                   /* values per field, with tail padding */
@@ -205,6 +208,8 @@ struct roe_fast *roe_fast_create(const swe_problem *p, int use_double, swe_clock
     f->n = f->st * (size_t)grid_rows(p->ny) + 8;
     f->nthreads = omp_get_max_threads();
     if (f->nthreads < 1) f->nthreads = 1;
+    cpu_load_init(&f->load, f->nthreads);
+    f->nrun = f->nthreads;
     f->tsize = 16 * f->st;
     size_t es = f->dbl ? sizeof(double) : sizeof(float), fb = f->n * es;
     f->H = alloc16(fb);
@@ -285,6 +290,7 @@ int roe_fast_is_double(const struct roe_fast *f)
 double roe_fast_rates(struct roe_fast *f)
 {
     int bad = 0;
+    f->nrun = cpu_load_threads(&f->load);   /* the threads the other programs leave (cpu_info.h) */
     if (f->dbl) {
         double smax = rates_d(f, &bad);
         f->moving = smax > 0.0;

@@ -383,7 +383,7 @@ static T FN(rates)(struct roe_fast *f, int *bad_out)
     T smax = (T)0;
     int bad = 0;
 
-#pragma omp parallel num_threads(f->nthreads) reduction(max : smax) reduction(| : bad)
+#pragma omp parallel num_threads(f->nrun) reduction(max : smax) reduction(| : bad)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
         int j0 = 1 + (int)((long)ny * t / nt), j1 = 1 + (int)((long)ny * (t + 1) / nt);
@@ -424,7 +424,7 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
     int bad = 0;
     double cvol = 0.0, crel = 0.0;
 
-#pragma omp parallel for num_threads(f->nthreads) schedule(static) reduction(| : bad) \
+#pragma omp parallel for num_threads(f->nrun) schedule(static) reduction(| : bad) \
     reduction(+ : cvol) reduction(max : crel)
     for (int j = 1; j <= ny; j++) {
         const size_t row = (size_t)j * st;
