@@ -15,11 +15,14 @@
 
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define ASC_NODATA (-9999.0)
+#define ASC_VALUE_MAX 32   /* bytes of a "%.9g" number with its NUL: "-1.23456789e-308" is 16 */
+#define ASC_ROWS 8         /* rows a thread formats at a time */
 
 /* ---- writing ----------------------------------------------------------------------- */
 
@@ -31,21 +34,54 @@ static void write_header(FILE *f, int nx, int ny, double xll, double yll, double
     fprintf(f, "NODATA_value %.9g\n", ASC_NODATA);
 }
 
+/* One row's numbers (cells k0 .. k0 + nx - 1), each "%.9g" (NODATA outside the mask or where
+ * not finite; 0 written as "0" without the call: many cells are dry), separated by spaces,
+ * ended by a newline, into buf; its length */
+static size_t format_row(char *buf, const double *v, const unsigned char *mask, int nx, size_t k0)
+{
+    char *p = buf;
+    for (int i = 0; i < nx; i++) {
+        size_t k = k0 + (size_t)i;
+        double x = v[k];
+        if ((mask && !mask[k]) || !isfinite(x)) x = ASC_NODATA;
+        if (x == 0.0 && !signbit(x)) *p++ = '0';
+        else p += snprintf(p, ASC_VALUE_MAX, "%.9g", x);
+        *p++ = i + 1 < nx ? ' ' : '\n';
+    }
+    return (size_t)(p - buf);
+}
+
 swgl_status asc_write(const char *path, int nx, int ny, double xll, double yll, double dx,
                       double dy, const double *v, const unsigned char *mask)
 {
     if (!path) return swgl_fail(SWGL_ERR_ARG, "asc_write: no path");
-    FILE *f = fopen(path, "w");
-    if (!f) return swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    write_header(f, nx, ny, xll, yll, dx, dy);
-    for (int j = ny - 1; j >= 0; j--) {
-        for (int i = 0; i < nx; i++) {
-            size_t k = (size_t)j * (size_t)nx + (size_t)i;
-            double x = v[k];
-            if ((mask && !mask[k]) || !isfinite(x)) x = ASC_NODATA;
-            fprintf(f, i + 1 < nx ? "%.9g " : "%.9g\n", x);
-        }
+    /* the rows are formatted in parallel, ASC_ROWS a thread at a time, and written in order
+     * (issue 28: one core formatted a 4096^2 grid in seconds); the bytes are the serial
+     * "%.9g" loop's */
+    const size_t cap = (size_t)nx * (ASC_VALUE_MAX + 1) + 1;
+    const int block = omp_get_max_threads() * ASC_ROWS;
+    char *buf = malloc((size_t)block * cap);
+    size_t *len = malloc((size_t)block * sizeof *len);
+    FILE *f = buf && len ? fopen(path, "w") : NULL;
+    if (!f) {
+        int err = errno;
+        free(buf);
+        free(len);
+        return !buf || !len ? swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path)
+                            : swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", path, strerror(err));
     }
+    write_header(f, nx, ny, xll, yll, dx, dy);
+    for (int r0 = 0; r0 < ny; r0 += block) {
+        const int rn = ny - r0 < block ? ny - r0 : block;
+#pragma omp parallel for schedule(static)
+        for (int r = 0; r < rn; r++) {
+            const int j = ny - 1 - (r0 + r);   /* the first row the northern one */
+            len[r] = format_row(buf + (size_t)r * cap, v, mask, nx, (size_t)j * (size_t)nx);
+        }
+        for (int r = 0; r < rn; r++) fwrite(buf + (size_t)r * cap, 1, len[r], f);
+    }
+    free(buf);
+    free(len);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) return swgl_fail(SWGL_ERR_IO, "%s: write error", path);
     return SWGL_OK;
