@@ -109,9 +109,10 @@ int cpu_load_threads(cpu_load *l)
     unsigned long long busy, total;
     int ncpu = mask_jiffies(&busy, &total);
     double own = own_cpu_seconds();
-    if (ncpu > 0 && total > l->total) {
+    const double db = (double)busy - (double)l->busy, dt = (double)total - (double)l->total;
+    if (ncpu > 0 && dt > 0.0 && db >= 0.0 && db <= dt) {   /* (counters that went back: a CPU gone) */
         /* the mask's busy share over the period, in cores, less this process's own */
-        double cores = (double)(busy - l->busy) / (double)(total - l->total) * ncpu;
+        double cores = db / dt * ncpu;
         double mine = (own - l->own) / (now - l->wall);
         l->n = cpu_threads_for(cores - mine, ncpu, l->max);
     }

@@ -97,7 +97,8 @@
  * Then the thin cells' speed cap (issue 27, item 5): a cell with eps < h < cap_depth whose
  * depth in the stage's state (Q^n, or RK2's Q*) was below cap_depth too has its momentum
  * scaled down, where needed, to the speed S = max over its active neighbours n (the four
- * across its faces) deeper than it in the stage's state of |u_n| + 2 sqrt(g h_n), with u_n
+ * across its faces) wet (h_n > eps) and deeper than it in the stage's state of
+ * |u_n| + 2 sqrt(g h_n), with u_n
  * the velocity (6) of that state: the speed water of n reaches running out onto a dry bed
  * (the Riemann invariant u + 2c of the rarefaction), which no thin cell fed by n can pass.
  * Without a deeper neighbour a cell is left as it is.  Only momentum changes (the volume

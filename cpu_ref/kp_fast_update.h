@@ -172,11 +172,10 @@ static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, doubl
         const T sc = h * FN(dfac)(h, kap, rk, k4);
         d[1][k] = dry ? z : (shoal ? d[1][k] * sc : d[1][k]);
         d[2][k] = dry ? z : (shoal ? d[2][k] * sc : d[2][k]);
-        if (f->caps && !dry) {   /* the thin cells' speed cap (update_k), of the stage's state */
-            const int in = stage && f->rk2;
-            const T hin = (a->Q[in][0][k] - a->Bij[k]) + (a->L[0] ? a->L[in][k] : z);
+        if (f->caps && !dry) {   /* the thin cells' speed cap (update_k); S is +inf where the
+                                  * stage's state was not thin (cap_speeds: Euler's is overwritten) */
             const T sp = KP_SQRT(d[1][k] * d[1][k] + d[2][k] * d[2][k]) / h, S = ((const T *)f->caps)[k];
-            if (h < (T)f->capd && hin < (T)f->capd && sp > S) {
+            if (h < (T)f->capd && sp > S) {
                 d[1][k] = d[1][k] * (S / sp);
                 d[2][k] = d[2][k] * (S / sp);
             }
@@ -188,13 +187,14 @@ static void FN(sources)(struct kp_fast *f, const FN(arrays) *a, int stage, doubl
 /* The thin cells' speed cap S (kp_cpu.h, after (10)) of every active cell thinner than
  * cap_depth in the stage's state (Q^n, or Q* in RK2's stage 1), into f->caps: the largest
  * |u_n| + 2 sqrt(g h_n) over its active neighbours deeper than it, +inf without one.  A pass
- * of its own before the update, which may write over that state (Euler's, in place). */
+ * of its own before the update, which may write over that state (Euler's, in place); +inf in
+ * every other cell, so that a cell not thin in the stage's state is never capped. */
 static void FN(cap_speeds)(const struct kp_fast *f, const FN(arrays) *a, int stage)
 {
     const int in = stage && f->rk2;
     const T *w = a->Q[in][0], *hu = a->Q[in][1], *hv = a->Q[in][2], *l = a->L[0] ? a->L[in] : NULL;
     const T *B = a->Bij, *cd = a->cd, capd = (T)f->capd, g = (T)f->g, two = (T)2, act = (T)CELL_ACTIVE;
-    const T kap = (T)f->kappa, rk = (T)f->rkappa, k4 = (T)f->kappa4;
+    const T kap = (T)f->kappa, rk = (T)f->rkappa, k4 = (T)f->kappa4, eps = (T)f->eps;
     T *S = (T *)f->caps;
     const long st = (long)f->st, nb[4] = {-1, 1, -st, st};
 #pragma omp parallel for num_threads(f->nrun) schedule(static)
@@ -202,12 +202,13 @@ static void FN(cap_speeds)(const struct kp_fast *f, const FN(arrays) *a, int sta
         for (int i = 1; i <= f->nx; i++) {
             const size_t k = KP_IDX(f, i, j);
             const T hc = (w[k] - B[k]) + (l ? l[k] : (T)0);
+            S[k] = (T)INFINITY;   /* (every cell: a source's, Euler's in place, reads it after its update) */
             if (cd[k] != act || !(hc < capd)) continue;
             T s = (T)-1;
             for (int m = 0; m < 4; m++) {
                 const size_t n = (size_t)((long)k + nb[m]);
                 const T hn = (w[n] - B[n]) + (l ? l[n] : (T)0);
-                if (cd[n] != act || !(hn > hc)) continue;
+                if (cd[n] != act || !(hn > hc) || !(hn > eps)) continue;   /* (a dry one feeds nothing) */
                 const T sf = FN(dfac)(hn, kap, rk, k4), u = hu[n] * sf, v = hv[n] * sf;
                 const T sn = KP_SQRT(u * u + v * v) + two * KP_SQRT(g * hn);
                 s = sn > s ? sn : s;

@@ -466,7 +466,7 @@ static double friction(const kp_cpu *s, size_t k, double h, double hu, double hv
 }
 
 /* The thin-cell speed cap of cell k (kp_cpu.h, after (10)): the largest |u_n| + 2 sqrt(g h_n)
- * over its active neighbours deeper than it in state src; +inf without one. */
+ * over its active wet neighbours deeper than it in state src; +inf without one. */
 static double kp_cap_speed(const kp_cpu *s, int src, size_t k)
 {
     const double *B = s->bed[4], kappa = s->p.sw.kappa, hc = s->w[src][k] - B[k];
@@ -475,7 +475,7 @@ static double kp_cap_speed(const kp_cpu *s, int src, size_t k)
     for (int m = 0; m < 4; m++) {
         const size_t n = (size_t)((long)k + nb[m]);
         const double hn = s->w[src][n] - B[n];
-        if (s->code[n] != CELL_ACTIVE || !(hn > hc)) continue;
+        if (s->code[n] != CELL_ACTIVE || !(hn > hc) || !(hn > s->p.sw.h_dry)) continue;   /* (a dry one feeds nothing) */
         const double u = kp_desing(hn, s->hu[src][n], kappa), v = kp_desing(hn, s->hv[src][n], kappa);
         S = fmax(S, sqrt(u * u + v * v) + 2.0 * sqrt(s->p.sw.g * hn));
     }

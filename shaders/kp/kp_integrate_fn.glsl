@@ -48,7 +48,8 @@ real kp_cap_speed(ivec2 c, real hin)
         if (bn.w != CELL_ACTIVE) continue;
         real4 sn = KP_LOAD(KP_STAGE_IN, p);
         real hn = kp_depth(sn, bn);
-        if (!(hn > hin)) continue;
+        if (!(hn > hin) || !(hn > u_eps)) continue;   // (a dry one feeds nothing; in float a
+                                                      // deficit within h_dry makes hn < 0)
         real u = kp_desing(hn, sn.y), v = kp_desing(hn, sn.z);
         S = max(S, sqrt(u * u + v * v) + 2.0 * sqrt(u_cap_g * hn));
     }

@@ -118,10 +118,15 @@ swgl_status bench_sim_warm(swgl_sim *sim, double t_end)
 {
     double t0 = swgl_sim_time(sim), w = 0;
     swgl_status st = SWGL_OK;
-    /* (the decision agreed: a rank of an mpi_alone run other than 0 does not step) */
-    while (st == SWGL_OK &&
-           swgl_mpi_reduce_max(swgl_sim_time(sim) >= t0 + 0.5 * (t_end - t0) || w >= BENCH_WARM_S) == 0)
-        if ((st = swgl_sim_step(sim)) == SWGL_OK) st = swgl_sim_stat(sim, "wall_s", &w);
+    /* Every rank votes each round whether to step on, and all step while any does (the steps
+     * of a run over ranks are collective).  A rank that does not step votes no: one of an
+     * mpi_alone run other than 0 (its sim is empty: time and t_end 0), or a failed one, so
+     * that the ranks leave the loop together. */
+    for (;;) {
+        const int on = st == SWGL_OK && swgl_sim_time(sim) < t0 + 0.5 * (t_end - t0) && w < BENCH_WARM_S;
+        if (swgl_mpi_reduce_max(on) == 0) break;
+        if (st == SWGL_OK && (st = swgl_sim_step(sim)) == SWGL_OK) st = swgl_sim_stat(sim, "wall_s", &w);
+    }
     return st;
 }
 
@@ -139,6 +144,7 @@ swgl_status bench_sim_run(swgl_sim *sim, double t_end, bench_sample *out)
         out->wall = w - w0;
         out->steps = (long)(n - n0);
         out->run_steps = (long)n;
+        out->run_wall = w;
     }
     return st;
 }

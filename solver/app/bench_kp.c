@@ -258,7 +258,8 @@ int bench_kp(int argc, char **argv)
             double total = 0;
             for (int p = 0; p < prof.n; p++) total += prof.sec[p];
             printf("\nGPU passes, RK2, %d^2, early exit %s (GL timer queries of one run: shares, not a timed figure; %ld "
-                   "steps; GPU time %.3f s of %.3f s wall):\n", n, ee[e], r.steps, total, r.wall);
+                   "steps; GPU time %.3f s of %.3f s wall, its first %g s of stepping in):\n", n, ee[e],
+                   r.run_steps, total, r.run_wall, BENCH_WARM_S);
             for (int p = 0; p < prof.n; p++)
                 if (prof.sec[p] > 0)
                     printf("  %-12s %8.3f s  %5.1f%%\n", prof.name[p], prof.sec[p], total > 0 ? 100 * prof.sec[p] / total : 0);

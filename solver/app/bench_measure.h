@@ -19,6 +19,7 @@ typedef struct bench_sample {
     double wall;    /* s of stepping (wall_s): what the rule sums */
     long steps;     /* the steps in wall */
     long run_steps; /* the run's steps, the warm-up's among them, as printed (0: steps) */
+    double run_wall; /* the run's stepping time, the warm-up's in */
     int n;          /* extra figures */
     double units[BENCH_EXTRA], sec[BENCH_EXTRA];
 } bench_sample;

@@ -121,7 +121,6 @@ static int cmd_bench(int argc, char **argv)
 
 static int swgl_main(int argc, char **argv);
 
-/* Under mpirun (scheme_mpi.h): MPI around the whole program, every rank the same command */
 /* OpenMP threads that share the machine (issue 28): libgomp's threads spin at every barrier
  * before they sleep (OMP_WAIT_POLICY unset: a spin count of 300,000), and on a machine whose
  * cores other work uses, spinning threads starve each other and the others (a fast CPU run on
@@ -139,6 +138,7 @@ static void omp_passive_default(int argc, char **argv, char **envp)
 __attribute__((section(".preinit_array"), used)) static void (*const swgl_preinit)(int, char **,
                                                                                    char **) = omp_passive_default;
 
+/* Under mpirun (scheme_mpi.h): MPI around the whole program, every rank the same command */
 int main(int argc, char **argv)
 {
     if (swgl_mpi_init(&argc, &argv) != 0) {

@@ -23,6 +23,7 @@
 #define ASC_NODATA (-9999.0)
 #define ASC_VALUE_MAX 32   /* bytes of a "%.9g" number with its NUL: "-1.23456789e-308" is 16 */
 #define ASC_ROWS 8         /* rows a thread formats at a time */
+#define ASC_BUFFER ((size_t)64 << 20)   /* the most bytes of rows held at once (one row at least) */
 
 /* ---- writing ----------------------------------------------------------------------- */
 
@@ -59,7 +60,8 @@ swgl_status asc_write(const char *path, int nx, int ny, double xll, double yll, 
      * (issue 28: one core formatted a 4096^2 grid in seconds); the bytes are the serial
      * "%.9g" loop's */
     const size_t cap = (size_t)nx * (ASC_VALUE_MAX + 1) + 1;
-    const int block = omp_get_max_threads() * ASC_ROWS;
+    int block = omp_get_max_threads() * ASC_ROWS;   /* rows formatted at once, within ASC_BUFFER */
+    if ((size_t)block * cap > ASC_BUFFER) block = ASC_BUFFER / cap > 0 ? (int)(ASC_BUFFER / cap) : 1;
     char *buf = malloc((size_t)block * cap);
     size_t *len = malloc((size_t)block * sizeof *len);
     FILE *f = buf && len ? fopen(path, "w") : NULL;
