@@ -55,7 +55,9 @@ static const char *usage =
     "\n"
     "environment: SWGL_DEVICE=N (device), SWGL_DATA=dir (the shared data folder: @data/ paths,\n"
     "             the cases malpasset and swgl validate), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
-    "             tree's shaders/), SWGL_PASS_PROFILE (the GPU time of each pass);\n"
+    "             tree's shaders/), SWGL_PASS_PROFILE (the GPU time of each pass); OMP_NUM_THREADS=N (the\n"
+    "             cpu backend's threads, fixed; by default kp and roe run the cores other programs leave,\n"
+    "             looked at every 0.25 s), OMP_WAIT_POLICY (passive unless set);\n"
     "             the tuning choices are --tune keys, not variables (a removed variable still set is\n"
     "             named once on stderr with its key)\n";
 
