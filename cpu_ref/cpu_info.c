@@ -90,12 +90,11 @@ static double own_cpu_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void cpu_load_init(cpu_load *l, int max)
+void cpu_load_init(cpu_load *l, int max, int fixed)
 {
     memset(l, 0, sizeof *l);
     l->max = l->n = max < 1 ? 1 : max;
-    const char *e = getenv("OMP_NUM_THREADS");
-    l->fixed = (e && *e) || !mask_jiffies(&l->busy, &l->total);
+    l->fixed = fixed || !mask_jiffies(&l->busy, &l->total);
     l->wall = cpu_seconds();
     l->own = own_cpu_seconds();
 }

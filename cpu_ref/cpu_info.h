@@ -15,19 +15,20 @@ double cpu_seconds(void);
  * uses lose at every barrier (the one descheduled holds up the other), so a loaded machine
  * ran a run 2-4x slower than one thread.  Every CPU_LOAD_PERIOD s of wall time the solver
  * looks at the CPUs it may run on (its affinity mask) in /proc/stat: their busy time less
- * its own CPU time over the period is the other programs' load, in cores.  With
- * OMP_NUM_THREADS set, or without /proc/stat, it keeps OpenMP's count. */
+ * its own CPU time over the period is the other programs' load, in cores.  With a count
+ * fixed (swe_problem threads, --tune cpu.threads=N), or without /proc/stat, it keeps that. */
 #define CPU_LOAD_PERIOD 0.25
 #define CPU_LOAD_FIRST 0.03   /* the first look, sooner: a short run's first period would be its whole */
 typedef struct cpu_load {
     int max;                           /* OpenMP's count: the most threads */
     int n;                             /* the threads to run now */
-    int fixed;                         /* 1: OMP_NUM_THREADS set (or no /proc/stat): always max */
+    int fixed;                         /* 1: a count fixed (or no /proc/stat): always max */
     int looks;                         /* looks taken */
     double wall, own;                  /* at the last look: monotonic s, the process's CPU s */
     unsigned long long busy, total;    /* the mask's CPUs' jiffies then */
 } cpu_load;
-void cpu_load_init(cpu_load *l, int max);
+/* max: the most threads; fixed: 1 to run max always */
+void cpu_load_init(cpu_load *l, int max, int fixed);
 /* The threads to run now (looks again once CPU_LOAD_PERIOD has passed since the last look) */
 int cpu_load_threads(cpu_load *l);
 /* The rule: ncpu cores of which others_busy are used by other programs: the free ones,

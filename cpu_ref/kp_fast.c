@@ -300,8 +300,9 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     f->theta = p->theta;
     f->capd = p->cap_depth > 0.0 ? p->cap_depth : 0.0;
     f->nthreads = omp_get_max_threads();
+    if (p->sw.threads > 0) f->nthreads = p->sw.threads;   /* (--tune cpu.threads=N) */
     if (f->nthreads < 1) f->nthreads = 1;
-    cpu_load_init(&f->load, f->nthreads);
+    cpu_load_init(&f->load, f->nthreads, p->sw.threads > 0);
     f->nrun = f->nthreads;
     const size_t sz = f->dbl ? sizeof(double) : sizeof(float);
     f->st = ((size_t)f->nx + 4 + 15) / 16 * 16;

@@ -207,8 +207,9 @@ struct roe_fast *roe_fast_create(const swe_problem *p, int use_double, swe_clock
     f->st = ((size_t)p->nx + 6 + 3) / 4 * 4;
     f->n = f->st * (size_t)grid_rows(p->ny) + 8;
     f->nthreads = omp_get_max_threads();
+    if (p->threads > 0) f->nthreads = p->threads;   /* (--tune cpu.threads=N) */
     if (f->nthreads < 1) f->nthreads = 1;
-    cpu_load_init(&f->load, f->nthreads);
+    cpu_load_init(&f->load, f->nthreads, p->threads > 0);
     f->nrun = f->nthreads;
     f->tsize = 16 * f->st;
     size_t es = f->dbl ? sizeof(double) : sizeof(float), fb = f->n * es;

@@ -358,7 +358,7 @@ ok $? "--tune host_clock=maybe: exit $r, on|off named: $(cat "$tmp/err")"
 r=$?
 "$swgl" tune-keys > "$tmp/tk" 2>&1
 n=$(grep -c ' default ' "$tmp/tk")
-[ $r = 0 ] && [ "$n" = 20 ] && grep -q '^kp.group ' "$tmp/tk" && grep -q '^mpi.blocks ' "$tmp/tk" &&
+[ $r = 0 ] && [ "$n" = 21 ] && grep -q '^kp.group ' "$tmp/tk" && grep -q '^mpi.blocks ' "$tmp/tk" &&
   [ "$(grep ' default ' "$tmp/th")" = "$(cat "$tmp/tk")" ]
 ok $? "--tune help (exit $r) lists the $n keys, as swgl tune-keys does"
 # a removed environment variable still set: the run goes on, with one warning naming it
@@ -404,6 +404,18 @@ ok $? "OMP_WAIT_POLICY unset: libgomp runs passive ($(grep WAIT_POLICY "$tmp/omp
 OMP_WAIT_POLICY=active OMP_DISPLAY_ENV=true "$swgl" --version > "$tmp/omp.log" 2>&1
 grep -q "OMP_WAIT_POLICY = 'ACTIVE'" "$tmp/omp.log"
 ok $? "OMP_WAIT_POLICY=active set by the user: kept ($(grep WAIT_POLICY "$tmp/omp.log" | tr -s ' '))"
+
+# --tune cpu.threads=N fixes the fast CPU solvers' threads (issue 28): the solver says so, and
+# the state is the same bits as with the threads chosen by the load
+for sch in kp roe; do
+  "$swgl" run --case circular-dambreak --set run.scheme=$sch --set run.cfl=0.25 --set run.t_end=0.5 --backend cpu \
+    --tune cpu.threads=3 --out "$tmp/thr3" > "$tmp/thr3.log" 2>&1 &&
+    "$swgl" run --case circular-dambreak --set run.scheme=$sch --set run.cfl=0.25 --set run.t_end=0.5 --backend cpu \
+      --quiet --out "$tmp/thr0" > /dev/null 2>&1 &&
+    grep -q "up to 3 threads" "$tmp/thr3.log" && cmp -s "$tmp/thr3/h.asc" "$tmp/thr0/h.asc" &&
+    cmp -s "$tmp/thr3/qx.asc" "$tmp/thr0/qx.asc"
+  ok $? "$sch: --tune cpu.threads=3 runs 3 threads ($(grep -o 'up to [0-9]* threads' "$tmp/thr3.log" | head -1)), the same bits as the default"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

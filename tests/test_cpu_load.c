@@ -1,7 +1,7 @@
 /* test_cpu_load.c — the fast CPU solvers' thread count on a shared machine (cpu_ref/cpu_info.h,
  * issue 28): the rule, OMP_NUM_THREADS kept, and the look at /proc/stat against a real load.
  *   1. cpu_threads_for: the cores the other programs leave, rounded, within [1, max];
- *   2. with OMP_NUM_THREADS set the count is OpenMP's, whatever the load;
+ *   2. with a count fixed (--tune cpu.threads=N) it is that count, whatever the load;
  *   3. with as many child processes spinning as the process has CPUs (its affinity mask), a
  *      look after CPU_LOAD_PERIOD finds no core free: 1 thread.  (Other load on the machine
  *      can only lower the count, and 1 is the floor, so the check holds on a busy CI machine;
@@ -35,15 +35,13 @@ int main(void)
     CHECK(cpu_threads_for(0.0, 16, 4) == 4, "never more than OpenMP's count (4 of 16 cores)");
 
     cpu_load l;
-    setenv("OMP_NUM_THREADS", "3", 1);
-    cpu_load_init(&l, 3);
-    CHECK(l.fixed && cpu_load_threads(&l) == 3, "OMP_NUM_THREADS set: the count is kept (3)");
-    unsetenv("OMP_NUM_THREADS");
+    cpu_load_init(&l, 3, 1);
+    CHECK(l.fixed && cpu_load_threads(&l) == 3, "a count fixed: kept (3)");
 
     cpu_set_t set;
     int ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
     if (ncpu < 2) check_skip("one CPU (or no affinity mask): no load to share");
-    cpu_load_init(&l, ncpu);
+    cpu_load_init(&l, ncpu, 0);
     if (l.fixed) check_skip("no /proc/stat");
     pid_t kids[CPU_SETSIZE];
     for (int k = 0; k < ncpu; k++)

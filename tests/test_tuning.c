@@ -63,6 +63,7 @@ static void defaults(void)
     CHECK(t.mpi_every == 0, "mpi.every defaults to 0 (chosen by the backend)");
     CHECK(t.mpi_choose == TUNE_AUTO, "mpi.choose defaults to auto");
     CHECK(t.mpi_verbose == 0, "mpi.verbose defaults to off");
+    CHECK(t.cpu_threads == 0, "cpu.threads defaults to 0 (the cores other programs leave)");
     /* the backends take tuning_or_default(cfg->tune): NULL must be the same defaults */
     CHECK(memcmp(tuning_or_default(NULL), &t, sizeof t) == 0, "tuning_or_default(NULL) is the defaults");
     CHECK(tuning_or_default(&z) == &z, "tuning_or_default(t) is t");
@@ -74,15 +75,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 20 keys, each tested here (a new key must be added to this test) */
-    static const char *const names[] = {"clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
+    /* the table: 21 keys, each tested here (a new key must be added to this test) */
+    static const char *const names[] = {"cpu.threads", "clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
                                         "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
                                         "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.mapped",
                                         "mpi.prefetch", "mpi.every",  "mpi.choose",    "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 20;
+    int n = tuning_key_count(), same = n == 21;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 20 keys this test covers, in order (%d keys)", n);
+          "the table holds the 21 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -101,6 +102,7 @@ static void good_values(void)
     CHECK(parse("roe.fused=off", &t) == SWGL_OK && t.roe_fused == 0, "roe.fused=off");
     CHECK(parse("mpi.overlap=off", &t) == SWGL_OK && t.mpi_overlap == TUNE_OFF, "mpi.overlap=off");
     CHECK(parse("mpi.choose=on", &t) == SWGL_OK && t.mpi_choose == TUNE_ON, "mpi.choose=on");
+    CHECK(parse("cpu.threads=3", &t) == SWGL_OK && t.cpu_threads == 3, "cpu.threads=3");
     CHECK(parse("mpi.overlap=on", &t) == SWGL_OK && t.mpi_overlap == TUNE_ON, "mpi.overlap=on");
     CHECK(parse("mpi.overlap=no", &t) != SWGL_OK, "mpi.overlap=no: auto, off or on (a choice, not a switch)");
     CHECK(parse("mpi.verbose=on", &t) == SWGL_OK && t.mpi_verbose == 1, "mpi.verbose=on");
@@ -110,6 +112,9 @@ static void good_values(void)
     CHECK(parse("mpi.every=16", &t) == SWGL_OK && t.mpi_every == 16, "mpi.every=16 (its most)");
     CHECK(parse("mpi.every=17", &t) == SWGL_ERR_ARG && parse("mpi.every=-1", &t) == SWGL_ERR_ARG,
           "mpi.every=17 and -1 refused (0..16)");
+    CHECK(parse("cpu.threads=1025", &t) == SWGL_ERR_ARG && parse("cpu.threads=-1", &t) == SWGL_ERR_ARG &&
+              parse("cpu.threads=x", &t) == SWGL_ERR_ARG,
+          "cpu.threads=1025, -1 and x refused (0..1024)");
     /* AxB, and auto where the default is auto */
     CHECK(parse("roe.group=16x8", &t) == SWGL_OK && t.roe_group[0] == 16 && t.roe_group[1] == 8, "roe.group=16x8");
     CHECK(parse("kp.group=32x2", &t) == SWGL_OK && t.kp_group[0] == 32 && t.kp_group[1] == 2, "kp.group=32x2");

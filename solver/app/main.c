@@ -56,8 +56,8 @@ static const char *usage =
     "environment: SWGL_DEVICE=N (device), SWGL_DATA=dir (the shared data folder: @data/ paths,\n"
     "             the cases malpasset and swgl validate), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
     "             tree's shaders/), SWGL_PASS_PROFILE (the GPU time of each pass); OMP_NUM_THREADS=N (the\n"
-    "             cpu backend's threads, fixed; by default kp and roe run the cores other programs leave,\n"
-    "             looked at every 0.25 s), OMP_WAIT_POLICY (passive unless set);\n"
+    "             cpu backend's most threads; kp and roe run the cores other programs leave, looked at\n"
+    "             every 0.25 s, or --tune cpu.threads=N), OMP_WAIT_POLICY (passive unless set);\n"
     "             the tuning choices are --tune keys, not variables (a removed variable still set is\n"
     "             named once on stderr with its key)\n";
 
@@ -135,7 +135,7 @@ static int swgl_main(int argc, char **argv);
 static void omp_passive_default(int argc, char **argv, char **envp)
 {
     (void)argc, (void)argv, (void)envp;
-    if (!getenv("OMP_WAIT_POLICY")) setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);   /* (0: a value the user set stays) */
 }
 __attribute__((section(".preinit_array"), used)) static void (*const swgl_preinit)(int, char **,
                                                                                    char **) = omp_passive_default;

@@ -26,6 +26,9 @@ static const int tri_vals[] = {TUNE_AUTO, TUNE_OFF, TUNE_ON};
 
 #define OFF(f) offsetof(swgl_tuning, f)
 static const key_def keys[] = {
+    {"cpu.threads", K_INT, OFF(cpu_threads), 0, 1024, 0, 0, NULL, NULL, "0",
+     "the fast CPU solvers' (kp, roe) threads: N fixed, or 0: as many as the cores other programs leave, "
+     "looked at every 0.25 s, at most OpenMP's count (OMP_NUM_THREADS; docs/performance.md)"},
     {"clock_every", K_INT, OFF(clock_every), 1, 63, 0, 0, NULL, NULL, "32",
      "a GPU backend keeps the time step on the device and reads its clock back every N steps"},
     {"gl_check", K_BOOL, OFF(gl_check), 0, 1, 0, 0, NULL, NULL, "off",

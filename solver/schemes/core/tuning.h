@@ -40,6 +40,7 @@ typedef struct swgl_tuning {
     int mpi_choose;       /* the steps between exchanges measured at run time, N or N / 2 (auto: a GPU's auto N) */
     int mpi_verbose;      /* every rank prints, not only rank 0 */
     int gl_check;         /* every GL pass followed by a glGetError check (debugging) */
+    int cpu_threads;      /* the fast CPU solvers' threads: 0 the cores other programs leave, N fixed */
 } swgl_tuning;
 
 /* Every field at its default. */

@@ -12,7 +12,9 @@ static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void 
     const kp_setup_problem *kp = s->problem;
     enum kp_cpu_kind kind = KP_CPU_SCALAR;
     if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? KP_CPU_FAST_DOUBLE : KP_CPU_FAST;
-    kp_cpu *c = kp_cpu_create(&kp->p, kind);
+    kp_problem p = kp->p;
+    p.sw.threads = tuning_or_default(cfg->tune)->cpu_threads;
+    kp_cpu *c = kp_cpu_create(&p, kind);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
     return SWGL_OK;

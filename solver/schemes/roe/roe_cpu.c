@@ -12,7 +12,9 @@ static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void 
     const roe_problem *rp = s->problem;
     enum roe_cpu_kind kind = ROE_CPU_SCALAR;
     if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? ROE_CPU_FAST_DOUBLE : ROE_CPU_FAST;
-    roe_cpu *c = roe_cpu_create(&rp->p, kind);
+    swe_problem p = rp->p;
+    p.threads = tuning_or_default(cfg->tune)->cpu_threads;
+    roe_cpu *c = roe_cpu_create(&p, kind);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
     return SWGL_OK;
