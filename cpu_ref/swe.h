@@ -344,6 +344,11 @@ void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, cons
 
 /* Whether the problem has open boundary faces, rain or sources (0: nothing to account). */
 int swe_forcing_any(const swe_forcing *f);
+/* Whether f is boundary faces only, each open (free) or a level or depth of one value over
+ * the whole run, with no rain, no source and not a block of a run over MPI ranks: data a
+ * GPU step can hold without the host's clock (the values never change, no cell is drawn
+ * again), so the GPU backends keep such runs on their kernels. */
+int swe_forcing_faces_constant(const swe_forcing *f);
 /* SWGL_ERR_ARG (with the message) where a cell has more than SWE_SOURCES_PER_CELL sources. */
 swgl_status swe_sources_check(const swe_forcing *f);
 

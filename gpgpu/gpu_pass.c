@@ -122,18 +122,25 @@ void gpu_pass_array(gpu_pass *p, const char *name, const gpu_array2d *a)
     p->inputs[p->n_inputs++].array = a;
 }
 
-void gpu_pass_image(gpu_pass *p, int unit, gpu_array2d *a)
+static void bind_image(gpu_pass *p, int unit, gpu_array2d *a, int rw)
 {
     if (p->error) return;
-    if (!gpu_program_is_kernel(p->program) || !a || unit < 0 || p->n_images == GPU_PASS_MAX_IMAGES) {
+    int ok = rw ? gpu_program_is_compute(p->program) : gpu_program_is_kernel(p->program);
+    if (!ok || !a || unit < 0 || p->n_images == GPU_PASS_MAX_IMAGES) {
         p->error = swgl_fail(SWGL_ERR_ARG, "pass '%s': image unit %d: %s", gpu_program_name(p->program), unit,
                             !a ? "NULL array" : p->n_images == GPU_PASS_MAX_IMAGES ? "too many images"
-                            : unit < 0 ? "negative unit" : "only a kernel binds extra images");
+                            : unit < 0 ? "negative unit"
+                            : rw ? "only a compute pass or kernel binds read-write images"
+                                 : "only a kernel binds extra images");
         return;
     }
     p->images[p->n_images].unit = unit;
+    p->images[p->n_images].rw = rw;
     p->images[p->n_images++].array = a;
 }
+
+void gpu_pass_image(gpu_pass *p, int unit, gpu_array2d *a) { bind_image(p, unit, a, 0); }
+void gpu_pass_image_rw(gpu_pass *p, int unit, gpu_array2d *a) { bind_image(p, unit, a, 1); }
 
 void gpu_pass_buffer(gpu_pass *p, int binding, gpu_buffer *b)
 {
@@ -296,7 +303,7 @@ bind:
                                gpu_array2d_format(outs[k]) == GPU_RGBA32UI ? GL_RGBA32UI : GL_RGBA32F);
         for (int k = 0; k < p->n_images; k++)
             glBindImageTexture((GLuint)p->images[k].unit, gpu_array2d_texture(p->images[k].array), 0, GL_FALSE, 0,
-                               GL_WRITE_ONLY,
+                               p->images[k].rw ? GL_READ_WRITE : GL_WRITE_ONLY,
                                gpu_array2d_format(p->images[k].array) == GPU_RGBA32UI ? GL_RGBA32UI : GL_RGBA32F);
         for (int k = 0; k < p->n_buffers; k++)
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)p->buffers[k].binding,

@@ -33,7 +33,7 @@ typedef struct gpu_pass {
     struct { const char *name; const gpu_array2d *array; } inputs[GPU_PASS_MAX_INPUTS];
     struct { const char *name; int kind; float f[4]; int i; unsigned u; double d[2]; } uniforms[GPU_PASS_MAX_UNIFORMS];
     int n_images;
-    struct { int unit; gpu_array2d *array; } images[GPU_PASS_MAX_IMAGES];
+    struct { int unit, rw; gpu_array2d *array; } images[GPU_PASS_MAX_IMAGES];
     int n_buffers;
     struct { int binding; gpu_buffer *buffer; } buffers[GPU_PASS_MAX_BUFFERS];
     /* the work groups of gpu_pass_dispatch_groups / _indirect (set: 1), else from the rectangle */
@@ -55,6 +55,10 @@ void gpu_pass_dvec2(gpu_pass *p, const char *name, double x, double y);
  * by the kernel where it pleases (e.g. one element per work group: a partial reduction);
  * units 0 .. outputs-1 are the draw's outputs. */
 void gpu_pass_image(gpu_pass *p, int unit, gpu_array2d *a);
+/* An image read and written in place (imageLoad and imageStore; SWGL_IMAGE_RW), by a kernel
+ * or a compute pass (beside its outputs, at a unit above theirs): each invocation reads and
+ * writes only its own elements. */
+void gpu_pass_image_rw(gpu_pass *p, int unit, gpu_array2d *a);
 
 /* A shader storage buffer for a kernel at `layout(std430, binding = binding)`, which the
  * kernel reads, writes or updates atomically; each dispatch is followed by a barrier, so

@@ -26,6 +26,7 @@ uniform ivec4 swgl_rect;
 #define SWGL_INPUT_U(name) uniform usampler2D name
 #define SWGL_IMAGE(k, name) layout(rgba32f, binding = k) uniform writeonly image2D name
 #define SWGL_IMAGE_U(k, name) layout(rgba32ui, binding = k) uniform writeonly uimage2D name
+#define SWGL_IMAGE_RW(k, name) layout(rgba32f, binding = k) uniform image2D name
 #define SWGL_LOAD(a, p) texelFetch(a, p, 0)
 ivec2 swgl_cell() { return swgl_rect.xy + ivec2(gl_GlobalInvocationID.xy); }
 bool swgl_in_rect() { return all(lessThan(ivec2(gl_GlobalInvocationID.xy), swgl_rect.zw)); }
@@ -41,6 +42,8 @@ ivec2 swgl_px;
 #define SWGL_INPUT_U(name) uniform usampler2D name
 #define SWGL_OUTPUT(k, name) vec4 name
 #define SWGL_OUTPUT_U(k, name) uvec4 name
+// an image read and written in place, at a unit above the outputs' (gpu_pass_image_rw)
+#define SWGL_IMAGE_RW(k, name) layout(rgba32f, binding = k) uniform image2D name
 #define SWGL_LOAD(a, p) texelFetch(a, p, 0)
 void swgl_body();
 void swgl_store();

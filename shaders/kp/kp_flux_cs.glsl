@@ -96,6 +96,11 @@ SWGL_INPUT(u_clock);
 #define KP_STAGE_IN u_state   // the stage's state (kp_integrate_fn.glsl's cap): Q* here
 #include "kp_integrate_fn.glsl"
 SWGL_IMAGE(0, o_state);
+#ifdef SWE_MAPS_INLINE
+// the flood maps updated here, in place, from Q^{n+1} (kp_gpu_maps_start), instead of a pass
+#define SWE_MAPS_CLOCK 1
+#include "swe_maps.glsl"
+#endif
 // cell c's Q^{n+1} from Q^n, Q* (qs: its texel of u_state), its bed texel and R of Q*
 // (kp_integrate.glsl's main with R from here), stored, and noted for the next list
 void kp_stage1_store(ivec2 c, real4 qs, real4 bk, real dt, real4 R)
@@ -103,6 +108,9 @@ void kp_stage1_store(ivec2 c, real4 qs, real4 bk, real dt, real4 R)
     real4 qn = KP_LOAD(u_qn, c), s = qn;
     if (bk.w == CELL_ACTIVE && dt != 0.0) s = kp_integrate_cell(c, qn, qs, bk, dt, R.xyz);
     imageStore(o_state, c, s);
+#ifdef SWE_MAPS_INLINE
+    if (bk.w == CELL_ACTIVE) swe_maps_cell(c, float(kp_depth(s, bk)), float(s.y), float(s.z));
+#endif
     kp_tile_note(s, bk, kp_texel_differs(s, qn) || kp_texel_differs(qs, qn));
 }
 #else

@@ -30,6 +30,19 @@ SWGL_IMAGE(0, o_state);
 SWGL_IMAGE(1, o_clock);
 
 shared float s_dt;
+#ifdef SWE_MAPS_INLINE
+// (Euler) the flood maps updated here, in place, from Q^{n+1} (kp_gpu_maps_start), instead
+// of a pass; the time after the step as the clock's texel W holds it (clock_rule.glsl:
+// dt plus the steps the CPU has not read), which this dispatch writes and cannot read
+#define SWE_MAPS_OWN_TIME 1
+uniform float u_t_known;
+float swe_maps_time()
+{
+    precise float w = s_dt + kp_unk;   // (kept as the texel holds it: not reassociated)
+    return u_t_known + w;
+}
+#include "swe_maps.glsl"
+#endif
 
 void main()
 {
@@ -59,6 +72,9 @@ void main()
                 real4 s = KP_LOAD(u_state, c), b = KP_LOAD(u_bed, c), s1 = s;
                 if (b.w == CELL_ACTIVE && dt != 0.0) s1 = kp_integrate_cell(c, s, s, b, dt, KP_LOAD(u_R, c).xyz);
                 imageStore(o_state, c, s1);
+#ifdef SWE_MAPS_INLINE
+                if (b.w == CELL_ACTIVE) swe_maps_cell(c, float(kp_depth(s1, b)), float(s1.y), float(s1.z));
+#endif
 #ifdef KP_TILES_WRITE
                 kp_tile_note(s1, b, kp_texel_differs(s1, s));
 #endif

@@ -165,6 +165,13 @@ real roe_friction(ivec2 c, rvec4 w)
 }
 #endif
 
+// The flood maps updated here, in place (SWE_MAPS_INLINE with ROE_DT_ON_GPU, float: the
+// step on the GPU's clock of the compute backend, roe_gpu_maps_start), instead of a pass
+#ifdef SWE_MAPS_INLINE
+#define SWE_MAPS_CLOCK 1
+#include "swe_maps.glsl"
+#endif
+
 SWGL_MAIN
 {
     ivec2 c = swgl_cell();
@@ -202,4 +209,7 @@ SWGL_MAIN
         q *= ROE_SQRT2 * r2 / sqrt(r2 * r2 + real(1.0));
     }
     roe_put_state(rvec4(h, q, w.w));
+#ifdef SWE_MAPS_INLINE
+    swe_maps_cell(c, float(h), float(q.x), float(q.y));
+#endif
 }

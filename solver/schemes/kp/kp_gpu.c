@@ -72,6 +72,7 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_program_destroy(g->p_kflux);
     gpu_program_destroy(g->p_kint);
     gpu_program_destroy(g->p_kfused1);
+    gpu_program_destroy(g->p_klast_maps);
     gpu_buffer_destroy(g->tiles);
     gpu_array2d_destroy(g->part);
     gpu_clock_destroy(g->clock);
@@ -82,6 +83,9 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_mrt_destroy(g->rainf);
     gpu_array2d_destroy(g->ring);
     gpu_program_destroy(g->p_ring);
+    gpu_program_destroy(g->p_racc);
+    gpu_array2d_destroy(g->racc[0]);
+    gpu_array2d_destroy(g->racc[1]);
     swe_clock_free(&g->fclk);
     free(g->ringbuf);
     free(g->bvbuf);
@@ -175,6 +179,7 @@ void kpg_recon_uniforms(kp_gpu *g, gpu_pass *p)
     kpg_set_real(g, p, "u_kappa4", kpg_kappa4(g));
     kpg_set_real(g, p, "u_g", g->g);
     kpg_set_dxy(g, p);
+    if (g->forcing && g->forc->n_seg) BIND(g, p, "u_bvals", g->bvals, 0);   /* (kp_recon.glsl kp_bv) */
 }
 
 /* The clip's scratch array and the views the integration draws into with boundary data
@@ -300,7 +305,11 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     g->forc = p->sw.forcing;
     g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);
-    g->fused = g->compute && !g->dbl && !g->forcing && g->tune.kp_fused != TUNE_KP_FUSED_OFF;
+    /* open, level and depth boundaries of constant values stay on the kernels, their
+     * faces' volumes summed there (swe_forcing_faces_constant, kpg_ring_acc); other boundary data, rain
+     * and sources run the host clock on the passes */
+    g->devb = g->compute && !g->dbl && g->forcing && swe_forcing_faces_constant(g->forc) && g->tune.kp_fused != TUNE_KP_FUSED_OFF;
+    g->fused = g->compute && !g->dbl && (!g->forcing || g->devb) && g->tune.kp_fused != TUNE_KP_FUSED_OFF;
     /* run_to steps on kernels that skip dry tiles outright (kpg_step_kernels; measured on an
      * H200, docs/performance.md); tune kp.fused=flux keeps the reduction, the clock and
      * the integration as passes after the flux kernel, to measure the choice */
@@ -358,7 +367,11 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     int value_ghost = 0;
     for (size_t k = 0; k < n && !value_ghost; k++)
         value_ghost = g->code[k] == CELL_LEVEL || g->code[k] == CELL_DEPTH || g->code[k] == CELL_DISCHARGE;
-    g->ee_forbidden = g->forcing || value_ghost;
+    /* (open boundaries alone take no water in: a free ghost copies the cell beside it, so a
+     * dry edge stays dry) */
+    int open_only = g->forcing && !g->forc->rain && g->forc->n_src == 0 && !g->forc->forced;
+    for (int s = 0; open_only && s < g->forc->n_seg; s++) open_only = g->forc->seg[s].code == CELL_FREE;
+    g->ee_forbidden = (g->forcing && !open_only) || value_ghost;
     kp_gpu_set_early_exit(g, p->early_exit);
     *out = g;
     return SWGL_OK;

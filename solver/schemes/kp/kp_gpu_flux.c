@@ -224,7 +224,6 @@ swgl_status kpg_flux_eval(kp_gpu *g, int k)
     gpu_pass_begin(&p, g->p_flux);
     BIND(g, &p, "u_state", src, 0);
     BIND(g, &p, "u_bed", g->bed, 0);
-    if (g->forcing && g->forc->n_seg) BIND(g, &p, "u_bvals", g->bvals, 0);
     kpg_recon_uniforms(g, &p);
     kpg_set_real(g, &p, "u_cfl", g->cfl);
     if (st == SWGL_OK) st = draw_tiles(g, &p, ee);

@@ -9,7 +9,9 @@
  * (Early exit is off with any of these: kp_gpu_create says why.) */
 #include "kp_gpu_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The boundary data's arrays and pass (g->forcing). */
 swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p)
@@ -26,6 +28,21 @@ swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p)
         (st = gpu_array2d_create(&rd, &g->ring)) != SWGL_OK ||
         (st = gpu_program_create("kp_ring", g->defs, &g->p_ring)) != SWGL_OK)
         return st;
+    if (g->devb) {
+        /* the values, constant, once; the sums zero */
+        static const float zero[4] = {0, 0, 0, 0};
+        size_t l = strlen(g->defs) + 32;
+        char *d = malloc(l);
+        if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        snprintf(d, l, "%s#define SWE_RING_ACC 1\n", g->defs);
+        rd.label = "kp boundary faces' sums";
+        st = gpu_program_create("kp_ring", d, &g->p_racc);
+        free(d);
+        for (int k = 0; k < 2 && st == SWGL_OK; k++)
+            if ((st = gpu_array2d_create(&rd, &g->racc[k])) == SWGL_OK) st = gpu_array2d_fill(g->racc[k], zero);
+        if (st == SWGL_OK) st = kpg_forcing_values(g, 0);
+        if (st != SWGL_OK) return st;
+    }
     if (f->rain) {
         size_t n = grid_size(g->nx, g->ny);
         double *r = calloc(4 * n, sizeof(double));
@@ -35,6 +52,27 @@ swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p)
         if (st == SWGL_OK) st = kpg_arr_upload(g, g->rainf, r);
         free(r);
     }
+    return st;
+}
+
+/* The step on kernels' boundary sums (g->devb): stage k's faces from src (Q^n, or RK2's
+ * Q*) with the step's dt from clock, weight 1/2 in RK2, added into the other sums array
+ * (kp_ring.glsl under SWE_RING_ACC). */
+swgl_status kpg_ring_acc(kp_gpu *g, gpu_mrt *src, int k, const gpu_array2d *clock)
+{
+    (void)k;
+    gpu_pass p;
+    gpu_pass_begin(&p, g->p_racc);
+    BIND(g, &p, "u_state", src, 0);
+    BIND(g, &p, "u_bed", g->bed, 0);
+    kpg_recon_uniforms(g, &p);
+    gpu_pass_int(&p, "u_nx", g->nx);
+    gpu_pass_int(&p, "u_ny", g->ny);
+    gpu_pass_array(&p, "u_acc", g->racc[g->ri]);
+    gpu_pass_array(&p, "u_clock", clock);
+    gpu_pass_float(&p, "u_w", g->rk2 ? 0.5f : 1.0f);
+    swgl_status st = gpu_pass_draw(&p, g->racc[1 - g->ri], NULL);
+    if (st == SWGL_OK) g->ri = 1 - g->ri;
     return st;
 }
 
@@ -59,7 +97,6 @@ swgl_status kpg_ring_rates(kp_gpu *g, int k)
     gpu_pass_begin(&p, g->p_ring);
     BIND(g, &p, "u_state", src, 0);
     BIND(g, &p, "u_bed", g->bed, 0);
-    BIND(g, &p, "u_bvals", g->bvals, 0);
     kpg_recon_uniforms(g, &p);
     gpu_pass_int(&p, "u_nx", g->nx);
     gpu_pass_int(&p, "u_ny", g->ny);
@@ -128,11 +165,21 @@ void kp_gpu_set_time(kp_gpu *g, double t, double stop)
     if (g->forcing) swe_clock_set_time(&g->fclk, t, stop);
 }
 
-int kp_gpu_host_clock(const kp_gpu *g) { return g->forcing; }
+int kp_gpu_host_clock(const kp_gpu *g) { return g->forcing && !g->devb; }
 
 void kp_gpu_account(const kp_gpu *g, swe_account *a)
 {
-    if (g->forcing) swe_account_copy(&g->fclk.acc, a);
+    if (!g->forcing) return;
+    swe_account_copy(&g->fclk.acc, a);
+    /* the kernels' sums (g->devb): each face's in and out pairs, added in double */
+    if (!g->devb || gpu_array2d_download(g->racc[g->ri], g->ringbuf) != SWGL_OK) return;
+    for (size_t r = 0; r < 4 * (size_t)g->M; r++) {
+        int s = g->forc->seg_of[r];
+        if (s < 0) continue;
+        const float *v = g->ringbuf + 4 * r;
+        a->seg_in[s] += (double)v[0] + v[1];
+        a->seg_out[s] += (double)v[2] + v[3];
+    }
 }
 
 /* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host
@@ -146,9 +193,26 @@ swgl_status kpg_maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, double 
     return gpu_maps_end(&g->maps, &p);
 }
 
+/* The maps' arrays and pass; with the step on kernels also its last kernel built again
+ * to update them in place (SWE_MAPS_INLINE: no pass of their own; images after the
+ * kernel's own: Euler's kp_integrate_cs writes the state and the clock, RK2's stage 1
+ * kp_flux_cs the state). */
 swgl_status kp_gpu_maps_start(kp_gpu *g, const swe_maps *m)
 {
-    return gpu_maps_start(&g->maps, g->tw, g->th, "kp_maps", g->defs, m);
+    swgl_status st = gpu_maps_start(&g->maps, g->tw, g->th, "kp_maps", g->defs, m);
+    if (st != SWGL_OK || !g->kstep || g->p_klast_maps) return st;
+    size_t l = strlen(g->klast_defs) + 128;
+    char *d = malloc(l);
+    if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    snprintf(d, l, "%s#define SWE_MAPS_INLINE 1\n#define SWE_MAPS_DT_ON_GPU 1\n#define SWE_MAPS_UNIT %d\n"
+             "#define SWE_MAPS_UNIT_B %d\n", g->klast_defs, g->rk2 ? 1 : 2, g->rk2 ? 2 : 3);
+    st = gpu_program_create_kernel(g->rk2 ? "kp_flux_cs" : "kp_integrate_cs", d, &g->p_klast_maps);
+    free(d);
+    if (st == SWGL_OK && g->rk2) {
+        gpu_program_set_cells(g->p_klast_maps, g->cx, g->cy);
+        if (g->xshare) gpu_program_set_helpers(g->p_klast_maps, 2);
+    }
+    return st;
 }
 
 swgl_status kp_gpu_maps_read(kp_gpu *g, swe_maps *m) { return gpu_maps_read(&g->maps, g->code, m); }

@@ -57,6 +57,10 @@ struct kp_gpu {
      * state) */
     int kstep, max_groups;
     gpu_program *p_kflux, *p_kint, *p_kfused1;
+    /* the step's last kernel (Euler: p_kint, RK2: p_kfused1) built again with the flood
+     * maps updated in it (SWE_MAPS_INLINE; kp_gpu_maps_start), and its defines */
+    gpu_program *p_klast_maps;
+    char klast_defs[1800];
     gpu_buffer *tiles;
     int tpar, tiles_stale;
     unsigned tstamp;
@@ -98,6 +102,14 @@ struct kp_gpu {
      * redraw: cells the integration draws again with a rise (gpu_redraw.h: sources,
      * discharge hydrographs; KP_CELL_ADD) */
     int forcing, M, redraw;
+    /* devb: the boundary data is open, level or depth faces only, of constant values, with no
+     * rain, source or discharge (swe_forcing_faces_constant): the step stays on the kernels (g->fused),
+     * the values go up once, and the ring pass under SWE_RING_ACC sums each boundary face's
+     * volumes on the GPU after each stage (racc[ri], M x 4: (in, out) as float pairs;
+     * swe_ring_acc.glsl), read back only when the accounts are asked for */
+    int devb, ri;
+    gpu_array2d *racc[2];
+    gpu_program *p_racc;
     const swe_forcing *forc;
     const swe_problem *sw;       /* the caller's (set_state's rain quantum) */
     swe_clock fclk;
@@ -186,6 +198,9 @@ void kpg_integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_arra
 swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p);
 swgl_status kpg_forcing_values(kp_gpu *g, int k);
 swgl_status kpg_ring_rates(kp_gpu *g, int k);
+/* the step on kernels' sums of stage k's boundary faces (g->devb: from src, with the
+ * step's clock) */
+swgl_status kpg_ring_acc(kp_gpu *g, gpu_mrt *src, int k, const gpu_array2d *clock);
 /* Stage k's redraws after its integration pass into out (host clock): the point
  * sources' cells and the discharge faces' (gpu_redraw.h). */
 swgl_status kpg_redraw(kp_gpu *g, int k, double dt, double rain_s, gpu_mrt *out);

@@ -135,6 +135,7 @@ swgl_status kpg_kernels_create(kp_gpu *g)
     snprintf(di_kfused1, sizeof di_kfused1, "%s#define KP_STAGE1 1\n#define KP_FUSE_STAGE1 1\n%s", di_flux, tdefs);
     snprintf(di_kint, sizeof di_kint, "%s%s#define KP_TX %d\n#define KP_TY %d\n#define KP_IX %d\n#define KP_IY %d\n%s", g->defs,
              tdefs, g->tx, g->ty, ix, iy, g->rk2 ? "" : "#define KP_TILES_WRITE 1\n");
+    snprintf(g->klast_defs, sizeof g->klast_defs, "%s", g->rk2 ? di_kfused1 : di_kint);
     swgl_status st;
     if ((g->fused && (st = gpu_array2d_create(&(gpu_array2d_desc){g->tnx, g->tny, GPU_RGBA32F, "kp cfl r per work group"},
                                               &g->part))) ||
@@ -245,6 +246,9 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     g->last_ee = g->step_ee;
     g->tstamp++;
     int all = !g->step_ee;
+    /* the flood maps in the last kernel (kp_gpu_maps_start), at the time after the step */
+    int maps = g->p_klast_maps != NULL && gpu_maps_on(&g->maps);
+    double t_known = g->stop_now - a->left;
     gpu_pass p;
     int sec = kpg_section_begin(g, KP_PASS_FLUX, 1);
     gpu_pass_begin(&p, g->p_kflux);
@@ -260,7 +264,7 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     st = kdispatch(g, &p, all);
     kpg_section_end(g, sec);
     if (st != SWGL_OK) return st;
-    gpu_pass_begin(&p, g->p_kint);
+    gpu_pass_begin(&p, maps && !g->rk2 ? g->p_klast_maps : g->p_kint);
     BIND(g, &p, "u_state", g->state[g->cur], 0);
     BIND(g, &p, "u_R", g->R, 0);
     BIND(g, &p, "u_bed", g->bed, 0);
@@ -274,6 +278,7 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     gpu_pass_buffer(&p, 0, g->tiles);
     gpu_pass_image(&p, 0, gpu_mrt_member(g->rk2 ? g->qstar : g->state[1 - g->cur], 0));
     gpu_pass_image(&p, 1, gpu_clock_next(g->clock));
+    if (maps && !g->rk2) gpu_maps_bind(&g->maps, &p, 2, t_known);
     sec = kpg_section_begin(g, KP_PASS_INTEGRATE, 0);
     st = kdispatch(g, &p, all);
     kpg_section_end(g, sec);
@@ -281,7 +286,7 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     gpu_clock_flip(g->clock);
     const gpu_array2d *clock = gpu_clock_now(g->clock);
     if (g->rk2) {
-        gpu_pass_begin(&p, g->p_kfused1);
+        gpu_pass_begin(&p, maps ? g->p_klast_maps : g->p_kfused1);
         BIND(g, &p, "u_state", g->qstar, 0);
         BIND(g, &p, "u_qn", g->state[g->cur], 0);
         BIND(g, &p, "u_bed", g->bed, 0);
@@ -293,12 +298,17 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
         gpu_pass_uint(&p, "u_stamp", g->tstamp);
         gpu_pass_buffer(&p, 0, g->tiles);
         gpu_pass_image(&p, 0, gpu_mrt_member(g->state[1 - g->cur], 0));
+        if (maps) gpu_maps_bind(&g->maps, &p, 1, t_known);
         sec = kpg_section_begin(g, KP_PASS_FLUX, 1);
         st = kdispatch(g, &p, all);
         kpg_section_end(g, sec);
         if (st != SWGL_OK) return st;
     }
+    /* open, level and depth faces' volumes, summed on the GPU (kp_gpu_forcing.c) */
+    if (g->devb && ((st = kpg_ring_acc(g, g->state[g->cur], 0, clock)) != SWGL_OK ||
+                    (g->rk2 && (st = kpg_ring_acc(g, g->qstar, 1, clock)) != SWGL_OK)))
+        return st;
     g->cur = 1 - g->cur;
     g->tpar = 1 - g->tpar;
-    return kpg_maps_pass(g, 0, clock, g->stop_now - a->left);
+    return maps ? SWGL_OK : kpg_maps_pass(g, 0, clock, t_known);
 }

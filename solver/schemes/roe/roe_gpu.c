@@ -72,6 +72,10 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_array2d_destroy(r->rainf);
     gpu_array2d_destroy(r->ring);
     gpu_program_destroy(r->p_ring);
+    gpu_program_destroy(r->p_racc);
+    gpu_program_destroy(r->p_update_maps);
+    gpu_array2d_destroy(r->racc[0]);
+    gpu_array2d_destroy(r->racc[1]);
     gpu_array2d_destroy(r->manning);
     swe_clock_free(&r->fclk);
     free(r->ringbuf);
@@ -172,9 +176,11 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
     r->code = p->code;
     r->forc = p->forcing;
     r->forcing = swe_forcing_any(r->forc);
-    /* the fused kernel: gpu-compute, float, no boundary data (whose rates come from the
-     * edge arrays); tune roe.fused=off keeps the passes (to measure the choice) */
-    r->fused = r->compute && !r->dbl && !r->forcing && tn->roe_fused;
+    /* the fused kernel: gpu-compute, float, no boundary data or only open, level and depth
+     * faces of constant values (whose volumes the ring pass sums on the GPU: devb); tune
+     * roe.fused=off keeps the passes (to measure the choice) */
+    r->devb = r->compute && !r->dbl && r->forcing && swe_forcing_faces_constant(r->forc) && tn->roe_fused;
+    r->fused = r->compute && !r->dbl && (!r->forcing || r->devb) && tn->roe_fused;
     r->mass_from_edges = r->dbl || !r->fused;
     char defs[1024];
     if (r->dbl) {

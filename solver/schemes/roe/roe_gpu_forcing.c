@@ -6,7 +6,9 @@
  * the flood maps (gpu_maps.h; shaders/roe/roe_maps.glsl). */
 #include "roe_gpu_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* An array of n doubles per texel (1 or 2) from v: RGBA32F (x of 4 floats) in single, RGBA32UI
  * (two doubles) in double; the passes read its first value (roe_bv, roe_rain). */
@@ -35,6 +37,22 @@ swgl_status rog_forcing_create(roe_gpu *r, const swe_problem *p, const char *def
     if ((st = gpu_array2d_create(&bd, &r->bvals)) != SWGL_OK || (st = gpu_array2d_create(&rd, &r->ring)) != SWGL_OK ||
         (st = gpu_program_create("roe_ring", defs, &r->p_ring)) != SWGL_OK)
         return st;
+    if (r->devb) {
+        /* the values, constant, once; the sums zero; the sums' pass with `precise` and fma
+         * where the driver has them (swe_ring_acc.glsl) */
+        static const float zero[4] = {0, 0, 0, 0};
+        size_t l = strlen(defs) + 96;
+        char *d = malloc(l);
+        if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        snprintf(d, l, "#extension GL_ARB_gpu_shader5 : enable\n%s#define SWE_RING_ACC 1\n", defs);
+        rd.label = "roe boundary edges' sums";
+        st = gpu_program_create("roe_ring", d, &r->p_racc);
+        free(d);
+        for (int k = 0; k < 2 && st == SWGL_OK; k++)
+            if ((st = gpu_array2d_create(&rd, &r->racc[k])) == SWGL_OK) st = gpu_array2d_fill(r->racc[k], zero);
+        if (st == SWGL_OK) st = rog_forcing_values(r);
+        if (st != SWGL_OK) return st;
+    }
     if (f->rain) {
         size_t n = (size_t)r->tex_w * r->tex_h;
         double *v = calloc(2 * n, sizeof(double));
@@ -73,8 +91,12 @@ static swgl_status ring_rates(roe_gpu *r, double dt)
         gpu_pass_array(&p, "u_tau", gpu_mrt_member(r->cell, 1));
         rog_pass_double(&p, "u_dt_lo", "u_dt_hi", dt);
     } else {
-        gpu_pass_array(&p, "u_low", gpu_mrt_member(r->flux, 0));
-        gpu_pass_array(&p, "u_high", gpu_mrt_member(r->flux, 1));
+        if (r->mass_from_edges) {
+            gpu_pass_array(&p, "u_low", gpu_mrt_member(r->flux, 0));
+            gpu_pass_array(&p, "u_high", gpu_mrt_member(r->flux, 1));
+        } else {
+            gpu_pass_array(&p, "u_mass", gpu_mrt_member(r->cell, 1));
+        }
         gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
         gpu_pass_float(&p, "u_dt", (float)dt);
     }
@@ -84,6 +106,27 @@ static swgl_status ring_rates(roe_gpu *r, double dt)
     if (st == SWGL_OK) st = gpu_array2d_download(r->ring, r->ringbuf);
     for (size_t k = 0; st == SWGL_OK && k < 4 * (size_t)r->M; k++)
         r->fclk.ring_rate[k] = (double)r->ringbuf[4 * k] + (double)r->ringbuf[4 * k + 1];
+    return st;
+}
+
+/* The step on the kernel's boundary sums (r->devb): the step's edges (the cells' mass
+ * fluxes and drain times) with its dt from the clock, added into the other sums array
+ * (roe_ring.glsl under SWE_RING_ACC); before the update, while r->cur is the state they
+ * were computed from. */
+swgl_status rog_ring_acc(roe_gpu *r, const gpu_array2d *clock)
+{
+    gpu_pass p;
+    gpu_pass_begin(&p, r->p_racc);
+    rog_bind_state(r, &p, r->cur);
+    gpu_pass_array(&p, "u_mass", gpu_mrt_member(r->cell, 1));
+    gpu_pass_array(&p, "u_sums", gpu_mrt_member(r->cell, 0));
+    gpu_pass_array(&p, "u_acc", r->racc[r->ri]);
+    gpu_pass_array(&p, "u_clock", clock);
+    gpu_pass_float(&p, "u_w", 1.0f);
+    gpu_pass_int(&p, "u_nx", r->nx);
+    gpu_pass_int(&p, "u_ny", r->ny);
+    swgl_status st = gpu_pass_draw(&p, r->racc[1 - r->ri], NULL);
+    if (st == SWGL_OK) r->ri = 1 - r->ri;
     return st;
 }
 
@@ -97,9 +140,21 @@ swgl_status rog_maps_pass(roe_gpu *r, double t, const gpu_array2d *clock, double
     return gpu_maps_end(&r->maps, &p);
 }
 
+/* The maps' arrays and pass; on the compute backend in float also the clock's update built
+ * again to update them in place (SWE_MAPS_INLINE, images 1 and 2 after its output): the
+ * step on the GPU's clock then has no maps pass. */
 swgl_status roe_gpu_maps_start(roe_gpu *r, const swe_maps *m)
 {
-    return gpu_maps_start(&r->maps, r->tex_w, r->tex_h, "roe_maps", r->maps_defs, m);
+    swgl_status st = gpu_maps_start(&r->maps, r->tex_w, r->tex_h, "roe_maps", r->maps_defs, m);
+    if (st != SWGL_OK || !r->compute || r->dbl || r->p_update_maps) return st;
+    size_t l = strlen(r->maps_defs) + 160;
+    char *d = malloc(l);
+    if (!d) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    snprintf(d, l, "%s#define ROE_DT_ON_GPU 1\n#define SWE_MAPS_INLINE 1\n#define SWE_MAPS_DT_ON_GPU 1\n"
+             "#define SWE_MAPS_UNIT 1\n#define SWE_MAPS_UNIT_B 2\n", r->maps_defs);
+    st = gpu_program_create("roe_update", d, &r->p_update_maps);
+    free(d);
+    return st;
 }
 
 swgl_status roe_gpu_maps_read(roe_gpu *r, swe_maps *m) { return gpu_maps_read(&r->maps, r->code, m); }
@@ -167,9 +222,19 @@ void roe_gpu_set_time(roe_gpu *r, double t, double stop)
     if (r->forcing) swe_clock_set_time(&r->fclk, t, stop);
 }
 
-int roe_gpu_host_clock(const roe_gpu *r) { return r->forcing; }
+int roe_gpu_host_clock(const roe_gpu *r) { return r->forcing && !r->devb; }
 
 void roe_gpu_account(const roe_gpu *r, swe_account *a)
 {
-    if (r->forcing) swe_account_copy(&r->fclk.acc, a);
+    if (!r->forcing) return;
+    swe_account_copy(&r->fclk.acc, a);
+    /* the kernel's sums (r->devb): each face's in and out pairs, added in double */
+    if (!r->devb || gpu_array2d_download(r->racc[r->ri], r->ringbuf) != SWGL_OK) return;
+    for (size_t k = 0; k < 4 * (size_t)r->M; k++) {
+        int s = r->forc->seg_of[k];
+        if (s < 0) continue;
+        const float *v = r->ringbuf + 4 * k;
+        a->seg_in[s] += (double)v[0] + v[1];
+        a->seg_out[s] += (double)v[2] + v[3];
+    }
 }

@@ -55,6 +55,14 @@ struct roe_gpu {
      * volume rates come back per step (roe_ring.glsl); redraw: cells the update draws
      * again with a rise (gpu_redraw.h: sources, discharge hydrographs; ROE_CELL_ADD) */
     int forcing, M, redraw;
+    /* devb: the boundary data is open, level or depth faces of constant values only
+     * (swe_forcing_faces_constant): the step stays on the fused kernel and the clock, the
+     * values go up once, and the ring pass under SWE_RING_ACC sums each boundary edge's
+     * volumes on the GPU every step (racc[ri], M x 4; swe_ring_acc.glsl), read back only
+     * when the accounts are asked for */
+    int devb, ri;
+    gpu_array2d *racc[2];
+    gpu_program *p_racc;
     const swe_forcing *forc;
     swe_clock fclk;
     gpu_array2d *bvals, *rainf, *ring;
@@ -62,6 +70,7 @@ struct roe_gpu {
     float *ringbuf;
     /* flood maps (swe_maps.h; shaders/roe/roe_maps.glsl), as kp_gpu_forcing.c keeps them */
     gpu_maps maps;
+    gpu_program *p_update_maps;  /* the clock's update with the maps in it (SWE_MAPS_INLINE) */
     double t_now, stop_now;
     char maps_defs[1200];
     /* the face's friction (roe_gpu_face): Manning's n per cell, (n, 0, 0, 0) or packed
@@ -150,6 +159,8 @@ swgl_status rog_forcing_values(roe_gpu *r);
 /* The step's update on the host clock: the boundary edges' accounts, the update, then
  * the cells with point sources or beside a discharge hydrograph's faces drawn again with
  * their summed rise (gpu_redraw.h), the step on the clock. */
+/* the step on the kernel's boundary sums (r->devb), with the step's clock */
+swgl_status rog_ring_acc(roe_gpu *r, const gpu_array2d *clock);
 swgl_status rog_forcing_update(roe_gpu *r, double dt);
 /* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host
  * clock) or from the clock texels (run_to). */

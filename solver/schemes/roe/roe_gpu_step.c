@@ -72,6 +72,7 @@ swgl_status rog_edge_and_cell(roe_gpu *r, const gpu_rect *rect)
         gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
         gpu_pass_float(&p, "u_cfl", (float)r->cfl);
         gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
+        if (r->forcing && r->forc->n_seg) gpu_pass_array(&p, "u_bvals", r->bvals);
         gpu_pass_image(&p, 2, r->part);
         return gpu_pass_draw_mrt(&p, r->cell, rect);
     }
@@ -151,7 +152,10 @@ swgl_status rog_update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, con
                             int unknown, const gpu_rect *rect, double rain_s, double cell_add)
 {
     gpu_pass p;
-    gpu_pass_begin(&p, clock ? r->p_update_clock : r->p_update);
+    /* (the clock's update with the flood maps in it, float: roe_gpu_maps_start) */
+    int maps = clock && !r->dbl && r->p_update_maps && gpu_maps_on(&r->maps);
+    gpu_pass_begin(&p, maps ? r->p_update_maps : clock ? r->p_update_clock : r->p_update);
+    if (maps) gpu_maps_bind(&r->maps, &p, 1, r->stop_now - left);
     rog_bind_state(r, &p, r->cur);
     if (r->forcing && r->forc->rain) gpu_pass_array(&p, "u_rain", r->rainf);
     if (r->manning) {   /* the face's friction (ROE_MANNING) */
@@ -212,8 +216,10 @@ static swgl_status step_fn(void *self, const gpu_clock_args *a)
         (st = gpu_clock_pass(r->clock, bound, a)) != SWGL_OK)
         return st;
     const gpu_array2d *now = gpu_clock_now(r->clock);
+    if (r->devb && (st = rog_ring_acc(r, now)) != SWGL_OK) return st;   /* (roe_gpu_forcing.c) */
     if ((st = update(r, 0, now, gpu_clock_next(r->clock), a->left, a->unknown)) != SWGL_OK) return st;
-    return rog_maps_pass(r, 0, now, r->stop_now - a->left);
+    /* (the maps, where the update did not keep them) */
+    return r->p_update_maps && !r->dbl ? SWGL_OK : rog_maps_pass(r, 0, now, r->stop_now - a->left);
 }
 
 swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)

@@ -31,9 +31,9 @@ swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const ch
     for (size_t k = 0; st == SWGL_OK && k < n; k++) {
         a[4 * k] = (float)m->m[SWE_MAP_MAX_H][k];
         a[4 * k + 1] = (float)m->m[SWE_MAP_MAX_SPEED][k];
-        a[4 * k + 2] = (float)m->m[SWE_MAP_T_MAX_H][k];
+        a[4 * k + 2] = (float)m->m[SWE_MAP_MAX_HAZARD][k];
         a[4 * k + 3] = (float)m->m[SWE_MAP_ARRIVAL][k];
-        b[4 * k] = (float)m->m[SWE_MAP_MAX_HAZARD][k];
+        b[4 * k] = (float)m->m[SWE_MAP_T_MAX_H][k];
     }
     for (int k = 0; st == SWGL_OK && k < 2; k++)
         if ((st = gpu_array2d_upload(gpu_mrt_member(g->maps[k], 0), a)) == SWGL_OK)
@@ -64,6 +64,17 @@ gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *
     return p;
 }
 
+int gpu_maps_bind(gpu_maps *g, gpu_pass *p, int unit, double t_known)
+{
+    if (!g->maps[0]) return 0;
+    gpu_pass_image_rw(p, unit, gpu_mrt_member(g->maps[g->mi], 0));
+    gpu_pass_image_rw(p, unit + 1, gpu_mrt_member(g->maps[g->mi], 1));
+    gpu_pass_float(p, "u_arrival", g->arrival);
+    gpu_pass_float(p, "u_maps_hdry", g->hdry);
+    gpu_pass_float(p, "u_t_known", (float)t_known);
+    return 1;
+}
+
 swgl_status gpu_maps_end(gpu_maps *g, gpu_pass *p)
 {
     swgl_status st = gpu_pass_draw_mrt(p, g->maps[1 - g->mi], NULL);
@@ -84,9 +95,9 @@ swgl_status gpu_maps_read(gpu_maps *g, const unsigned char *code, swe_maps *m)
         if (code[k] != CELL_ACTIVE) continue;
         m->m[SWE_MAP_MAX_H][k] = a[4 * k];
         m->m[SWE_MAP_MAX_SPEED][k] = a[4 * k + 1];
-        m->m[SWE_MAP_T_MAX_H][k] = a[4 * k + 2];
+        m->m[SWE_MAP_MAX_HAZARD][k] = a[4 * k + 2];
         m->m[SWE_MAP_ARRIVAL][k] = a[4 * k + 3];
-        m->m[SWE_MAP_MAX_HAZARD][k] = b[4 * k];
+        m->m[SWE_MAP_T_MAX_H][k] = b[4 * k];
     }
     free(a);
     free(b);

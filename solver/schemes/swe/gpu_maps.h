@@ -1,7 +1,10 @@
 /* gpu_maps.h — the flood maps kept on the GPU (swe_maps.h), shared by the roe and kp GPU
- * backends: two ping-pong MRTs of (max depth, max speed, time of max depth, arrival) and
- * (max hazard, 0, 0, 0), and the scheme's maps pass (shaders/swe/swe_maps.glsl, called by
- * roe_maps.glsl / kp_maps.glsl), built with and without SWE_MAPS_DT_ON_GPU. */
+ * backends: two ping-pong MRTs of (max depth, max speed, max hazard, arrival) and
+ * (time of max depth, 0, 0, 0), and the scheme's maps pass (shaders/swe/swe_maps.glsl,
+ * called by roe_maps.glsl / kp_maps.glsl), built with and without SWE_MAPS_DT_ON_GPU; or,
+ * in a step on the GPU's clock of the compute backend, the maps updated in place by the
+ * kernel or pass that writes the new state (SWE_MAPS_INLINE, gpu_maps_bind): no pass of
+ * their own. */
 #ifndef SWGL_GPU_MAPS_H
 #define SWGL_GPU_MAPS_H
 
@@ -24,6 +27,12 @@ swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const ch
  * state and ends it with gpu_maps_end. */
 gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, double t_known);
 swgl_status gpu_maps_end(gpu_maps *g, gpu_pass *p);
+/* Binds the latest maps as read-write images `unit` and `unit` + 1 of a program built with
+ * SWE_MAPS_INLINE (and SWE_MAPS_DT_ON_GPU) that updates them in place, with their uniforms
+ * (t_known as for gpu_maps_begin); 0 (nothing bound) when there are no maps. */
+int gpu_maps_bind(gpu_maps *g, gpu_pass *p, int unit, double t_known);
+/* whether maps are kept */
+static inline int gpu_maps_on(const gpu_maps *g) { return g->maps[0] != NULL; }
 /* The maps back into m over the active cells of code (grid_size). */
 swgl_status gpu_maps_read(gpu_maps *g, const unsigned char *code, swe_maps *m);
 void gpu_maps_destroy(gpu_maps *g);
