@@ -49,10 +49,9 @@ enum cell_code {
     "#define GRID_BC_SIGN(c) ((c) == CELL_WALL || (c) == CELL_OFF ? -1.0 : 1.0)\n"
 
 /* Whether any of the n codes is a ghost with a value (level, depth, discharge): where none
- * is and there are no boundary segments (a scenario gives its free outlets segments, so in
- * practice: walls only), the GPU passes are built with SWGL_PLAIN_BOUNDARIES, which drops
- * the value codes' branches (the same operations for walls and free outlets; fewer
- * registers). */
+ * is (walls and free outlets only, whose segments serve only the accounts), the GPU passes
+ * are built with SWGL_PLAIN_BOUNDARIES, which drops the value codes' branches (the same
+ * operations for walls and free outlets; fewer registers). */
 static inline int grid_has_value_codes(const unsigned char *code, size_t n)
 {
     for (size_t k = 0; k < n; k++)

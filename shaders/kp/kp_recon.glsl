@@ -78,7 +78,7 @@ real3 kp_slope_ghost(real4 s, real Bij, real code, int n, real BF, real4 g)
     real3 q = kp_exterior(s.xyz, code, n);
     real ext = s.x + 2.0 * (BF - Bij);
 #ifdef SWGL_PLAIN_BOUNDARIES
-    // no ghost of a value code and no boundary segment (kp_gpu.c): walls and free outlets only (code
+    // no ghost of a value code (kp_gpu.c): walls and free outlets only (code
     // never run still takes registers)
     if (code == CELL_FREE) q.x = ext;
     return q;

@@ -20,7 +20,7 @@ real roe_bedge(real code, rvec2 bv, rvec3 wa, real Ha, rvec2 e, bool ghost_low, 
                out rvec3 fR, out real phi)
 {
 #ifdef SWGL_PLAIN_BOUNDARIES
-    // no ghost of a value code and no boundary segment (roe_gpu.c): walls and free outlets only, the
+    // no ghost of a value code (roe_gpu.c): walls and free outlets only, the
     // same operations as below with their floor speed 0 (code that is never run still
     // takes registers, and fewer registers let more work groups share a multiprocessor)
     rvec3 wg = ghost_state(wa, code, e);

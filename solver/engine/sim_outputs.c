@@ -167,7 +167,7 @@ static swgl_status gauge_open(gauge_ctx *g, const scheme_desc *d, const scheme_s
     return gauge_fields(g, t0, s->init);
 }
 
-/* ---- the flood maps as .asc files and, with run.nc, as its constant fields ----------------- */
+/* ---- the flood maps as grids (.asc or .flt: output.h grid_write) and, with run.nc, as its constant fields ----------------- */
 
 static swgl_status write_maps(const swe_maps *m, const scheme_setup *s, outdir *od, nc_out *nc)
 {
@@ -286,7 +286,7 @@ static swgl_status maps_observer(swgl_sim *sim, swgl_event ev, double t, void *u
     return st;
 }
 
-/* at an output time: the state's grids NAME_tT.asc, its picture ([output] frames), run.nc */
+/* at an output time: the state's grids NAME_tT.asc (or .flt), its picture ([output] frames), run.nc */
 static swgl_status grids_observer(swgl_sim *sim, swgl_event ev, double t, void *user)
 {
     (void)ev, (void)user;

@@ -33,6 +33,22 @@ void outdir_set_exchange(int on);
 swgl_status asc_write(const char *path, int nx, int ny, double xll, double yll, double dx,
                       double dy, const double *v, const unsigned char *mask);
 
+/* ESRI binary float grid: the floats in flt_path, their header in hdr_path (output_flt.c
+ * says the format; GDAL's EHdr driver reads it), rows and NODATA as asc_write's. */
+swgl_status flt_write(const char *flt_path, const char *hdr_path, int nx, int ny, double xll, double yll, double dx,
+                      double dy, const double *v, const unsigned char *mask);
+
+/* The grids' format ([output] grids): auto (the default) writes ESRI binary float grids
+ * (.flt + .hdr) from GRID_FLT_CELLS cells up and ESRI ASCII grids (.asc) below; asc and
+ * flt always that one. */
+enum { GRID_FORMAT_AUTO = 0, GRID_FORMAT_ASC = 1, GRID_FORMAT_FLT = 2 };
+#define GRID_FLT_CELLS (1024.0 * 1024.0)
+int grid_format_of(int requested, int nx, int ny);        /* GRID_FORMAT_ASC or _FLT */
+const char *grid_format_ext(int requested, int nx, int ny);   /* "asc" or "flt" */
+/* The grid `name` (no extension) in od in that format: name.asc, or name.flt and name.hdr. */
+swgl_status grid_write(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,
+                       double dy, const double *v, const unsigned char *mask);
+
 /* (The reader of rasters, ESRI ASCII grids among them, is raster.h's.) */
 
 /* Colour maps for png_write_field. */

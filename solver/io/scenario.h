@@ -121,6 +121,7 @@ typedef struct scenario {
     double gauge_interval;   /* output.gauge_interval: s between gauge samples, 0: every step */
     int maps;                /* output.maps: the flood maps (shallow water; default 1) */
     double arrival_depth;    /* output.arrival_depth, m (default 0.01) */
+    int grids;               /* output.grids: GRID_FORMAT_AUTO, _ASC or _FLT (output.h) */
     int n_gauges;
     sc_gauge *gauges;        /* [gauges] (shallow water) */
 

@@ -43,6 +43,7 @@ static const struct sc_known_key known_keys[] = {
     {"sources", "rain", FAM_SW},
     {"output", "netcdf", FAM_ALL}, {"output", "frames", FAM_ALL}, {"output", "gauge_interval", FAM_SW},
     {"output", "maps", FAM_SW}, {"output", "arrival_depth", FAM_SW},
+    {"output", "grids", FAM_ALL},
     {NULL, NULL, FAM_ALL}
 };
 

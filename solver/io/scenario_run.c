@@ -1,6 +1,7 @@
 /* scenario_run.c — [run] (t_end, cfl, g, h_dry, step_hold, step_margin, output_times; then the scheme's own keys,
  * its scenario_scheme's read) and [output].
  */
+#include "output.h"
 #include "scenario_int.h"
 
 #include <ctype.h>
@@ -68,7 +69,7 @@ swgl_status sc_read_run(sc_build *b)
     return read_output_times(b);
 }
 
-/* [output] netcdf, frames, maps, arrival_depth. */
+/* [output] netcdf, frames, maps, arrival_depth, grids. */
 swgl_status sc_read_output(sc_build *b)
 {
     static const char *const yes_no[] = {"false", "true", "0", "1", "no", "yes", NULL};
@@ -83,5 +84,10 @@ swgl_status sc_read_output(sc_build *b)
     b->sc->maps = v % 2 && !sc_points(b);
     b->sc->arrival_depth = 0.01;
     if (st == SWGL_OK) st = sc_get_num(b, "output", "arrival_depth", 0, R_NONNEG, &b->sc->arrival_depth);
+    /* (the order of output.h's GRID_FORMAT_*) */
+    static const char *const formats[] = {"auto", "asc", "flt", NULL};
+    v = GRID_FORMAT_AUTO;
+    if (st == SWGL_OK) st = sc_get_word(b, "output", "grids", formats, "auto, asc or flt", &v);
+    b->sc->grids = v;
     return st;
 }

@@ -107,7 +107,8 @@ static swgl_status upload_field(roe_gpu *r, gpu_array2d *a, const double *v)
  * the passes are built with SWGL_PLAIN_BOUNDARIES (swgl_grid.h) */
 static int roe_plain(const roe_gpu *r)
 {
-    return !(r->forc && r->forc->n_seg) && !grid_has_value_codes(r->code, (size_t)r->tex_w * (size_t)r->tex_h);
+    /* (a free outlet's segment is only for the accounts: its faces are plain) */
+    return !grid_has_value_codes(r->code, (size_t)r->tex_w * (size_t)r->tex_h);
 }
 
 /* The double passes' defines: fp64, ROE_DOUBLE, the codes, and the problem's constants

@@ -173,9 +173,9 @@ static swgl_status write_grids(const scheme_setup *s, double *const *f, outdir *
     swgl_status st = SWGL_OK;
     for (int k = 0; k < 2 && st == SWGL_OK; k++) {
         double *v = grid_interior(f[k], s->nx, s->ny);
-        char file[96];
-        snprintf(file, sizeof file, "%s%s.asc", names[k], suffix);
-        st = v ? asc_write(outdir_path(od, file), s->nx, s->ny, sc->xll, sc->yll, sc->dx, sc->dy, v, NULL)
+        char name[96];
+        snprintf(name, sizeof name, "%s%s", names[k], suffix);
+        st = v ? grid_write(od, name, sc->grids, s->nx, s->ny, sc->xll, sc->yll, sc->dx, sc->dy, v, NULL)
                : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
         free(v);
     }
@@ -219,7 +219,8 @@ static swgl_status write_final(const scheme_setup *s, double *const *f, outdir *
     }
     free(hi);
     free(si);
-    snprintf(written, len, "h.asc s.asc, height.png sand.png");
+    const char *e = grid_format_ext(s->sc->grids, s->nx, s->ny);
+    snprintf(written, len, "h.%s s.%s%s, height.png sand.png", e, e, e[0] == 'f' ? " (with their .hdr)" : "");
     return st;
 }
 

@@ -65,9 +65,7 @@ swgl_status swe_maps_write(const swe_maps *m, const scheme_setup *s, outdir *od)
                 v[q] = m->m[k][grid_in(s->nx, i, j)];
                 mask[q] = sc->active[q] && !(k == SWE_MAP_ARRIVAL && v[q] < 0);
             }
-        char file[64];
-        snprintf(file, sizeof file, "%s.asc", swe_map_names[k]);
-        st = asc_write(outdir_path(od, file), s->nx, s->ny, sc->xll, sc->yll, sc->dx, sc->dy, v, mask);
+        st = grid_write(od, swe_map_names[k], sc->grids, s->nx, s->ny, sc->xll, sc->yll, sc->dx, sc->dy, v, mask);
     }
     free(mask);
     free(v);

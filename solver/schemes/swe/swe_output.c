@@ -1,5 +1,5 @@
 /* swe_output.c — what a shallow-water run (roe, kp) writes and reports: h, qx, qy, eta as
- * ESRI grids, a picture of the depth, the longitudinal cut along the domain's middle
+ * ESRI grids (ASCII, or binary floats for large grids: output.h grid_write), a picture of the depth, the longitudinal cut along the domain's middle
  * (the cut of Lastra's Figures 12-13 for lastra-test2, y = 2.5 m), and the depth range
  * in the summary.  The state fields are (h, qx, qy) on the ghost-ring grid for every
  * shallow-water scheme; eta = bed + h with the scenario's bed (for kp, the cell averages
@@ -23,9 +23,9 @@ swgl_status swe_write_grids(const scheme_setup *s, double *const *f, outdir *od,
         for (size_t k = 0; k < (size_t)nx * ny; k++) v[3][k] += sc->bed[k];   /* eta = z_b + h */
     static const char *names[4] = {"h", "qx", "qy", "eta"};
     for (int k = 0; k < 4 && st == SWGL_OK; k++) {
-        char file[96];
-        snprintf(file, sizeof file, "%s%s.asc", names[k], suffix);
-        st = asc_write(outdir_path(od, file), nx, ny, sc->xll, sc->yll, sc->dx, sc->dy, v[k], sc->active);
+        char name[96];
+        snprintf(name, sizeof name, "%s%s", names[k], suffix);
+        st = grid_write(od, name, sc->grids, nx, ny, sc->xll, sc->yll, sc->dx, sc->dy, v[k], sc->active);
     }
     for (int k = 0; k < 4; k++) free(v[k]);
     return st;
@@ -78,7 +78,9 @@ swgl_status swe_write_final(const scheme_setup *s, double *const *f, outdir *od,
     st = png_write_field(outdir_path(od, "depth.png"), s->nx, s->ny, h, sc->active, sc->bed, 0, hmax > 0 ? hmax : 1,
                          CMAP_DEPTH, 0, title, "m");
     free(h);
-    snprintf(written, len, "h.asc qx.asc qy.asc eta.asc, depth.png, cut_y.csv");
+    const char *e = grid_format_ext(sc->grids, s->nx, s->ny);
+    snprintf(written, len, "h.%s qx.%s qy.%s eta.%s%s, depth.png, cut_y.csv", e, e, e, e,
+             e[0] == 'f' ? " (with their .hdr)" : "");
     return st;
 }
 

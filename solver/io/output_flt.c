@@ -1,0 +1,109 @@
+/* output_flt.c — ESRI binary float grids (.flt with its .hdr), the default for large grids
+ * (issue 28: an ESRI ASCII grid of 4096^2 cells is some 100 MB of text that takes seconds
+ * to format; the same grid as floats is 64 MB written at the disk's speed).  GDAL reads
+ * them (its EHdr driver), and so QGIS and ArcGIS do.  Also grid_write, which writes a grid
+ * in the format a run asked for (output.h).
+ *
+ * The .hdr is text, a "keyword value" line each:
+ *   ncols 4096               cells in x
+ *   nrows 4096               cells in y
+ *   xllcorner 0              the south-west corner
+ *   yllcorner 0
+ *   cellsize 0.01            (square cells; otherwise xdim and ydim, with ulxmap and
+ *                            ulymap the centre of the north-west cell: the BIL form
+ *                            of the same header, which GDAL also reads)
+ *   NODATA_value -9999
+ *   byteorder LSBFIRST       the floats' byte order (this machine's)
+ * and the .flt holds nrows rows of ncols IEEE single-precision floats, the first row the
+ * northern one, as the ASCII grid's rows. */
+#include "output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLT_NODATA (-9999.0f)
+
+static int little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+static swgl_status write_hdr(const char *path, int nx, int ny, double xll, double yll, double dx, double dy)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    fprintf(f, "ncols %d\nnrows %d\n", nx, ny);
+    if (dx == dy) {
+        fprintf(f, "xllcorner %.15g\nyllcorner %.15g\ncellsize %.15g\n", xll, yll, dx);
+    } else {
+        fprintf(f, "ulxmap %.15g\nulymap %.15g\nxdim %.15g\nydim %.15g\nnbits 32\npixeltype float\n", xll + 0.5 * dx,
+                yll + ((double)ny - 0.5) * dy, dx, dy);
+    }
+    fprintf(f, "NODATA_value %.9g\nbyteorder %s\n", (double)FLT_NODATA, little_endian() ? "LSBFIRST" : "MSBFIRST");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) return swgl_fail(SWGL_ERR_IO, "%s: write failed: %s", path, strerror(errno));
+    return SWGL_OK;
+}
+
+swgl_status flt_write(const char *flt_path, const char *hdr_path, int nx, int ny, double xll, double yll, double dx,
+                      double dy, const double *v, const unsigned char *mask)
+{
+    if (!flt_path || !hdr_path) return swgl_fail(SWGL_ERR_ARG, "flt_write: no path");
+    swgl_status st = write_hdr(hdr_path, nx, ny, xll, yll, dx, dy);
+    if (st != SWGL_OK) return st;
+    float *row = malloc((size_t)nx * sizeof *row);
+    FILE *f = row ? fopen(flt_path, "wb") : NULL;
+    if (!f) {
+        int err = errno;
+        free(row);
+        return !row ? swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", flt_path)
+                    : swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", flt_path, strerror(err));
+    }
+    int bad = 0;
+    for (int r = 0; r < ny && !bad; r++) {
+        const size_t k0 = (size_t)(ny - 1 - r) * (size_t)nx;   /* the first row the northern one */
+        for (int i = 0; i < nx; i++) {
+            const size_t k = k0 + (size_t)i;
+            const double x = v[k];
+            row[i] = (mask && !mask[k]) || !isfinite(x) ? FLT_NODATA : (float)x;
+        }
+        bad = fwrite(row, sizeof *row, (size_t)nx, f) != (size_t)nx;
+    }
+    free(row);
+    bad = bad || ferror(f);
+    if (fclose(f) != 0 || bad) return swgl_fail(SWGL_ERR_IO, "%s: write failed: %s", flt_path, strerror(errno));
+    return SWGL_OK;
+}
+
+int grid_format_of(int requested, int nx, int ny)
+{
+    if (requested == GRID_FORMAT_ASC || requested == GRID_FORMAT_FLT) return requested;
+    return (double)nx * (double)ny >= GRID_FLT_CELLS ? GRID_FORMAT_FLT : GRID_FORMAT_ASC;
+}
+
+swgl_status grid_write(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,
+                       double dy, const double *v, const unsigned char *mask)
+{
+    char file[160];
+    if (grid_format_of(format, nx, ny) == GRID_FORMAT_ASC) {
+        snprintf(file, sizeof file, "%s.asc", name);
+        return asc_write(outdir_path(od, file), nx, ny, xll, yll, dx, dy, v, mask);
+    }
+    char hdr[4096];
+    snprintf(file, sizeof file, "%s.hdr", name);
+    snprintf(hdr, sizeof hdr, "%s", outdir_path(od, file));   /* (outdir_path's buffer is reused) */
+    snprintf(file, sizeof file, "%s.flt", name);
+    return flt_write(outdir_path(od, file), hdr, nx, ny, xll, yll, dx, dy, v, mask);
+}
+
+const char *grid_format_ext(int format, int nx, int ny)
+{
+    return grid_format_of(format, nx, ny) == GRID_FORMAT_ASC ? "asc" : "flt";
+}
