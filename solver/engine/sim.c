@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu_info.h"
 #include "sim_internal.h"
 #include "gpu_pass.h"
 #include "keys.h"
@@ -167,6 +168,7 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
     swgl_sim_desc zero = {0};
     if (!desc) desc = &zero;
     swgl_clear_error();
+    const double t_create = cpu_seconds();
     swgl_sim *sim = calloc(1, sizeof *sim);
     if (!sim) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     const int rank0 = swgl_mpi_rank() == 0;
@@ -304,6 +306,7 @@ agree:
         fprintf(stderr, "swgl: %s, %dx%d %s, to t = %g s%s%s on %s\n", sim->sc.source, sim->s.nx, sim->s.ny,
                 sim->d->cell_word, sim->s.t_end, line[0] ? ", " : "", line, sim->solver);
     }
+    sim->setup_s = cpu_seconds() - t_create;
     *out = sim;
     return SWGL_OK;
 fail:

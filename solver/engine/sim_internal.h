@@ -128,6 +128,9 @@ struct swgl_sim {
     int has_mpi_times;
     long held[3];                    /* the held step's windows, those cut short, steps taken again (kept past the close) */
     double m0;                       /* the initial volume */
+    /* where the process's time went (summary.json "process"): swgl_sim_create's wall, the
+     * state and maps read back at the end, the files before summary.json (cpu_seconds) */
+    double setup_s, read_back_s, write_s;
     sim_observer obs[SIM_MAX_OBSERVERS];
     int n_obs;
     /* the result of finish */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_info.h"
 #include "sim_internal.h"
 #include "scheme_mpi.h"
 
@@ -414,6 +415,14 @@ static swgl_status write_summary(swgl_sim *sim, const char *path)
     }
     json_num(w, "wall_s", r->wall);
     json_num(w, "cells_per_s", cps);
+    /* where the process's time went: the set-up (scenario, backend, first upload), the
+     * stepping (wall_s), the state and maps read back, the files before this one */
+    json_begin_object(w, "process");
+    json_num(w, "setup_s", sim->setup_s);
+    json_num(w, "stepping_s", r->wall);
+    json_num(w, "read_back_s", sim->read_back_s);
+    json_num(w, "write_s", sim->write_s);
+    json_end_object(w);
     json_num(w, "mass_initial", sim->m0);
     json_num(w, "mass_final", sim->m1);
     json_num(w, "mass_rel_change", sim->m0 != 0 ? (sim->m1 - sim->m0) / fabs(sim->m0) : 0);
@@ -444,6 +453,7 @@ static swgl_status finish(swgl_sim *sim)
     const scenario *sc = &sim->sc;
     scheme_setup *s = &sim->s;
     swgl_status st;
+    const double t_finish = cpu_seconds();
     /* the state reached, and what the backend kept: the flood maps, the native field, the
      * volumes that came and went */
     sim->state_ok = 0;
@@ -459,6 +469,7 @@ static swgl_status finish(swgl_sim *sim)
         if ((st = sim->in.be->forcing->account(sim->in.self, &sim->acc)) != SWGL_OK) return st;
         sim->has_acc = 1;
     }
+    sim->read_back_s = cpu_seconds() - t_finish;
     /* the state is on the host now: the backend is closed (a GPU instance of the other pass
      * mode cannot be opened beside it, and its memory is the comparison's) */
     sim->has_mpi_times = scheme_mpi_stats(&sim->in, &sim->mpi_times);
@@ -488,6 +499,7 @@ static swgl_status finish(swgl_sim *sim)
     if (!sim->od) return SWGL_OK;
 
     /* the files */
+    const double t_files = cpu_seconds();
     char end_suffix[64];
     time_suffix(sim->t, end_suffix, sizeof end_suffix);
     gauge_ctx *g = &sim->gauges;
@@ -515,6 +527,7 @@ static swgl_status finish(swgl_sim *sim)
         (st = sim->d->write_final(s, sim->f.f, sim->od, backend_name(sim->backend), sim->written, sizeof sim->written)) !=
             SWGL_OK ||
         (st = write_performance(outdir_path(sim->od, "performance.csv"), &sim->r, (double)s->nx * s->ny)) != SWGL_OK ||
+        ((sim->write_s = cpu_seconds() - t_files), 0) ||
         (st = write_summary(sim, outdir_path(sim->od, "summary.json"))) != SWGL_OK) {
         s->t_end = t_end_saved;
         return st;

@@ -179,7 +179,7 @@ void kpg_recon_uniforms(kp_gpu *g, gpu_pass *p)
     kpg_set_real(g, p, "u_kappa4", kpg_kappa4(g));
     kpg_set_real(g, p, "u_g", g->g);
     kpg_set_dxy(g, p);
-    if (g->forcing && g->forc->n_seg) BIND(g, p, "u_bvals", g->bvals, 0);   /* (kp_recon.glsl kp_bv) */
+    if (g->forcing && g->forc->n_seg && !g->plain) BIND(g, p, "u_bvals", g->bvals, 0);   /* (kp_recon.glsl kp_bv) */
 }
 
 /* The clip's scratch array and the views the integration draws into with boundary data
@@ -296,7 +296,7 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
              "#extension GL_ARB_gpu_shader5 : enable\n",
              g->dbl ? "#extension GL_ARB_gpu_shader_fp64 : require\n#define KP_DOUBLE 1\n" : "", CELL_CODE_GLSL,
              KP_TILE, g->nx, g->ny, g->ntx, g->nty, g->manning,
-             grid_has_value_codes(g->code, n) ? "" : GRID_PLAIN_GLSL);
+             (g->plain = !grid_has_value_codes(g->code, n)) ? GRID_PLAIN_GLSL : "");
     if (p->sw.own[2]) {   /* a rank's block over MPI: the bound of its own cells only (kp_rates.glsl) */
         size_t l = strlen(g->defs);
         snprintf(g->defs + l, sizeof g->defs - l, "#define KP_OWN ivec4(%d, %d, %d, %d)\n", p->sw.own[0] + 1,

@@ -108,6 +108,7 @@ struct kp_gpu {
      * volumes on the GPU after each stage (racc[ri], M x 4: (in, out) as float pairs;
      * swe_ring_acc.glsl), read back only when the accounts are asked for */
     int devb, ri;
+    int plain;                   /* no ghost has a value (SWGL_PLAIN_BOUNDARIES): no u_bvals read */
     gpu_array2d *racc[2];
     gpu_program *p_racc;
     const swe_forcing *forc;

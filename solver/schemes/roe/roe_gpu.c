@@ -194,6 +194,7 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
                  r->mass_from_edges ? "#define ROE_MASS_FROM_EDGES 1\n" : "",
                  roe_plain(r) ? GRID_PLAIN_GLSL : "");
     }
+    r->plain = roe_plain(r);
     r->M = r->nx > r->ny ? r->nx : r->ny;
     if (p->own[2]) {   /* a rank's block over MPI: the bound of its own cells only (roe_cell.glsl) */
         size_t l = strlen(defs);

@@ -61,6 +61,7 @@ struct roe_gpu {
      * volumes on the GPU every step (racc[ri], M x 4; swe_ring_acc.glsl), read back only
      * when the accounts are asked for */
     int devb, ri;
+    int plain;                    /* no ghost has a value (roe_plain): no u_bvals read */
     gpu_array2d *racc[2];
     gpu_program *p_racc;
     const swe_forcing *forc;

@@ -72,7 +72,7 @@ swgl_status rog_edge_and_cell(roe_gpu *r, const gpu_rect *rect)
         gpu_pass_float(&p, "u_hdry", (float)r->h_dry);
         gpu_pass_float(&p, "u_cfl", (float)r->cfl);
         gpu_pass_float(&p, "u_area", (float)(r->dx * r->dy));
-        if (r->forcing && r->forc->n_seg) gpu_pass_array(&p, "u_bvals", r->bvals);
+        if (r->forcing && r->forc->n_seg && !r->plain) gpu_pass_array(&p, "u_bvals", r->bvals);
         gpu_pass_image(&p, 2, r->part);
         return gpu_pass_draw_mrt(&p, r->cell, rect);
     }
@@ -87,7 +87,7 @@ swgl_status rog_edge_and_cell(roe_gpu *r, const gpu_rect *rect)
     gpu_pass_begin(&p, r->p_edge);
     rog_bind_state(r, &p, r->cur);
     gpu_pass_array(&p, "u_bed", r->bed);
-    if (r->forcing && r->forc->n_seg) gpu_pass_array(&p, "u_bvals", r->bvals);
+    if (r->forcing && r->forc->n_seg && !r->plain) gpu_pass_array(&p, "u_bvals", r->bvals);
     if (!r->dbl) {
         gpu_pass_vec2(&p, "u_len", (float)r->dy, (float)r->dx);
         gpu_pass_float(&p, "u_g", (float)r->g);
