@@ -3,6 +3,8 @@
  * description, the gauges' samples, the device fields, the profile's passes. */
 #include "kp_gpu_internal.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -97,11 +99,17 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
     return kp_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
-/* The state at n cells (gauges): one texel each, read back */
+/* The state at n cells (gauges): in float the n texels gathered and read back at once
+ * (gpu_gather.h), in double one texel pair each */
 static swgl_status be_sample(void *self, const size_t *cells, int n, double *const *out)
 {
     kp_gpu *g = self;
     swgl_status st = SWGL_OK;
+    float *gv = NULL;
+    if (!g->dbl && n > 0) {
+        if (!(gv = malloc(4 * (size_t)n * sizeof *gv))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        st = gpu_gather_texels(&g->gauges, gpu_mrt_member(g->state[g->cur], 0), cells, n, gv);
+    }
     for (int m = 0; m < n && st == SWGL_OK; m++) {
         int x = (int)(cells[m] % (size_t)g->tw), y = (int)(cells[m] / (size_t)g->tw);
         double v[4];
@@ -109,15 +117,14 @@ static swgl_status be_sample(void *self, const size_t *cells, int n, double *con
             st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 0), x, y, 1, 1, v);
             if (st == SWGL_OK) st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 1), x, y, 1, 1, v + 2);
         } else {
-            float f[4];
-            st = gpu_array2d_download_rect(gpu_mrt_member(g->state[g->cur], 0), x, y, 1, 1, f);
-            for (int c = 0; c < 4; c++) v[c] = f[c];
+            for (int c = 0; c < 4; c++) v[c] = gv[4 * m + c];
         }
         double bij = g->dbl ? g->bij[cells[m]] : (double)(float)g->bij[cells[m]];   /* as get_state */
         out[0][m] = (v[0] - bij) + (v[3] > -0.5 ? v[3] : 0.0);   /* (an active cell's low word; 0 in double) */
         out[1][m] = v[1];
         out[2][m] = v[2];
     }
+    free(gv);
     return st;
 }
 

@@ -20,6 +20,7 @@
 #include "tuning.h"
 
 #include "gpu_hold.h"
+#include "gpu_gather.h"
 #include "gpu_maps.h"
 #include "gpu_redraw.h"
 #include "gpu_pass.h"
@@ -124,6 +125,7 @@ struct kp_gpu {
     gpu_program *p_ring;
     float *ringbuf;
     double *bvbuf;
+    gpu_gather *gauges;          /* the gauges' texels, gathered (kp_gpu_backend.c be_sample) */
     /* flood maps (gpu_maps.h; shaders/kp/kp_maps.glsl) */
     gpu_maps maps;
     double t_now, stop_now;      /* the host clock's time; run_to's stop */

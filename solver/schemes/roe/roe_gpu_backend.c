@@ -6,6 +6,7 @@
 #include "roe_gpu_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu_context.h"
@@ -95,6 +96,11 @@ swgl_status rog_be_sample(void *self, const size_t *cells, int n, double *const 
 {
     roe_gpu *r = self;
     swgl_status st = SWGL_OK;
+    float *gv = NULL;
+    if (!r->dbl && n > 0) {   /* (float: the n texels gathered and read back at once, gpu_gather.h) */
+        if (!(gv = malloc(4 * (size_t)n * sizeof *gv))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        st = gpu_gather_texels(&r->gauges, r->state[r->cur], cells, n, gv);
+    }
     for (int m = 0; m < n && st == SWGL_OK; m++) {
         int x = (int)(cells[m] % (size_t)r->tex_w), y = (int)(cells[m] / (size_t)r->tex_w);
         double v[4];
@@ -102,14 +108,13 @@ swgl_status rog_be_sample(void *self, const size_t *cells, int n, double *const 
             st = gpu_array2d_download_rect(gpu_mrt_member(r->state_d[r->cur], 0), x, y, 1, 1, v);
             if (st == SWGL_OK) st = gpu_array2d_download_rect(gpu_mrt_member(r->state_d[r->cur], 1), x, y, 1, 1, v + 2);
         } else {
-            float f[4];
-            st = gpu_array2d_download_rect(r->state[r->cur], x, y, 1, 1, f);
-            for (int c = 0; c < 4; c++) v[c] = f[c];
+            for (int c = 0; c < 4; c++) v[c] = gv[4 * m + c];
         }
         out[0][m] = v[0];
         out[1][m] = v[1];
         out[2][m] = v[2];
     }
+    free(gv);
     return st;
 }
 

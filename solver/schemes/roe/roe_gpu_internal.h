@@ -16,6 +16,7 @@
 #include "roe_gpu.h"
 
 #include "gpu_hold.h"
+#include "gpu_gather.h"
 #include "gpu_maps.h"
 #include "gpu_pass.h"
 #include "gpu_redraw.h"
@@ -69,6 +70,7 @@ struct roe_gpu {
     gpu_array2d *bvals, *rainf, *ring;
     gpu_program *p_ring;
     float *ringbuf;
+    gpu_gather *gauges;           /* the gauges' texels, gathered (rog_be_sample) */
     /* flood maps (swe_maps.h; shaders/roe/roe_maps.glsl), as kp_gpu_forcing.c keeps them */
     gpu_maps maps;
     gpu_program *p_update_maps;  /* the clock's update with the maps in it (SWE_MAPS_INLINE) */

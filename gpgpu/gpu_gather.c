@@ -1,0 +1,98 @@
+/* gpu_gather.c — texels gathered into one array and read back at once (gpu_gather.h). */
+#include "gpu_gather.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_pass.h"
+
+struct gpu_gather {
+    int n;
+    int *xy;              /* the cells, (x, y) pairs */
+    gpu_array2d *at, *out;
+    gpu_program *p;
+};
+
+void gpu_gather_destroy(gpu_gather *g)
+{
+    if (!g) return;
+    gpu_array2d_destroy(g->at);
+    gpu_array2d_destroy(g->out);
+    gpu_program_destroy(g->p);
+    free(g->xy);
+    free(g);
+}
+
+swgl_status gpu_gather_create(int n, const int *x, const int *y, gpu_gather **out)
+{
+    *out = NULL;
+    if (n < 1) return swgl_fail(SWGL_ERR_ARG, "gpu_gather_create: no cells (n = %d)", n);
+    gpu_gather *g = calloc(1, sizeof *g);
+    float *at = calloc(4 * (size_t)n, sizeof *at);
+    if (g) g->xy = malloc(2 * (size_t)n * sizeof *g->xy);
+    if (!g || !at || !g->xy) {
+        free(at);
+        gpu_gather_destroy(g);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    }
+    g->n = n;
+    for (int k = 0; k < n; k++) {
+        g->xy[2 * k] = x[k];
+        g->xy[2 * k + 1] = y[k];
+        at[4 * k] = (float)x[k];   /* (exact: a texture is far below 2^24 texels wide) */
+        at[4 * k + 1] = (float)y[k];
+    }
+    gpu_array2d_desc ad = {n, 1, GPU_RGBA32F, "gather cells"}, od = {n, 1, GPU_RGBA32F, "gathered texels"};
+    swgl_status st;
+    if ((st = gpu_array2d_create(&ad, &g->at)) != SWGL_OK || (st = gpu_array2d_upload(g->at, at)) != SWGL_OK ||
+        (st = gpu_array2d_create(&od, &g->out)) != SWGL_OK || (st = gpu_program_create("gather", "", &g->p)) != SWGL_OK) {
+        free(at);
+        gpu_gather_destroy(g);
+        return st;
+    }
+    free(at);
+    *out = g;
+    return SWGL_OK;
+}
+
+int gpu_gather_same(const gpu_gather *g, int n, const int *x, const int *y)
+{
+    if (!g || g->n != n) return 0;
+    for (int k = 0; k < n; k++)
+        if (g->xy[2 * k] != x[k] || g->xy[2 * k + 1] != y[k]) return 0;
+    return 1;
+}
+
+swgl_status gpu_gather_read(gpu_gather *g, const gpu_array2d *src, float *v)
+{
+    gpu_pass p;
+    gpu_pass_begin(&p, g->p);
+    gpu_pass_array(&p, "u_src", src);
+    gpu_pass_array(&p, "u_at", g->at);
+    swgl_status st = gpu_pass_draw(&p, g->out, NULL);
+    return st == SWGL_OK ? gpu_array2d_download(g->out, v) : st;
+}
+
+swgl_status gpu_gather_texels(gpu_gather **g, const gpu_array2d *src, const size_t *idx, int n, float *v)
+{
+    int *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x), *y = malloc((size_t)(n > 0 ? n : 1) * sizeof *y);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    }
+    const size_t w = (size_t)gpu_array2d_width(src);
+    for (int k = 0; k < n; k++) {
+        x[k] = (int)(idx[k] % w);
+        y[k] = (int)(idx[k] / w);
+    }
+    swgl_status st = SWGL_OK;
+    if (!gpu_gather_same(*g, n, x, y)) {
+        gpu_gather_destroy(*g);
+        *g = NULL;
+        st = gpu_gather_create(n, x, y, g);
+    }
+    free(x);
+    free(y);
+    return st == SWGL_OK ? gpu_gather_read(*g, src, v) : st;
+}
