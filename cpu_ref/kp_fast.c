@@ -286,9 +286,14 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
                 if (seg >= 0 || bf_value_code(p->sw.code[grid_at(nx, i, j)])) f->bfix = 1;
             }
     }
-    /* water that appears in a dry tile (rain, a source) or at a dry edge (an open
-     * boundary): no tile may be skipped */
-    if (swe_forcing_any(fo) || f->bfix) f->early_exit = KP_EARLY_EXIT_OFF;
+    /* water that appears in a dry tile (rain, a source) or at a dry edge (a level, depth or
+     * discharge boundary): no tile may be skipped.  Free outlets alone take no water in (a
+     * free ghost copies the cell beside it, so a dry edge stays dry): their faces' rates are
+     * zeroed before each stage (kp_fast_rates), so a skipped dry tile's faces count 0 */
+    int open_only = fo && fo->n_seg > 0 && !fo->rain && fo->n_src == 0 && !fo->forced;
+    for (int s = 0; open_only && s < fo->n_seg; s++) open_only = fo->seg[s].code == CELL_FREE;
+    for (size_t k = 0; open_only && k < grid_size(p->sw.nx, p->sw.ny); k++) open_only = !bf_value_code(p->sw.code[k]);
+    if ((swe_forcing_any(fo) || f->bfix) && !open_only) f->early_exit = KP_EARLY_EXIT_OFF;
     f->dx = p->sw.dx;
     f->dy = p->sw.dy;
     f->g = p->sw.g;
@@ -481,6 +486,8 @@ double kp_fast_rates(struct kp_fast *f, int stage)
     if (f->clk) {
         swe_clock_stage(f->clk, stage);   /* the boundary values of the stage */
         level_ghosts(f);
+        /* (a face of a tile early exit skips carries nothing: bface writes the others) */
+        if (f->clk->f && f->clk->f->n_seg) memset(f->clk->ring_rate, 0, 4 * (size_t)f->clk->M * sizeof(double));
     }
     int use_map = 0, phase = -1;
     switch (f->early_exit) {

@@ -16,3 +16,8 @@ set_tests_properties(test_gpu_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 T
 add_test(NAME test_boundaries_compute COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_boundaries.sh $<TARGET_FILE:swgl> --compute)
 set_tests_properties(test_boundaries_compute PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 300
   ENVIRONMENT "OMP_WAIT_POLICY=PASSIVE")
+# issue 28: a modeller's run on the compute kernels (open and level boundaries summed on the
+# GPU, the flood maps in the kernels, the gauges gathered) against the host clock, and the
+# grids as ESRI binary floats (test_real_run.sh)
+add_test(NAME test_real_run COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_real_run.sh $<TARGET_FILE:swgl>)
+set_tests_properties(test_real_run PROPERTIES LABELS gl SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_bench.sh — the benches (swgl bench gpgpu|roe|kp|sediment|scaling) on tiny sizes with a
+# test_bench.sh — the benches (swgl bench gpgpu|roe|kp|sediment|scaling|real) on tiny sizes with a
 # tiny --min-time: each runs, states its rule in its header ("median of 3 x >= S s"), prints a
 # spread of the three measurements on every row of its tables, quotes the copy ceiling of
 # bench gpgpu (4096^2), and prints one run's steps, not the sum over the repetitions.  Exit
@@ -118,8 +118,22 @@ for v in abc 32x 32xq "32 x16" 32x16x; do
   ok $? "bench scaling --weak '$v': refused by name (exit $r)"
 done
 
+# bench real (issue 28): the real run's shape beside the bench's, per scheme; skipped where
+# the device has no compute passes (its default backend is gpu-compute)
+if grep -q '^compute: *yes' "$tmp/info"; then
+  "$swgl" bench real --sizes 32 --t-end 0.3 --min-time $T > "$tmp/real.log" 2>&1
+  r=$?
+  [ $r = 0 ] && awk '$1 == "roe" || ($1 == "kp" && $2 == "RK2") { n++; v = $1 == "roe" ? 6 : 7; if (!($v > 0) || !($(v + 1) > 0)) bad = 1 }
+                     END { exit !(n == 2 && !bad) }' "$tmp/real.log"
+  ok $? "bench real: a row per scheme with both figures (exit $r: $(grep -m1 '^roe' "$tmp/real.log"))"
+fi
+"$swgl" bench real --sizes 4 > "$tmp/bad.log" 2>&1
+r=$?
+[ $r = 2 ] && grep -q -- "--sizes: expected sizes from 8" "$tmp/bad.log"
+ok $? "bench real --sizes 4: refused by name (exit $r)"
+
 # --min-time: a number > 0, else the usage and exit 2
-for b in roe kp sediment scaling; do
+for b in roe kp sediment scaling real; do
   "$swgl" bench $b --min-time 0 > "$tmp/bad.log" 2>&1
   r=$?
   [ $r = 2 ] && grep -q -- "--min-time" "$tmp/bad.log"

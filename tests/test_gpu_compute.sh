@@ -136,7 +136,7 @@ for v in "kp.max_groups=1000 32x4 1x64" "kp.group=32x2,kp.cells=1x8,kp.max_group
   set -- $v
   out="$tmp/kp-big-$2"; case $1 in kp.stage=on*) out="$tmp/kp-big-staged";; esac
   "$swgl" run --case circular-dambreak --set run.scheme=kp --set domain.nx=2048 --set domain.ny=2048 --set run.t_end=0.02 \
-    --set output.maps=false --set run.output_times= --tune "$1" --backend gpu-compute --quiet --out "$out" > "$tmp/kp-big.log" 2>&1
+    --set output.maps=false --set output.grids=asc --set run.output_times= --tune "$1" --backend gpu-compute --quiet --out "$out" > "$tmp/kp-big.log" 2>&1
   grep -q "fused flux kernel (groups $2, $3 cells an invocation, rows shared)" "$out/summary.json"
   ok $? "kp 2048^2, --tune $1: the flux kernel in groups of $2 sweeping $3 cells ($(head -c 200 "$tmp/kp-big.log"))"
 done

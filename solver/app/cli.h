@@ -12,6 +12,7 @@ int cmd_grid_from_mesh(int argc, char **argv); /* swgl grid-from-mesh (grid_from
 int bench_gpgpu(int argc, char **argv);
 int bench_roe(int argc, char **argv);
 int bench_kp(int argc, char **argv);
+int bench_real(int argc, char **argv);   /* bench_real.c: the real run's shape against the bench's */
 int bench_scaling(int argc, char **argv);
 int bench_sediment(int argc, char **argv);
 /* bench_gpgpu.c: the machine for the benches' headers: the renderer, vendor and GL version

@@ -15,7 +15,9 @@ static const char *usage =
     "  swgl info                          EGL devices, chosen renderer, GL/GLSL versions, fp64 and compute\n"
     "  swgl run [SCENARIO.ini] [options]  run a scenario file, or a built-in case (--case NAME);\n"
     "                                     no scenario: the default demo (case 'dambreak')\n"
-    "  swgl bench gpgpu|roe|kp|sediment [options]  timing tables (see 'swgl bench NAME --help')\n"
+    "  swgl bench gpgpu|roe|kp|sediment|real [options]  timing tables (see 'swgl bench NAME --help');\n"
+    "                                     real: a modeller's run (open boundaries, maps, gauges) against\n"
+    "                                     the benchmark's shape\n"
     "  mpirun -n P swgl run ...           the grid split into P blocks, one MPI rank each, the same\n"
     "                                     results as one rank (docs/mpi.md); mpirun -n P swgl bench\n"
     "                                     scaling: strong and weak scaling over the P ranks\n"
@@ -109,7 +111,7 @@ static int cmd_show_case(int argc, char **argv)
 static int cmd_bench(int argc, char **argv)
 {
     if (argc < 1) {
-        fprintf(stderr, "swgl bench: expected gpgpu, roe, kp, sediment or scaling\n");
+        fprintf(stderr, "swgl bench: expected gpgpu, roe, kp, sediment, scaling or real\n");
         return 2;
     }
     if (strcmp(argv[0], "gpgpu") == 0) return bench_gpgpu(argc, argv);
@@ -117,7 +119,8 @@ static int cmd_bench(int argc, char **argv)
     if (strcmp(argv[0], "kp") == 0) return bench_kp(argc, argv);
     if (strcmp(argv[0], "sediment") == 0) return bench_sediment(argc, argv);
     if (strcmp(argv[0], "scaling") == 0) return bench_scaling(argc, argv);
-    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, kp, sediment, scaling)\n", argv[0]);
+    if (strcmp(argv[0], "real") == 0) return bench_real(argc, argv);
+    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, kp, sediment, scaling, real)\n", argv[0]);
     return 2;
 }
 

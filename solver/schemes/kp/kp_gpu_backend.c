@@ -75,12 +75,12 @@ static void be_describe(const void *self, char *name, size_t len)
     const kp_gpu *g = self;
     static const char *ee[3] = {"auto", "on", "off"};
     if (g->fused)
-        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel (groups %dx%d, %dx%d cells an invocation%s)%s, "
+        snprintf(name, len, "gpu-compute (float, %s, fused flux kernel (groups %dx%d, %dx%d cells an invocation%s)%s%s, "
                  "early exit %s (in the kernel%s))", g->renderer, g->gx, g->gy, g->cx, g->cy,
                  g->xshare ? ", rows shared" : "",
                  !g->kstep ? "" : g->rk2 ? ", clock in the integration, stage 1 flux and integration fused"
                                           : ", clock in the integration",
-                 ee[g->ee_mode], g->kstep ? ": tile lists" : "");
+                 g->devb ? ", boundary faces summed on the GPU" : "", ee[g->ee_mode], g->kstep ? ": tile lists" : "");
     else
         snprintf(name, len, "%s (%s, %s, flux cell, early exit %s (depth))", g->compute ? "gpu-compute" : "gpu",
                  g->dbl ? "double" : "float", g->renderer, ee[g->ee_mode]);

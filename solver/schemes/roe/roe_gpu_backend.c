@@ -75,7 +75,7 @@ void rog_be_describe(const void *self, char *name, size_t len)
 {
     const roe_gpu *r = self;
     snprintf(name, len, "%s (%s%s, %s)", r->compute ? "gpu-compute" : "gpu", r->dbl ? "double" : "float",
-             r->fused ? ", fused kernel" : "", r->renderer);
+             r->devb ? ", fused kernel, boundary faces summed on the GPU" : r->fused ? ", fused kernel" : "", r->renderer);
 }
 
 const char *rog_be_precision(const void *self) { return ((const roe_gpu *)self)->dbl ? "double" : "single"; }

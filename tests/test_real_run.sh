@@ -1,0 +1,149 @@
+#!/bin/sh
+# test_real_run.sh — issue 28, a run as a modeller runs it, through the program on the
+# compute backend (gpu-compute; llvmpipe in CI), skipped where no EGL device offers GL 4.3:
+#   1. open (free) and level boundaries stay on the GPU's clock (the solver line says the
+#      boundary faces are summed on the GPU) and give what the host clock gives: the same
+#      steps and final volume (the same states), the boundary volumes within 1e-6 of each
+#      other (the kernels sum w dt rate in float pairs with the step's float dt, the host
+#      in double: measured 3e-10 to 4e-9 apart), the balance within its bound, kp (RK2 and
+#      Euler) and roe;
+#   2. the flood maps updated in place by the step's last kernel equal the maps pass's
+#      (the host clock's): depth, speed and hazard to the bit (the same states), the times
+#      within 1e-6 (the host clock's time is its double, the kernels' the clock's float sum);
+#      on a drying bowl (Thacker, SWASHES) too, whose arrival times move;
+#   3. the gauges, gathered by one pass (gpu_gather.h): the last line of gauges.csv is the
+#      depth of h.asc at the gauge cells (the same state, both written with 9 digits);
+#   4. the grids as ESRI binary floats ([output] grids = flt): the same numbers as the
+#      ASCII grids (%.9g of the same doubles read as floats: within an ulp, 1.2e-7), the
+#      .hdr's keys, auto's choice by size, and a bad grids value refused by its key.
+swgl=$1
+tmp=$(mktemp -d)
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
+if ! "$swgl" info 2>/dev/null | grep -q '^compute: *yes'; then
+  echo "skip: no EGL device with a GL 4.3 core context (gpu-compute)"
+  exit 77
+fi
+pass=0 fail=0
+ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok    $2"; else fail=$((fail + 1)); echo "FAIL  $2"; fi; }
+num() { grep -m1 "\"$2\":" "$1" | sed 's/.*: *//; s/,$//'; }
+str() { grep -m1 "\"$2\":" "$1" | sed 's/.*: *"//; s/",*$//'; }
+# near A B TOL: |A - B| <= TOL max(|B|, 1e-12)
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; if (m < 1e-12) m = 1e-12; exit !(a != "" && b != "" && d <= t * m) }'; }
+balanced() {
+  be_=$(num "$1/summary.json" error_rel); bb_=$(num "$1/summary.json" error_bound_rel)
+  awk -v e="$be_" -v b="$bb_" 'BEGIN { if (e < 0) e = -e; exit !(e != "" && b != "" && e <= b) }'
+}
+# grids_equal A B TOL: two ESRI ASCII grids, value by value within TOL (relative; NODATA alike)
+grids_equal() {
+  awk -v t="$3" 'FNR == 1 { f++ } FNR <= 7 && /^[a-zA-Z]/ { next }
+    { for (i = 1; i <= NF; i++) { n[f]++; v[f, n[f]] = $i } }
+    END { if (n[1] != n[2] || n[1] == 0) exit 1
+          for (k = 1; k <= n[1]; k++) { a = v[1, k]; b = v[2, k]; d = a - b; if (d < 0) d = -d
+            m = b < 0 ? -b : b; if (m < 1e-30) m = 1e-30; if (d > t * m) exit 1 } }' "$1" "$2"
+}
+
+dam="--case circular-dambreak --set domain.nx=48 --set domain.ny=48 --set domain.dx=0.8333333333333334 --set domain.dy=0.8333333333333334 --set run.t_end=10"
+for scheme in kp kp-euler roe; do
+  case $scheme in
+    kp) sch="" ;;
+    kp-euler) sch="--set kp.integrator=euler" ;;
+    roe) sch="--set run.scheme=roe" ;;
+  esac
+  for bc in free level; do
+    w=free; [ $bc = level ] && w=level=0.4
+    sides="--set boundary.west=$w --set boundary.east=free --set boundary.south=free --set boundary.north=free"
+    d=$tmp/$scheme-$bc
+    "$swgl" run $dam $sch $sides --backend gpu-compute --quiet --out "$d-dev" > "$d-dev.log" 2>&1
+    r1=$?
+    "$swgl" run $dam $sch $sides --backend gpu-compute --tune host_clock=on --quiet --out "$d-host" > "$d-host.log" 2>&1
+    r2=$?
+    ok $((r1 + r2)) "$scheme $bc: both runs"
+    [ $((r1 + r2)) = 0 ] || continue
+    str "$d-dev/summary.json" solver | grep -q "boundary faces summed on the GPU"
+    ok $? "$scheme $bc: the steps stay on the GPU's clock ($(str "$d-dev/summary.json" solver | cut -c1-60)...)"
+    s1=$(num "$d-dev/summary.json" steps); s2=$(num "$d-host/summary.json" steps)
+    [ "$s1" = "$s2" ] && [ -n "$s1" ]
+    ok $? "$scheme $bc: the same steps ($s1, $s2)"
+    v1=$(num "$d-dev/summary.json" volume_final); v2=$(num "$d-host/summary.json" volume_final)
+    near "$v1" "$v2" 1e-12
+    ok $? "$scheme $bc: the same final volume ($v1, $v2)"
+    o1=$(num "$d-dev/summary.json" boundary_out); o2=$(num "$d-host/summary.json" boundary_out)
+    awk -v o="$o1" 'BEGIN { exit !(o > 1) }' && near "$o1" "$o2" 1e-6
+    ok $? "$scheme $bc: the water out through the boundaries, summed on the GPU ($o1 m^3) against the host's ($o2)"
+    i1=$(num "$d-dev/summary.json" boundary_in); i2=$(num "$d-host/summary.json" boundary_in)
+    near "$i1" "$i2" 1e-6
+    ok $? "$scheme $bc: the water in ($i1, $i2)"
+    balanced "$d-dev"
+    ok $? "$scheme $bc: balanced within its bound ($(num "$d-dev/summary.json" error_rel))"
+    for m in max_depth max_speed max_hazard; do
+      cmp -s "$d-dev/$m.asc" "$d-host/$m.asc"
+      ok $? "$scheme $bc: $m in the kernel = the maps pass's, to the bit"
+    done
+    grids_equal "$d-dev/time_of_max_depth.asc" "$d-host/time_of_max_depth.asc" 1e-6
+    ok $? "$scheme $bc: time_of_max_depth within 1e-6"
+  done
+done
+
+# 2b. maps on a drying and wetting bowl: arrival times move
+th="--case thacker-swashes --set domain.nx=40 --set domain.ny=40 --set domain.dx=0.1 --set domain.dy=0.1"
+for scheme in kp roe; do
+  d=$tmp/thacker-$scheme
+  cfl=""; [ $scheme = kp ] && cfl="--set run.cfl=0.25"
+  "$swgl" run $th --set run.scheme=$scheme $cfl --backend gpu-compute --quiet --out "$d-dev" > "$d-dev.log" 2>&1 &&
+  "$swgl" run $th --set run.scheme=$scheme $cfl --backend gpu-compute --tune host_clock=on --quiet --out "$d-host" \
+    > "$d-host.log" 2>&1
+  ok $? "thacker $scheme: both runs"
+  cmp -s "$d-dev/max_depth.asc" "$d-host/max_depth.asc" && cmp -s "$d-dev/max_speed.asc" "$d-host/max_speed.asc"
+  ok $? "thacker $scheme: max depth and speed in the kernel = the pass's"
+  grids_equal "$d-dev/arrival_time.asc" "$d-host/arrival_time.asc" 1e-6 &&
+    awk 'NR > 6 { for (i = 1; i <= NF; i++) if ($i > 0) n++ } END { exit !(n > 10) }' "$d-dev/arrival_time.asc"
+  ok $? "thacker $scheme: arrival times (> 10 cells arrived after t = 0) within 1e-6"
+done
+
+# 3. gauges gathered: the last line is the state of h.asc at the gauge cells
+d=$tmp/gauges
+"$swgl" run $dam --backend gpu-compute --quiet --set "gauges.A=10.1 10.1" --set "gauges.B=20.3 30.2" \
+  --set "gauges.C=39.5 0.5" --set output.gauge_interval=0.5 --out "$d" > "$d.log" 2>&1
+ok $? "gauges: the run"
+# cells: A (12, 12), B (24, 36), C (47, 0) of 48 x 48 cells of 0.8333 m; h.asc: 6 header lines, then the north row (j = 47) first
+hA=$(awk 'NR == 6 + 48 - 12 { print $13 }' "$d/h.asc"); hB=$(awk 'NR == 6 + 48 - 36 { print $25 }' "$d/h.asc")
+hC=$(awk 'NR == 6 + 48 - 0 { print $48 }' "$d/h.asc")
+last=$(tail -1 "$d/gauges.csv")
+gA=$(echo "$last" | cut -d, -f2); gB=$(echo "$last" | cut -d, -f6); gC=$(echo "$last" | cut -d, -f10)
+[ "$(echo "$last" | cut -d, -f1)" = 10 ] && near "$gA" "$hA" 1e-8 && near "$gB" "$hB" 1e-8 && near "$gC" "$hC" 1e-8
+ok $? "gauges: the last line is h.asc at the three cells ($gA $gB $gC against $hA $hB $hC)"
+[ "$(wc -l < "$d/gauges.csv")" = 22 ]
+ok $? "gauges: a line at the start and every 0.5 s ($(wc -l < "$d/gauges.csv") lines)"
+
+# 4. ESRI binary float grids
+d=$tmp/flt
+args="--case circular-dambreak --set domain.nx=30 --set domain.ny=20 --set domain.dx=1.5 --set domain.dy=2 --set run.t_end=1 --backend cpu --quiet"
+"$swgl" run $args --set output.grids=flt --out "$d-flt" > /dev/null 2>&1 && "$swgl" run $args --out "$d-asc" > /dev/null 2>&1
+ok $? "flt: the runs"
+[ -f "$d-flt/h.flt" ] && [ -f "$d-flt/h.hdr" ] && [ ! -f "$d-flt/h.asc" ] && [ -f "$d-asc/h.asc" ] && [ ! -f "$d-asc/h.flt" ] &&
+  [ -f "$d-flt/max_depth.flt" ] && [ "$(wc -c < "$d-flt/h.flt")" = 2400 ]
+ok $? "flt: h.flt (30 x 20 x 4 bytes) and its .hdr instead of h.asc, the maps too; auto below 2^20 cells: ASCII"
+grep -q '^ncols 30$' "$d-flt/h.hdr" && grep -q '^nrows 20$' "$d-flt/h.hdr" && grep -q '^xdim 1.5$' "$d-flt/h.hdr" &&
+  grep -q '^ydim 2$' "$d-flt/h.hdr" && grep -q '^ulxmap 0.75$' "$d-flt/h.hdr" && grep -q '^ulymap 39$' "$d-flt/h.hdr" &&
+  grep -q '^NODATA_value -9999$' "$d-flt/h.hdr" && grep -q '^byteorder LSBFIRST$' "$d-flt/h.hdr"
+ok $? "flt: the header (cells of 1.5 x 2 m: BIL form, the north-west cell's centre (0.75, 39))"
+for g in h qx max_speed arrival_time; do
+  od -An -v -tf4 -w120 "$d-flt/$g.flt" | awk '{ $1 = $1; print }' > "$d-flt/$g.txt"
+  awk 'FNR == NR { if (!/^[a-zA-Z]/) for (i = 1; i <= NF; i++) a[++n] = $i; next }
+       { for (i = 1; i <= NF; i++) b[++m] = $i }
+       END { if (n != m || n != 600) exit 1
+             for (k = 1; k <= n; k++) { d = a[k] - b[k]; if (d < 0) d = -d; s = a[k] < 0 ? -a[k] : a[k]
+               if (d > 1.2e-7 * s + 1e-38) exit 1 } }' "$d-asc/$g.asc" "$d-flt/$g.txt"
+  ok $? "flt: $g.flt holds $g.asc's 600 numbers, row for row (within an ulp)"
+done
+"$swgl" run --case circular-dambreak --set domain.nx=1024 --set domain.ny=1024 --set run.t_end=0.001 --backend cpu \
+  --set output.maps=false --set output.netcdf=false --quiet --out "$d-big" > /dev/null 2>&1 &&
+  [ -f "$d-big/h.flt" ] && [ "$(wc -c < "$d-big/h.flt")" = 4194304 ] && grep -q '^cellsize ' "$d-big/h.hdr"
+ok $? "flt: auto at 2^20 cells writes .flt (square cells: cellsize)"
+"$swgl" run $args --set output.grids=tiff --out "$d-bad" > "$d-bad.log" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "grids" "$d-bad.log" && grep -q "auto, asc or flt" "$d-bad.log" && [ ! -e "$d-bad" ]
+ok $? "flt: grids = tiff refused by its key, nothing written ($(head -1 "$d-bad.log"))"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
