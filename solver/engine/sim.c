@@ -234,6 +234,8 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
         goto agree;
     }
     if ((st = sim->d->setup(&sim->sc, &sim->s)) != SWGL_OK) goto agree;
+    double t_part = cpu_seconds();
+    sim->setup_part[0] = t_part - t_create;
     sim->cfg = (scheme_config){.backend = sim->backend, .precision = prec, .tune = &sim->tune};
     if (is_gpu(sim->backend) || is_gpu(sim->compare)) {
         if (g_gpu_sims > 0) {
@@ -262,6 +264,8 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
         sim->cfg.renderer = gi->renderer;
         sim->cfg.has_fp64 = gi->has_fp64;
     }
+    sim->setup_part[1] = cpu_seconds() - t_part;
+    t_part = cpu_seconds();
     if ((st = scheme_fields_alloc(&sim->f, sim->d, sim->s.nx, sim->s.ny)) != SWGL_OK) goto agree;
     if (sim->out_dir && !(sim->od = outdir_open(sim->out_dir))) {
         st = SWGL_ERR_IO;
@@ -274,12 +278,14 @@ SWGL_API swgl_status swgl_sim_create(const swgl_sim_desc *desc, swgl_sim **out)
     sim->forcing = sim->d->forcing ? sim->d->forcing(&sim->s) : NULL;
     if (sim->forcing && (st = swe_account_init(&sim->acc, sim->forcing)) != SWGL_OK) goto agree;
     if ((st = sim_outputs_open(sim)) != SWGL_OK) goto agree;
+    sim->setup_part[2] = cpu_seconds() - t_part;
 agree:
     /* over MPI ranks the set-up's outcome is agreed before the ranks meet in the backend's
      * collectives: a rank that failed stops them all with its message */
     if ((st = sim_agree(sim, st)) != SWGL_OK) goto fail;
 
     /* the backend, from the initial state (or the restart's) */
+    double t_be = cpu_seconds();
     st = sim->alone ? scheme_open_block(&sim->in, sim->d, sim->backend, &sim->s, &sim->cfg)
                     : scheme_open(&sim->in, sim->d, sim->backend, &sim->s, &sim->cfg);
     if (st != SWGL_OK) goto fail;
@@ -291,7 +297,10 @@ agree:
     sim->in.stop_flag = &sim->stop_req;
     if (sim->native0 && sim->in.be->probe && sim->in.be->probe->set_native) st = sim->in.be->probe->set_native(sim->in.self, sim->native0);
     if (sim->profile && sim->in.be->probe && sim->in.be->probe->profile) sim->in.be->probe->profile(sim->in.self, 1);
+    double t_maps = cpu_seconds();
+    sim->setup_part[3] = t_maps - t_be;
     if (st == SWGL_OK) st = sim_outputs_maps(sim);
+    sim->setup_part[4] = cpu_seconds() - t_maps;
     if ((st = sim_agree(sim, st)) != SWGL_OK) goto fail;
     sim->m0 = grid_volume(sim->s.init[0], sim->s.code, sim->s.nx, sim->s.ny, sim->s.dx * sim->s.dy);
     /* the run so far: none (a finish before any step writes the start) */

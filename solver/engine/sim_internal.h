@@ -131,6 +131,10 @@ struct swgl_sim {
     /* where the process's time went (summary.json "process"): swgl_sim_create's wall, the
      * state and maps read back at the end, the files before summary.json (cpu_seconds) */
     double setup_s, read_back_s, write_s;
+    /* the set-up's parts: the scenario and the scheme's problem, the GL context, the output
+     * folder and the maps' start on the host, the backend (create and the first upload), the
+     * maps on the device */
+    double setup_part[5];
     sim_observer obs[SIM_MAX_OBSERVERS];
     int n_obs;
     /* the result of finish */

@@ -419,6 +419,10 @@ static swgl_status write_summary(swgl_sim *sim, const char *path)
      * stepping (wall_s), the state and maps read back, the files before this one */
     json_begin_object(w, "process");
     json_num(w, "setup_s", sim->setup_s);
+    json_begin_object(w, "setup");
+    static const char *const parts[5] = {"scenario_s", "gl_context_s", "outputs_s", "backend_s", "maps_s"};
+    for (int k = 0; k < 5; k++) json_num(w, parts[k], sim->setup_part[k]);
+    json_end_object(w);
     json_num(w, "stepping_s", r->wall);
     json_num(w, "read_back_s", sim->read_back_s);
     json_num(w, "write_s", sim->write_s);

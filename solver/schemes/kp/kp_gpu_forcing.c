@@ -187,7 +187,7 @@ void kp_gpu_account(const kp_gpu *g, swe_account *a)
 swgl_status kpg_maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, double t_known)
 {
     gpu_pass p;
-    if (!gpu_maps_begin(&g->maps, &p, t, clock, t_known)) return SWGL_OK;
+    if (!gpu_maps_begin(&g->maps, &p, t, clock, t_known)) return gpu_maps_status(&g->maps);
     BIND(g, &p, "u_state", g->state[g->cur], 0);
     BIND(g, &p, "u_bed", g->bed, 0);
     return gpu_maps_end(&g->maps, &p);

@@ -135,7 +135,7 @@ swgl_status rog_ring_acc(roe_gpu *r, const gpu_array2d *clock)
 swgl_status rog_maps_pass(roe_gpu *r, double t, const gpu_array2d *clock, double t_known)
 {
     gpu_pass p;
-    if (!gpu_maps_begin(&r->maps, &p, t, clock, t_known)) return SWGL_OK;
+    if (!gpu_maps_begin(&r->maps, &p, t, clock, t_known)) return gpu_maps_status(&r->maps);
     rog_bind_state(r, &p, r->cur);
     return gpu_maps_end(&r->maps, &p);
 }

@@ -23,10 +23,14 @@ swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const ch
     size_t dl = strlen(defs) + 64;
     char *dd = st == SWGL_OK ? malloc(dl) : NULL;
     if (st == SWGL_OK && !dd) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    /* the first MRT now; the second, the pass's target, when a pass first runs (gpu_maps_begin):
+     * a run whose kernels update the maps in place never makes it (at 4096^2, 512 MB) */
+    if (st == SWGL_OK && !g->maps[0]) st = gpu_mrt_create(&d, &g->maps[0]);
+    g->w = w;
+    g->h = h;
     for (int k = 0; st == SWGL_OK && k < 2; k++) {
-        if (!g->maps[k]) st = gpu_mrt_create(&d, &g->maps[k]);
         snprintf(dd, dl, "%s%s", defs, k ? "#define SWE_MAPS_DT_ON_GPU 1\n" : "");
-        if (st == SWGL_OK && !g->prog[k]) st = gpu_program_create(pass, dd, &g->prog[k]);
+        if (!g->prog[k]) st = gpu_program_create(pass, dd, &g->prog[k]);
     }
     for (size_t k = 0; st == SWGL_OK && k < n; k++) {
         a[4 * k] = (float)m->m[SWE_MAP_MAX_H][k];
@@ -35,9 +39,9 @@ swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const ch
         a[4 * k + 3] = (float)m->m[SWE_MAP_ARRIVAL][k];
         b[4 * k] = (float)m->m[SWE_MAP_T_MAX_H][k];
     }
-    for (int k = 0; st == SWGL_OK && k < 2; k++)
-        if ((st = gpu_array2d_upload(gpu_mrt_member(g->maps[k], 0), a)) == SWGL_OK)
-            st = gpu_array2d_upload(gpu_mrt_member(g->maps[k], 1), b);
+    /* (only the maps the next update reads: a pass writes every texel of its target) */
+    if (st == SWGL_OK && (st = gpu_array2d_upload(gpu_mrt_member(g->maps[0], 0), a)) == SWGL_OK)
+        st = gpu_array2d_upload(gpu_mrt_member(g->maps[0], 1), b);
     free(a);
     free(b);
     free(dd);
@@ -50,6 +54,13 @@ swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const ch
 gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, double t_known)
 {
     if (!g->maps[0]) return NULL;
+    if (!g->maps[1 - g->mi]) {   /* the pass's target, the first time a pass runs */
+        gpu_mrt_desc d = {g->w, g->h, 2, {GPU_RGBA32F, GPU_RGBA32F}, "flood maps"};
+        if (gpu_mrt_create(&d, &g->maps[1 - g->mi]) != SWGL_OK) {
+            g->failed = 1;
+            return NULL;
+        }
+    }
     gpu_pass_begin(p, g->prog[clock != NULL]);
     gpu_pass_array(p, "u_maps_a", gpu_mrt_member(g->maps[g->mi], 0));
     gpu_pass_array(p, "u_maps_b", gpu_mrt_member(g->maps[g->mi], 1));

@@ -15,6 +15,8 @@ typedef struct gpu_maps {
     gpu_mrt *maps[2];
     gpu_program *prog[2];    /* [time from the clock texels] */
     int mi;                  /* the MRT holding the latest maps */
+    int w, h;                /* their size (the second MRT is made when a pass first runs) */
+    int failed;              /* that MRT could not be made (gpu_maps_begin returned NULL) */
     float arrival, hdry;
 } gpu_maps;
 
@@ -26,6 +28,9 @@ swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const ch
  * gpu_clock.h, t_known the CPU's time, which the clock counts from); the caller binds the
  * state and ends it with gpu_maps_end. */
 gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, double t_known);
+/* SWGL_OK, or the error of the pass's target that gpu_maps_begin could not make (it then
+ * returned NULL with maps kept) */
+static inline swgl_status gpu_maps_status(const gpu_maps *g) { return g->failed ? SWGL_ERR_NO_MEMORY : SWGL_OK; }
 swgl_status gpu_maps_end(gpu_maps *g, gpu_pass *p);
 /* Binds the latest maps as read-write images `unit` and `unit` + 1 of a program built with
  * SWE_MAPS_INLINE (and SWE_MAPS_DT_ON_GPU) that updates them in place, with their uniforms
