@@ -48,6 +48,29 @@ const char *grid_format_ext(int requested, int nx, int ny);   /* "asc" or "flt" 
 /* The grid `name` (no extension) in od in that format: name.asc, or name.flt and name.hdr. */
 swgl_status grid_write(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,
                        double dy, const double *v, const unsigned char *mask);
+/* A grid's values where they lie, so that a writer needs no copy of them: cell (i, j)'s value
+ * is v[j stride + i] (a field with a ghost ring: &f[grid_in(nx, 0, 0)], stride its row's),
+ * plus add[j nx + i] where add is not NULL (eta: h and the bed), written as NODATA where
+ * mask[j nx + i] is 0 (mask NULL: none), where it is not finite, and, with neg_nodata,
+ * where it is negative (a time never reached). */
+typedef struct grid_values {
+    const double *v;
+    size_t stride;
+    const double *add;
+    const unsigned char *mask;
+    int neg_nodata;
+} grid_values;
+static inline double grid_value_at(const grid_values *g, int nx, int i, int j)
+{
+    const double x = g->v[(size_t)j * g->stride + (size_t)i];
+    return g->add ? x + g->add[(size_t)j * (size_t)nx + (size_t)i] : x;
+}
+static inline int grid_value_kept(const grid_values *g, int nx, int i, int j, double x)
+{
+    return (!g->mask || g->mask[(size_t)j * (size_t)nx + (size_t)i]) && !(g->neg_nodata && x < 0);
+}
+swgl_status grid_write_at(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,
+                          double dy, const grid_values *g);
 
 /* (The reader of rasters, ESRI ASCII grids among them, is raster.h's.) */
 

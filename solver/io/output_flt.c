@@ -52,34 +52,48 @@ static swgl_status write_hdr(const char *path, int nx, int ny, double xll, doubl
     return SWGL_OK;
 }
 
-swgl_status flt_write(const char *flt_path, const char *hdr_path, int nx, int ny, double xll, double yll, double dx,
-                      double dy, const double *v, const unsigned char *mask)
+/* The grid of grid_write_at (output.h) as floats into flt_path, its header into hdr_path:
+ * rows of FLT_ROWS at a time converted on every core, written in order. */
+#define FLT_ROWS 64
+static swgl_status flt_write_at(const char *flt_path, const char *hdr_path, int nx, int ny, double xll, double yll,
+                                double dx, double dy, const grid_values *g)
 {
     if (!flt_path || !hdr_path) return swgl_fail(SWGL_ERR_ARG, "flt_write: no path");
     swgl_status st = write_hdr(hdr_path, nx, ny, xll, yll, dx, dy);
     if (st != SWGL_OK) return st;
-    float *row = malloc((size_t)nx * sizeof *row);
-    FILE *f = row ? fopen(flt_path, "wb") : NULL;
+    float *rows = malloc((size_t)nx * FLT_ROWS * sizeof *rows);
+    FILE *f = rows ? fopen(flt_path, "wb") : NULL;
     if (!f) {
         int err = errno;
-        free(row);
-        return !row ? swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", flt_path)
-                    : swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", flt_path, strerror(err));
+        free(rows);
+        return !rows ? swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", flt_path)
+                     : swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", flt_path, strerror(err));
     }
     int bad = 0;
-    for (int r = 0; r < ny && !bad; r++) {
-        const size_t k0 = (size_t)(ny - 1 - r) * (size_t)nx;   /* the first row the northern one */
-        for (int i = 0; i < nx; i++) {
-            const size_t k = k0 + (size_t)i;
-            const double x = v[k];
-            row[i] = (mask && !mask[k]) || !isfinite(x) ? FLT_NODATA : (float)x;
+    for (int r0 = 0; r0 < ny && !bad; r0 += FLT_ROWS) {
+        const int rn = ny - r0 < FLT_ROWS ? ny - r0 : FLT_ROWS;
+#pragma omp parallel for schedule(static)
+        for (int r = 0; r < rn; r++) {
+            const int j = ny - 1 - (r0 + r);   /* the first row the northern one */
+            float *row = rows + (size_t)r * (size_t)nx;
+            for (int i = 0; i < nx; i++) {
+                const double x = grid_value_at(g, nx, i, j);
+                row[i] = isfinite(x) && grid_value_kept(g, nx, i, j, x) ? (float)x : FLT_NODATA;
+            }
         }
-        bad = fwrite(row, sizeof *row, (size_t)nx, f) != (size_t)nx;
+        bad = fwrite(rows, sizeof *rows * (size_t)nx, (size_t)rn, f) != (size_t)rn;
     }
-    free(row);
+    free(rows);
     bad = bad || ferror(f);
     if (fclose(f) != 0 || bad) return swgl_fail(SWGL_ERR_IO, "%s: write failed: %s", flt_path, strerror(errno));
     return SWGL_OK;
+}
+
+swgl_status flt_write(const char *flt_path, const char *hdr_path, int nx, int ny, double xll, double yll, double dx,
+                      double dy, const double *v, const unsigned char *mask)
+{
+    const grid_values g = {v, (size_t)nx, NULL, mask, 0};
+    return flt_write_at(flt_path, hdr_path, nx, ny, xll, yll, dx, dy, &g);
 }
 
 int grid_format_of(int requested, int nx, int ny)
@@ -88,19 +102,40 @@ int grid_format_of(int requested, int nx, int ny)
     return (double)nx * (double)ny >= GRID_FLT_CELLS ? GRID_FORMAT_FLT : GRID_FORMAT_ASC;
 }
 
-swgl_status grid_write(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,
-                       double dy, const double *v, const unsigned char *mask)
+swgl_status grid_write_at(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,
+                          double dy, const grid_values *g)
 {
     char file[160];
     if (grid_format_of(format, nx, ny) == GRID_FORMAT_ASC) {
+        /* (the ASCII writer takes the values in a row of their own and a mask) */
+        size_t n = (size_t)nx * (size_t)ny;
+        double *v = malloc(n * sizeof *v);
+        unsigned char *m = malloc(n);
+        swgl_status st = v && m ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        for (int j = 0; st == SWGL_OK && j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                const size_t q = (size_t)j * (size_t)nx + (size_t)i;
+                v[q] = grid_value_at(g, nx, i, j);
+                m[q] = grid_value_kept(g, nx, i, j, v[q]);
+            }
         snprintf(file, sizeof file, "%s.asc", name);
-        return asc_write(outdir_path(od, file), nx, ny, xll, yll, dx, dy, v, mask);
+        if (st == SWGL_OK) st = asc_write(outdir_path(od, file), nx, ny, xll, yll, dx, dy, v, m);
+        free(v);
+        free(m);
+        return st;
     }
     char hdr[4096];
     snprintf(file, sizeof file, "%s.hdr", name);
     snprintf(hdr, sizeof hdr, "%s", outdir_path(od, file));   /* (outdir_path's buffer is reused) */
     snprintf(file, sizeof file, "%s.flt", name);
-    return flt_write(outdir_path(od, file), hdr, nx, ny, xll, yll, dx, dy, v, mask);
+    return flt_write_at(outdir_path(od, file), hdr, nx, ny, xll, yll, dx, dy, g);
+}
+
+swgl_status grid_write(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,
+                       double dy, const double *v, const unsigned char *mask)
+{
+    const grid_values g = {v, (size_t)nx, NULL, mask, 0};
+    return grid_write_at(od, name, format, nx, ny, xll, yll, dx, dy, &g);
 }
 
 const char *grid_format_ext(int format, int nx, int ny)

@@ -54,20 +54,12 @@ void swe_maps_update(swe_maps *m, const unsigned char *code, double *const *f, d
 swgl_status swe_maps_write(const swe_maps *m, const scheme_setup *s, outdir *od)
 {
     const scenario *sc = s->sc;
-    size_t n = (size_t)s->nx * (size_t)s->ny;
-    unsigned char *mask = malloc(n);
-    double *v = malloc(n * sizeof(double));
-    swgl_status st = mask && v ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    swgl_status st = SWGL_OK;
+    /* (each map from the ghost-ring array as it is: no copy; arrival's -1, never reached, NODATA) */
     for (int k = 0; st == SWGL_OK && k < SWE_MAP_COUNT; k++) {
-        for (int j = 0; j < s->ny; j++)
-            for (int i = 0; i < s->nx; i++) {
-                size_t q = (size_t)j * s->nx + i;
-                v[q] = m->m[k][grid_in(s->nx, i, j)];
-                mask[q] = sc->active[q] && !(k == SWE_MAP_ARRIVAL && v[q] < 0);
-            }
-        st = grid_write(od, swe_map_names[k], sc->grids, s->nx, s->ny, sc->xll, sc->yll, sc->dx, sc->dy, v, mask);
+        const grid_values g = {&m->m[k][grid_in(s->nx, 0, 0)], (size_t)grid_stride(s->nx), NULL, sc->active,
+                               k == SWE_MAP_ARRIVAL};
+        st = grid_write_at(od, swe_map_names[k], sc->grids, s->nx, s->ny, sc->xll, sc->yll, sc->dx, sc->dy, &g);
     }
-    free(mask);
-    free(v);
     return st;
 }

@@ -16,18 +16,15 @@ swgl_status swe_write_grids(const scheme_setup *s, double *const *f, outdir *od,
     const scenario *sc = s->sc;
     int nx = s->nx, ny = s->ny;
     swgl_status st = SWGL_OK;
-    double *v[4] = {grid_interior(f[0], nx, ny), grid_interior(f[1], nx, ny), grid_interior(f[2], nx, ny),
-                    grid_interior(f[0], nx, ny)};
-    if (!v[0] || !v[1] || !v[2] || !v[3]) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    else
-        for (size_t k = 0; k < (size_t)nx * ny; k++) v[3][k] += sc->bed[k];   /* eta = z_b + h */
+    /* (the fields as they lie, with their ghost ring: no copy; eta = z_b + h) */
     static const char *names[4] = {"h", "qx", "qy", "eta"};
     for (int k = 0; k < 4 && st == SWGL_OK; k++) {
         char name[96];
         snprintf(name, sizeof name, "%s%s", names[k], suffix);
-        st = grid_write(od, name, sc->grids, nx, ny, sc->xll, sc->yll, sc->dx, sc->dy, v[k], sc->active);
+        const grid_values g = {&f[k < 3 ? k : 0][grid_in(nx, 0, 0)], (size_t)grid_stride(nx), k == 3 ? sc->bed : NULL,
+                               sc->active, 0};
+        st = grid_write_at(od, name, sc->grids, nx, ny, sc->xll, sc->yll, sc->dx, sc->dy, &g);
     }
-    for (int k = 0; k < 4; k++) free(v[k]);
     return st;
 }
 
