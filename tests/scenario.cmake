@@ -6,6 +6,8 @@ if(TARGET swgl_io)
   swgl_test(test_scenario_errors LABEL cpu SOURCES test_scenario_errors.c LIBS swgl_scheme_keys ARGS ${CMAKE_CURRENT_SOURCE_DIR}/data)
   swgl_test(test_scenario_file_errors LABEL cpu SOURCES test_scenario_file_errors.c LIBS swgl_scheme_keys ARGS ${CMAKE_CURRENT_SOURCE_DIR}/data)
   swgl_test(test_output LABEL cpu SOURCES test_output.c LIBS swgl_io)
+  # the ASCII grids' number formatter against printf's %.9g, byte for byte
+  swgl_test(test_fmt_g9 LABEL cpu SOURCES test_fmt_g9.c LIBS swgl_io)
   # the exact mean of a hydrograph over a step, against integrals worked by hand
   swgl_test(test_hydrograph_mean LABEL cpu SOURCES test_hydrograph_mean.c LIBS swgl_io)
 endif()

@@ -71,6 +71,9 @@ static inline int grid_value_kept(const grid_values *g, int nx, int i, int j, do
 }
 swgl_status grid_write_at(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,
                           double dy, const grid_values *g);
+/* asc_write of such values */
+swgl_status asc_write_at(const char *path, int nx, int ny, double xll, double yll, double dx, double dy,
+                         const grid_values *g);
 
 /* (The reader of rasters, ESRI ASCII grids among them, is raster.h's.) */
 

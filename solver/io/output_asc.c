@@ -12,6 +12,7 @@
  *   NODATA_value -9999      optional
  */
 #include "output.h"
+#include "fmt_g9.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,15 +39,14 @@ static void write_header(FILE *f, int nx, int ny, double xll, double yll, double
 /* One row's numbers (cells k0 .. k0 + nx - 1), each "%.9g" (NODATA outside the mask or where
  * not finite; 0 written as "0" without the call: many cells are dry), separated by spaces,
  * ended by a newline, into buf; its length */
-static size_t format_row(char *buf, const double *v, const unsigned char *mask, int nx, size_t k0)
+static size_t format_row(char *buf, const grid_values *g, int nx, int j)
 {
     char *p = buf;
     for (int i = 0; i < nx; i++) {
-        size_t k = k0 + (size_t)i;
-        double x = v[k];
-        if ((mask && !mask[k]) || !isfinite(x)) x = ASC_NODATA;
+        double x = grid_value_at(g, nx, i, j);
+        if (!grid_value_kept(g, nx, i, j, x) || !isfinite(x)) x = ASC_NODATA;
         if (x == 0.0 && !signbit(x)) *p++ = '0';
-        else p += snprintf(p, ASC_VALUE_MAX, "%.9g", x);
+        else p += fmt_g9(p, x);   /* (printf's "%.9g", five times as fast: fmt_g9.h) */
         *p++ = i + 1 < nx ? ' ' : '\n';
     }
     return (size_t)(p - buf);
@@ -54,6 +54,13 @@ static size_t format_row(char *buf, const double *v, const unsigned char *mask, 
 
 swgl_status asc_write(const char *path, int nx, int ny, double xll, double yll, double dx,
                       double dy, const double *v, const unsigned char *mask)
+{
+    const grid_values g = {v, (size_t)nx, NULL, mask, 0};
+    return asc_write_at(path, nx, ny, xll, yll, dx, dy, &g);
+}
+
+swgl_status asc_write_at(const char *path, int nx, int ny, double xll, double yll, double dx, double dy,
+                         const grid_values *g)
 {
     if (!path) return swgl_fail(SWGL_ERR_ARG, "asc_write: no path");
     /* the rows are formatted in parallel, ASC_ROWS a thread at a time, and written in order
@@ -78,7 +85,7 @@ swgl_status asc_write(const char *path, int nx, int ny, double xll, double yll, 
 #pragma omp parallel for schedule(static)
         for (int r = 0; r < rn; r++) {
             const int j = ny - 1 - (r0 + r);   /* the first row the northern one */
-            len[r] = format_row(buf + (size_t)r * cap, v, mask, nx, (size_t)j * (size_t)nx);
+            len[r] = format_row(buf + (size_t)r * cap, g, nx, j);
         }
         for (int r = 0; r < rn; r++) fwrite(buf + (size_t)r * cap, 1, len[r], f);
     }

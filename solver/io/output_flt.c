@@ -107,22 +107,8 @@ swgl_status grid_write_at(outdir *od, const char *name, int format, int nx, int 
 {
     char file[160];
     if (grid_format_of(format, nx, ny) == GRID_FORMAT_ASC) {
-        /* (the ASCII writer takes the values in a row of their own and a mask) */
-        size_t n = (size_t)nx * (size_t)ny;
-        double *v = malloc(n * sizeof *v);
-        unsigned char *m = malloc(n);
-        swgl_status st = v && m ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        for (int j = 0; st == SWGL_OK && j < ny; j++)
-            for (int i = 0; i < nx; i++) {
-                const size_t q = (size_t)j * (size_t)nx + (size_t)i;
-                v[q] = grid_value_at(g, nx, i, j);
-                m[q] = grid_value_kept(g, nx, i, j, v[q]);
-            }
         snprintf(file, sizeof file, "%s.asc", name);
-        if (st == SWGL_OK) st = asc_write(outdir_path(od, file), nx, ny, xll, yll, dx, dy, v, m);
-        free(v);
-        free(m);
-        return st;
+        return asc_write_at(outdir_path(od, file), nx, ny, xll, yll, dx, dy, g);
     }
     char hdr[4096];
     snprintf(file, sizeof file, "%s.hdr", name);
