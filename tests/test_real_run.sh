@@ -145,5 +145,11 @@ rc=$?
 [ $rc != 0 ] && grep -q "grids" "$d-bad.log" && grep -q "auto, asc or flt" "$d-bad.log" && [ ! -e "$d-bad" ]
 ok $? "flt: grids = tiff refused by its key, nothing written ($(head -1 "$d-bad.log"))"
 
+mkdir -p "$d-val" && : > "$d-val/max_depth.flt"
+"$swgl" validate malpasset "$d-val" > "$d-val.log" 2>&1
+rc=$?
+[ $rc != 0 ] && grep -q "ESRI binary float grids (.flt).*output.grids=asc" "$d-val.log"
+ok $? "flt: swgl validate of a run that wrote .flt says how to get .asc (exit $rc)"
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

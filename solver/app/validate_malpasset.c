@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -55,8 +56,14 @@ static int read_grid(const char *dir, const char *name, grid *g)
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (cli_read_grid(path, &g->nx, &g->ny, &g->xll, &g->yll, &g->dx, &g->dy, &g->v, &g->nd) != SWGL_OK) {
-        fprintf(stderr, "swgl validate malpasset: %s (is %s a finished run of the case malpasset with "
-                "[output] maps on?)\n", swgl_last_error(), dir);
+        char flt[1024];
+        snprintf(flt, sizeof flt, "%.*s.flt", (int)(strlen(path) > 4 ? strlen(path) - 4 : 0), path);
+        if (access(flt, R_OK) == 0)   /* ([output] grids = auto writes .flt from 2^20 cells) */
+            fprintf(stderr, "swgl validate malpasset: %s holds ESRI binary float grids (.flt), which this reads not: run "
+                    "the case with --set output.grids=asc\n", dir);
+        else
+            fprintf(stderr, "swgl validate malpasset: %s (is %s a finished run of the case malpasset with "
+                    "[output] maps on?)\n", swgl_last_error(), dir);
         return 0;
     }
     return 1;

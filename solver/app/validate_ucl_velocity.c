@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -21,7 +22,13 @@ static int read_grid(const char *run_dir, const char *name, int T, int *nx, int 
     if (!path) return ucl_fail("out of memory");
     swgl_status st = cli_read_grid(path, nx, ny, xll, yll, dx, dy, v, nd);
     if (st != SWGL_OK) {
-        ucl_fail("%s (expected the run's grid at the output time %d s: the case's output_times)", swgl_last_error(), T);
+        size_t l = strlen(path);
+        if (l > 4) memcpy(path + l - 4, ".flt", 4);   /* ([output] grids = auto writes .flt from 2^20 cells) */
+        if (l > 4 && access(path, R_OK) == 0)
+            ucl_fail("%s holds ESRI binary float grids (.flt), which this reads not: run the case with --set "
+                     "output.grids=asc", run_dir);
+        else
+            ucl_fail("%s (expected the run's grid at the output time %d s: the case's output_times)", swgl_last_error(), T);
         free(path);
         return 1;
     }
