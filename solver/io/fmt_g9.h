@@ -3,8 +3,9 @@
  * printf gives some 40): the value's 9 significant digits rounded half to even from its exact
  * binary value with integer arithmetic (unsigned __int128: m 2^e 10^p, the division by a power
  * of two a shift), then %g's layout (fixed for exponents -4 to 8, else d.ddde+XX; trailing zeros
- * dropped).  Where the exact product does not fit (|x| below some 1e-15 or above 1e31, a
- * subnormal), a NaN, an infinity or a zero: printf itself.  tests/test_fmt_g9.c holds it to
+ * dropped).  Where the exact product does not fit or is not worked (|x| below some 1e-15 or
+ * above 1e31, 1e9 <= |x| < 2^52, a subnormal), a NaN, an infinity or a zero: printf itself.
+ * GCC or Clang on a 64-bit target (unsigned __int128), as swgl's build.  tests/test_fmt_g9.c holds it to
  * printf's bytes over millions of values of every kind. */
 #ifndef SWGL_FMT_G9_H
 #define SWGL_FMT_G9_H

@@ -329,6 +329,10 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
         kp_gpu_destroy(g);
         return st;
     }
+    /* the GPU's sums of the boundary faces follow the step on kernels (kpg_step_kernels); the
+     * flux kernel alone (tune kp.fused=flux, a tile under 2 cells a side) steps on the host
+     * clock, which books the faces itself */
+    if (!g->kstep) g->devb = 0;
     int w = g->tw, h = g->th;
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < 2; c++)

@@ -117,7 +117,7 @@ swgl_status kp_gpu_profile_read(kp_gpu *g, double seconds[KP_PASS_COUNT], long c
  * run_to), and the accounts since the start. */
 void kp_gpu_set_time(kp_gpu *g, double t, double stop);
 int kp_gpu_host_clock(const kp_gpu *g);
-void kp_gpu_account(const kp_gpu *g, swe_account *a);
+swgl_status kp_gpu_account(const kp_gpu *g, swe_account *a);
 
 /* The flood maps (swe_maps.h): kept on the GPU from m's state, a pass after every step. */
 swgl_status kp_gpu_maps_start(kp_gpu *g, const swe_maps *m);

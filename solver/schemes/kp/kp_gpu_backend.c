@@ -134,8 +134,7 @@ static swgl_status be_maps_read(void *self, swe_maps *m) { return kp_gpu_maps_re
 static int be_host_clock(const void *self) { return kp_gpu_host_clock(self); }
 static swgl_status be_account(void *self, swe_account *a)
 {
-    kp_gpu_account(self, a);
-    return SWGL_OK;
+    return kp_gpu_account(self, a);
 }
 
 /* state (w, hu, hv, code), bed (B_E, B_N, B_ij, code): h = w - B_ij, eta = w */

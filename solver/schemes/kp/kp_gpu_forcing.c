@@ -167,12 +167,14 @@ void kp_gpu_set_time(kp_gpu *g, double t, double stop)
 
 int kp_gpu_host_clock(const kp_gpu *g) { return g->forcing && !g->devb; }
 
-void kp_gpu_account(const kp_gpu *g, swe_account *a)
+swgl_status kp_gpu_account(const kp_gpu *g, swe_account *a)
 {
-    if (!g->forcing) return;
+    if (!g->forcing) return SWGL_OK;
     swe_account_copy(&g->fclk.acc, a);
     /* the kernels' sums (g->devb): each face's in and out pairs, added in double */
-    if (!g->devb || gpu_array2d_download(g->racc[g->ri], g->ringbuf) != SWGL_OK) return;
+    if (!g->devb) return SWGL_OK;
+    swgl_status st = gpu_array2d_download(g->racc[g->ri], g->ringbuf);
+    if (st != SWGL_OK) return st;
     for (size_t r = 0; r < 4 * (size_t)g->M; r++) {
         int s = g->forc->seg_of[r];
         if (s < 0) continue;
@@ -180,6 +182,7 @@ void kp_gpu_account(const kp_gpu *g, swe_account *a)
         a->seg_in[s] += (double)v[0] + v[1];
         a->seg_out[s] += (double)v[2] + v[3];
     }
+    return SWGL_OK;
 }
 
 /* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host

@@ -104,8 +104,8 @@ static swgl_status upload_field(roe_gpu *r, gpu_array2d *a, const double *v)
     return st;
 }
 
-/* Walls and free outlets only, no boundary segments (whose values the passes would read):
- * the passes are built with SWGL_PLAIN_BOUNDARIES (swgl_grid.h) */
+/* Walls and free outlets only, no ghost with a value (whose segment values the passes would
+ * read): the passes are built with SWGL_PLAIN_BOUNDARIES (swgl_grid.h) */
 static int roe_plain(const roe_gpu *r)
 {
     /* (a free outlet's segment is only for the accounts: its faces are plain) */

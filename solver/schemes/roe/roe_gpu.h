@@ -54,7 +54,7 @@ swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, do
  * run_to), and the accounts since the start. */
 void roe_gpu_set_time(roe_gpu *r, double t, double stop);
 int roe_gpu_host_clock(const roe_gpu *r);
-void roe_gpu_account(const roe_gpu *r, swe_account *a);
+swgl_status roe_gpu_account(const roe_gpu *r, swe_account *a);
 
 /* The flood maps (swe_maps.h): kept on the GPU from m's state, a pass after every step. */
 swgl_status roe_gpu_maps_start(roe_gpu *r, const swe_maps *m);

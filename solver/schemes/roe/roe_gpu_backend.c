@@ -124,8 +124,7 @@ swgl_status rog_be_maps_read(void *self, swe_maps *m) { return roe_gpu_maps_read
 int rog_be_host_clock(const void *self) { return roe_gpu_host_clock(self); }
 swgl_status rog_be_account(void *self, swe_account *a)
 {
-    roe_gpu_account(self, a);
-    return SWGL_OK;
+    return roe_gpu_account(self, a);
 }
 
 /* state (h, qx, qy, code), bed (H, 0, 0, 0) with H = -z_b: eta = h - H, z_b = 0 - H */

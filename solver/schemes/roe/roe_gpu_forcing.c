@@ -224,12 +224,14 @@ void roe_gpu_set_time(roe_gpu *r, double t, double stop)
 
 int roe_gpu_host_clock(const roe_gpu *r) { return r->forcing && !r->devb; }
 
-void roe_gpu_account(const roe_gpu *r, swe_account *a)
+swgl_status roe_gpu_account(const roe_gpu *r, swe_account *a)
 {
-    if (!r->forcing) return;
+    if (!r->forcing) return SWGL_OK;
     swe_account_copy(&r->fclk.acc, a);
     /* the kernel's sums (r->devb): each face's in and out pairs, added in double */
-    if (!r->devb || gpu_array2d_download(r->racc[r->ri], r->ringbuf) != SWGL_OK) return;
+    if (!r->devb) return SWGL_OK;
+    swgl_status st = gpu_array2d_download(r->racc[r->ri], r->ringbuf);
+    if (st != SWGL_OK) return st;
     for (size_t k = 0; k < 4 * (size_t)r->M; k++) {
         int s = r->forc->seg_of[k];
         if (s < 0) continue;
@@ -237,4 +239,5 @@ void roe_gpu_account(const roe_gpu *r, swe_account *a)
         a->seg_in[s] += (double)v[0] + v[1];
         a->seg_out[s] += (double)v[2] + v[3];
     }
+    return SWGL_OK;
 }

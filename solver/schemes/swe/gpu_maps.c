@@ -56,10 +56,7 @@ gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *
     if (!g->maps[0]) return NULL;
     if (!g->maps[1 - g->mi]) {   /* the pass's target, the first time a pass runs */
         gpu_mrt_desc d = {g->w, g->h, 2, {GPU_RGBA32F, GPU_RGBA32F}, "flood maps"};
-        if (gpu_mrt_create(&d, &g->maps[1 - g->mi]) != SWGL_OK) {
-            g->failed = 1;
-            return NULL;
-        }
+        if ((g->failed = gpu_mrt_create(&d, &g->maps[1 - g->mi])) != SWGL_OK) return NULL;
     }
     gpu_pass_begin(p, g->prog[clock != NULL]);
     gpu_pass_array(p, "u_maps_a", gpu_mrt_member(g->maps[g->mi], 0));

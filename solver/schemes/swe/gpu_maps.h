@@ -16,7 +16,7 @@ typedef struct gpu_maps {
     gpu_program *prog[2];    /* [time from the clock texels] */
     int mi;                  /* the MRT holding the latest maps */
     int w, h;                /* their size (the second MRT is made when a pass first runs) */
-    int failed;              /* that MRT could not be made (gpu_maps_begin returned NULL) */
+    swgl_status failed;      /* why that MRT could not be made (gpu_maps_begin returned NULL) */
     float arrival, hdry;
 } gpu_maps;
 
@@ -30,7 +30,7 @@ swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const ch
 gpu_pass *gpu_maps_begin(gpu_maps *g, gpu_pass *p, double t, const gpu_array2d *clock, double t_known);
 /* SWGL_OK, or the error of the pass's target that gpu_maps_begin could not make (it then
  * returned NULL with maps kept) */
-static inline swgl_status gpu_maps_status(const gpu_maps *g) { return g->failed ? SWGL_ERR_NO_MEMORY : SWGL_OK; }
+static inline swgl_status gpu_maps_status(const gpu_maps *g) { return g->failed; }
 swgl_status gpu_maps_end(gpu_maps *g, gpu_pass *p);
 /* Binds the latest maps as read-write images `unit` and `unit` + 1 of a program built with
  * SWE_MAPS_INLINE (and SWE_MAPS_DT_ON_GPU) that updates them in place, with their uniforms
