@@ -6,7 +6,7 @@
 #      steps and final volume (the same states), the boundary volumes within 1e-6 of each
 #      other (the kernels sum w dt rate in float pairs with the step's float dt, the host
 #      in double: measured 3e-10 to 4e-9 apart), the balance within its bound, kp (RK2 and
-#      Euler) and roe;
+#      Euler), roe, and hllc on roe's engine;
 #   2. the flood maps updated in place by the step's last kernel equal the maps pass's
 #      (the host clock's): depth, speed and hazard to the bit (the same states), the times
 #      within 1e-6 (the host clock's time is its double, the kernels' the clock's float sum);
@@ -43,13 +43,15 @@ grids_equal() {
 }
 
 dam="--case circular-dambreak --set domain.nx=48 --set domain.ny=48 --set domain.dx=0.8333333333333334 --set domain.dy=0.8333333333333334 --set run.t_end=10"
-for scheme in kp kp-euler roe; do
+for scheme in kp kp-euler roe hllc; do
+  bcs="free level"
   case $scheme in
     kp) sch="" ;;
     kp-euler) sch="--set kp.integrator=euler" ;;
     roe) sch="--set run.scheme=roe" ;;
+    hllc) sch="--set run.scheme=hllc"; bcs=free ;;   # (on roe's engine: its fused kernel and ring)
   esac
-  for bc in free level; do
+  for bc in $bcs; do
     w=free; [ $bc = level ] && w=level=0.4
     sides="--set boundary.west=$w --set boundary.east=free --set boundary.south=free --set boundary.north=free"
     d=$tmp/$scheme-$bc
