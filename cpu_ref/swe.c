@@ -107,6 +107,18 @@ void swe_account_faces(swe_account *a, const swe_forcing *f, const double *ring_
     }
 }
 
+void swe_account_pairs(swe_account *a, const swe_forcing *f, const float *sums, int M)
+{
+    if (!f || !f->n_seg) return;
+    for (size_t r = 0; r < 4 * (size_t)M; r++) {
+        int s = f->seg_of[r];
+        if (s < 0 || (f->ring_count && !f->ring_count[r])) continue;
+        const float *v = sums + 4 * r;
+        a->seg_in[s] += (double)v[0] + v[1];
+        a->seg_out[s] += (double)v[2] + v[3];
+    }
+}
+
 double swe_clock_rain(swe_clock *c, int stage, int stages, double dt)
 {
     c->rain_applied = 0.0;

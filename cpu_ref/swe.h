@@ -269,6 +269,10 @@ void swe_account_copy(const swe_account *a, swe_account *to);          /* same s
 /* Adds w dt times the boundary faces' volume rates ring_rate (4 M entries, m^3/s into the
  * domain, by SWE_RING) to the segments' in or out. */
 void swe_account_faces(swe_account *a, const swe_forcing *f, const double *ring_rate, int M, double w_dt);
+/* Adds the GPU's sums of the boundary faces (4 M texels by SWE_RING, each (in, its low word,
+ * out, its low word) in m^3: shaders/swe/swe_ring_acc.glsl) to the segments' in and out, each
+ * pair added in double. */
+void swe_account_pairs(swe_account *a, const swe_forcing *f, const float *sums, int M);
 
 /* What a solver keeps of the forcing while it runs: the values of the stage it is in,
  * the boundary faces' volume rates of that stage (filled by the solver), and the

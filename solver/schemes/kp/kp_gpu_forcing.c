@@ -174,15 +174,8 @@ swgl_status kp_gpu_account(const kp_gpu *g, swe_account *a)
     /* the kernels' sums (g->devb): each face's in and out pairs, added in double */
     if (!g->devb) return SWGL_OK;
     swgl_status st = gpu_array2d_download(g->racc[g->ri], g->ringbuf);
-    if (st != SWGL_OK) return st;
-    for (size_t r = 0; r < 4 * (size_t)g->M; r++) {
-        int s = g->forc->seg_of[r];
-        if (s < 0) continue;
-        const float *v = g->ringbuf + 4 * r;
-        a->seg_in[s] += (double)v[0] + v[1];
-        a->seg_out[s] += (double)v[2] + v[3];
-    }
-    return SWGL_OK;
+    if (st == SWGL_OK) swe_account_pairs(a, g->forc, g->ringbuf, g->M);
+    return st;
 }
 
 /* The flood maps' pass after a step (gpu_maps.h): the state after it, at time t (host

@@ -231,13 +231,6 @@ swgl_status roe_gpu_account(const roe_gpu *r, swe_account *a)
     /* the kernel's sums (r->devb): each face's in and out pairs, added in double */
     if (!r->devb) return SWGL_OK;
     swgl_status st = gpu_array2d_download(r->racc[r->ri], r->ringbuf);
-    if (st != SWGL_OK) return st;
-    for (size_t k = 0; k < 4 * (size_t)r->M; k++) {
-        int s = r->forc->seg_of[k];
-        if (s < 0) continue;
-        const float *v = r->ringbuf + 4 * k;
-        a->seg_in[s] += (double)v[0] + v[1];
-        a->seg_out[s] += (double)v[2] + v[3];
-    }
-    return SWGL_OK;
+    if (st == SWGL_OK) swe_account_pairs(a, r->forc, r->ringbuf, r->M);
+    return st;
 }
