@@ -60,6 +60,12 @@ typedef struct gauge_ctx {
     double last;                     /* time of the last line written */
     char path[1100];
 } gauge_ctx;
+/* sim_gauges.c: gauges.csv opened (its header and the line at t0), a line from ghost-ring
+ * fields f, a line sampled from the running instance, closed and freed */
+swgl_status gauge_open(gauge_ctx *g, const scheme_desc *d, const scheme_setup *s, outdir *od, double t0);
+swgl_status gauge_fields(gauge_ctx *g, double t, double *const *f);
+swgl_status gauge_sample(gauge_ctx *g, double t, scheme_inst *in);
+void gauge_free(gauge_ctx *g);
 
 typedef struct sim_observer {
     unsigned events;
