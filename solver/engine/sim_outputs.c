@@ -1,8 +1,8 @@
 /* sim_outputs.c — what a sim with an output folder leaves behind (docs/outputs.md): the
  * state's grids and pictures at the scenario's output times, run.nc, gauges.csv (written by
- * sim_gauges.c), the flood maps, performance.csv and summary.json, all staged in the folder's staging copy and
- * committed by swgl_sim_finish in one step (output.h), so that a failed or abandoned run
- * leaves the folder as it was.
+ * sim_gauges.c), the flood maps, performance.csv and summary.json, all staged in the
+ * folder's staging copy and committed by swgl_sim_finish in one step (output.h), so that a
+ * failed or abandoned run leaves the folder as it was.
  *
  * These are the run's own observers: at a stop of the scenario (an output time: grids,
  * frame, run.nc; a gauge time: a gauge line), after every step (gauges with no interval,

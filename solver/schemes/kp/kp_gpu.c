@@ -306,10 +306,11 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     g->forc = p->sw.forcing;
     g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);
-    /* open, level and depth boundaries of constant values stay on the kernels, their
-     * faces' volumes summed there (swe_forcing_faces_constant, kpg_ring_acc); other boundary data, rain
-     * and sources run the host clock on the passes */
-    g->devb = g->compute && !g->dbl && g->forcing && swe_forcing_faces_constant(g->forc) && g->tune.kp_fused != TUNE_KP_FUSED_OFF;
+    /* open, level and depth boundaries of constant values stay on the kernels, their faces'
+     * volumes summed there (swe_forcing_faces_constant, kpg_ring_acc); other boundary data,
+     * rain and sources run the host clock on the passes */
+    g->devb = g->compute && !g->dbl && g->forcing && swe_forcing_faces_constant(g->forc) &&
+              g->tune.kp_fused != TUNE_KP_FUSED_OFF;
     g->fused = g->compute && !g->dbl && (!g->forcing || g->devb) && g->tune.kp_fused != TUNE_KP_FUSED_OFF;
     /* run_to steps on kernels that skip dry tiles outright (kpg_step_kernels; measured on an
      * H200, docs/performance.md); tune kp.fused=flux keeps the reduction, the clock and

@@ -55,19 +55,25 @@ swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p)
     return st;
 }
 
-/* The step on kernels' boundary sums (g->devb): stage k's faces from src (Q^n, or RK2's
+/* A ring pass (kp_ring.glsl: prog, with or without SWE_RING_ACC) begun over the faces of
+ * the state src */
+static void ring_pass_begin(kp_gpu *g, gpu_pass *p, gpu_program *prog, gpu_mrt *src)
+{
+    gpu_pass_begin(p, prog);
+    BIND(g, p, "u_state", src, 0);
+    BIND(g, p, "u_bed", g->bed, 0);
+    kpg_recon_uniforms(g, p);
+    gpu_pass_int(p, "u_nx", g->nx);
+    gpu_pass_int(p, "u_ny", g->ny);
+}
+
+/* The step on kernels' boundary sums (g->devb): a stage's faces from src (Q^n, or RK2's
  * Q*) with the step's dt from clock, weight 1/2 in RK2, added into the other sums array
  * (kp_ring.glsl under SWE_RING_ACC). */
-swgl_status kpg_ring_acc(kp_gpu *g, gpu_mrt *src, int k, const gpu_array2d *clock)
+swgl_status kpg_ring_acc(kp_gpu *g, gpu_mrt *src, const gpu_array2d *clock)
 {
-    (void)k;
     gpu_pass p;
-    gpu_pass_begin(&p, g->p_racc);
-    BIND(g, &p, "u_state", src, 0);
-    BIND(g, &p, "u_bed", g->bed, 0);
-    kpg_recon_uniforms(g, &p);
-    gpu_pass_int(&p, "u_nx", g->nx);
-    gpu_pass_int(&p, "u_ny", g->ny);
+    ring_pass_begin(g, &p, g->p_racc, src);
     gpu_pass_array(&p, "u_acc", g->racc[g->ri]);
     gpu_pass_array(&p, "u_clock", clock);
     gpu_pass_float(&p, "u_w", g->rk2 ? 0.5f : 1.0f);
@@ -93,13 +99,7 @@ swgl_status kpg_forcing_values(kp_gpu *g, int k)
 swgl_status kpg_ring_rates(kp_gpu *g, int k)
 {
     gpu_pass p;
-    gpu_mrt *src = k == 0 || !g->rk2 ? g->state[g->cur] : g->qstar;
-    gpu_pass_begin(&p, g->p_ring);
-    BIND(g, &p, "u_state", src, 0);
-    BIND(g, &p, "u_bed", g->bed, 0);
-    kpg_recon_uniforms(g, &p);
-    gpu_pass_int(&p, "u_nx", g->nx);
-    gpu_pass_int(&p, "u_ny", g->ny);
+    ring_pass_begin(g, &p, g->p_ring, k == 0 || !g->rk2 ? g->state[g->cur] : g->qstar);
     swgl_status st = gpu_pass_draw(&p, g->ring, NULL);
     if (st == SWGL_OK) st = gpu_array2d_download(g->ring, g->ringbuf);
     for (size_t r = 0; st == SWGL_OK && r < 4 * (size_t)g->M; r++)

@@ -201,9 +201,9 @@ void kpg_integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_arra
 swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p);
 swgl_status kpg_forcing_values(kp_gpu *g, int k);
 swgl_status kpg_ring_rates(kp_gpu *g, int k);
-/* the step on kernels' sums of stage k's boundary faces (g->devb: from src, with the
+/* the step on kernels' sums of a stage's boundary faces (g->devb: from src, with the
  * step's clock) */
-swgl_status kpg_ring_acc(kp_gpu *g, gpu_mrt *src, int k, const gpu_array2d *clock);
+swgl_status kpg_ring_acc(kp_gpu *g, gpu_mrt *src, const gpu_array2d *clock);
 /* Stage k's redraws after its integration pass into out (host clock): the point
  * sources' cells and the discharge faces' (gpu_redraw.h). */
 swgl_status kpg_redraw(kp_gpu *g, int k, double dt, double rain_s, gpu_mrt *out);

@@ -305,8 +305,8 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
         if (st != SWGL_OK) return st;
     }
     /* open, level and depth faces' volumes, summed on the GPU (kp_gpu_forcing.c) */
-    if (g->devb && ((st = kpg_ring_acc(g, g->state[g->cur], 0, clock)) != SWGL_OK ||
-                    (g->rk2 && (st = kpg_ring_acc(g, g->qstar, 1, clock)) != SWGL_OK)))
+    if (g->devb && ((st = kpg_ring_acc(g, g->state[g->cur], clock)) != SWGL_OK ||
+                    (g->rk2 && (st = kpg_ring_acc(g, g->qstar, clock)) != SWGL_OK)))
         return st;
     g->cur = 1 - g->cur;
     g->tpar = 1 - g->tpar;
