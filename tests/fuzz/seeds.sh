@@ -78,6 +78,7 @@ if [ -f "$dam" ]; then
   { cat "$dam"; printf '\0domain.level=1\0run.cfl=0.5\0boundary.east=free 0:50, wall'; } > "$out/scenario/set-dambreak"
   { cat "$dam"; printf '\0domain.bed=small.asc\0domain.nx=3\0domain.ny=2\0domain.dx=1\0domain.dy=1\0domain.mask=\0run.output_times=0.5, 1'; } \
     > "$out/scenario/set-grid"
+  { cat "$dam"; printf '\0output.grids=flt\0output.maps=true\0output.arrival_depth=0.05'; } > "$out/scenario/set-output"
 fi
 
 # Field expressions: KEY = VALUE lines of the field keys, VALUE without its inline comment.
