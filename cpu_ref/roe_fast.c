@@ -1,8 +1,9 @@
 /* roe_fast.c — the fast CPU solver of the Lastra et al. (2009) Roe scheme with the
- * draining limiter on the mass update: float (SSE intrinsics over 4 edges / 4 cells) or
- * double (`--precision double`: SSE2 over 2 edges / 2 cells), OpenMP over blocks of
- * rows.  The kernels are written once over a vector of lanes (roe_fast_body.h, included
- * below for each type).  Same scheme, same sweep and the same order of sums as
+ * draining limiter on the mass update: float (SSE intrinsics over 4 edges / 4 cells;
+ * AVX2 over 8, AVX-512 over 16) or double (`--precision double`: SSE2 over 2, AVX2 over 4,
+ * AVX-512 over 8), OpenMP over blocks of rows.  The kernels are written once over a vector
+ * of lanes (roe_fast_body.h, included below for each type and instruction set; the widest
+ * the CPU has is chosen at create, or --tune cpu.isa).  Same scheme, same sweep and the same order of sums as
  * the scalar solver (roe_scalar.c), whose comment block gives rates and apply with
  * equations (M1)-(M4); the edge function is roe_edge (roe_flux.c, equations there)
  * written for 4 (2) lanes, with every branch turned into a mask and a blend:
@@ -30,8 +31,8 @@
  * so that no lane makes an inf or a NaN (tau = +inf is set by the blend, and inf / dt
  * = inf, min(1, inf) = 1: a ghost never limits).
  *
- * Storage: float (double) arrays with a padded row stride st = roundup(nx + 6, 4) >= nx + 6,
- * so a 4-wide (2-wide) load starting at any column 0..nx+1 stays in its row; the padding columns
+ * Storage: float (double) arrays with a padded row stride st = roundup(nx + L + 2, L) for
+ * L lanes, so an L-wide load starting at any column 0..nx+1 stays in its row; the padding columns
  * are CELL_OFF (never active) with zero state and tau = +inf.  Full-size arrays: the
  * state, H, M (2 values), G of the east and north edge of each cell (phiE, phiN, as in
  * the scalar solver, index k = j st + i) and tau.  Each OpenMP thread sweeps its own
@@ -59,7 +60,9 @@ struct roe_fast {
     int nx, ny, nthreads;
     int nrun;                   /* threads of the parallel regions now (<= nthreads): cpu_load */
     cpu_load load;
-    int dbl;                    /* 0: float x4, 1: double x2 */
+    int dbl;                    /* 0: float, 1: double */
+    int wide;                   /* the kernels: 0 SSE (x4 / x2), 1 AVX2 (x8 / x4), 2 AVX-512 (x16 / x8) */
+    char simd[32];              /* "float, AVX-512 x16" */
     size_t st;                  /* row stride (values) */
     size_t n;                   /* values per field, with tail padding */
     double dx, dy, cfl, g, h_dry, kappa;
@@ -156,7 +159,189 @@ static inline int value_code(unsigned char c)
 #include "roe_fast_body.h"
 #include "roe_fast_undef.h"
 
+/* ---- the kernels on AVX2 (float x8, double x4) and AVX-512 (float x16, double x8) ----
+ * Compiled for those instruction sets whatever the build's target (GCC's target pragma,
+ * x86-64, not clang) and chosen at create by what the CPU has (or --tune cpu.isa).  The
+ * compares give the same lane masks as SSE's (AVX-512's mask registers turned back into
+ * vectors), max and min keep SSE's operand order (the second operand on NaN), and the
+ * build is ISO C (no FMA contraction): every lane computes what the SSE lane computes. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(SWGL_NO_WIDE_SIMD)
+#define RF_HAVE_WIDE 1
+#include <immintrin.h>
+#define RF_KERNELS_ONLY 1
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define T float
+#define MT int32_t
+#define V __m256
+#define LANES 8
+#define FN(name) name##_f8
+#define RF_TINY 1e-30f
+#define RF_SQRT2 1.41421356f
+#define v_set1 _mm256_set1_ps
+#define v_zero _mm256_setzero_ps
+#define v_add _mm256_add_ps
+#define v_sub _mm256_sub_ps
+#define v_mul _mm256_mul_ps
+#define v_div _mm256_div_ps
+#define v_max _mm256_max_ps
+#define v_min _mm256_min_ps
+#define v_sqrt _mm256_sqrt_ps
+#define v_and _mm256_and_ps
+#define v_or _mm256_or_ps
+#define v_andnot _mm256_andnot_ps
+#define v_lt(a, b) _mm256_cmp_ps(a, b, _CMP_LT_OS)
+#define v_le(a, b) _mm256_cmp_ps(a, b, _CMP_LE_OS)
+#define v_gt(a, b) _mm256_cmp_ps(a, b, _CMP_GT_OS)
+#define v_eq(a, b) _mm256_cmp_ps(a, b, _CMP_EQ_OQ)
+#define v_unord(a, b) _mm256_cmp_ps(a, b, _CMP_UNORD_Q)
+#define v_movemask _mm256_movemask_ps
+#define v_load _mm256_loadu_ps
+#define v_store _mm256_storeu_ps
+#define v_loadm(p) _mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(p)))
+#define v_ones() _mm256_castsi256_ps(_mm256_set1_epi32(-1))
+#include "roe_fast_body.h"
+#include "roe_fast_undef.h"
+
+#define T double
+#define MT int64_t
+#define V __m256d
+#define LANES 4
+#define FN(name) name##_d4
+#define RF_TINY 1e-300
+#define RF_SQRT2 1.4142135623730951
+#define v_set1 _mm256_set1_pd
+#define v_zero _mm256_setzero_pd
+#define v_add _mm256_add_pd
+#define v_sub _mm256_sub_pd
+#define v_mul _mm256_mul_pd
+#define v_div _mm256_div_pd
+#define v_max _mm256_max_pd
+#define v_min _mm256_min_pd
+#define v_sqrt _mm256_sqrt_pd
+#define v_and _mm256_and_pd
+#define v_or _mm256_or_pd
+#define v_andnot _mm256_andnot_pd
+#define v_lt(a, b) _mm256_cmp_pd(a, b, _CMP_LT_OS)
+#define v_le(a, b) _mm256_cmp_pd(a, b, _CMP_LE_OS)
+#define v_gt(a, b) _mm256_cmp_pd(a, b, _CMP_GT_OS)
+#define v_eq(a, b) _mm256_cmp_pd(a, b, _CMP_EQ_OQ)
+#define v_unord(a, b) _mm256_cmp_pd(a, b, _CMP_UNORD_Q)
+#define v_movemask _mm256_movemask_pd
+#define v_load _mm256_loadu_pd
+#define v_store _mm256_storeu_pd
+#define v_loadm(p) _mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)(p)))
+#define v_ones() _mm256_castsi256_pd(_mm256_set1_epi32(-1))
+#include "roe_fast_body.h"
+#include "roe_fast_undef.h"
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq")
+#define T float
+#define MT int32_t
+#define V __m512
+#define LANES 16
+#define FN(name) name##_f16
+#define RF_TINY 1e-30f
+#define RF_SQRT2 1.41421356f
+#define RF_MASK(m) _mm512_castsi512_ps(_mm512_movm_epi32(m))
+#define v_set1 _mm512_set1_ps
+#define v_zero _mm512_setzero_ps
+#define v_add _mm512_add_ps
+#define v_sub _mm512_sub_ps
+#define v_mul _mm512_mul_ps
+#define v_div _mm512_div_ps
+#define v_max _mm512_max_ps
+#define v_min _mm512_min_ps
+#define v_sqrt _mm512_sqrt_ps
+#define v_and _mm512_and_ps
+#define v_or _mm512_or_ps
+#define v_andnot _mm512_andnot_ps
+#define v_lt(a, b) RF_MASK(_mm512_cmp_ps_mask(a, b, _CMP_LT_OS))
+#define v_le(a, b) RF_MASK(_mm512_cmp_ps_mask(a, b, _CMP_LE_OS))
+#define v_gt(a, b) RF_MASK(_mm512_cmp_ps_mask(a, b, _CMP_GT_OS))
+#define v_eq(a, b) RF_MASK(_mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ))
+#define v_unord(a, b) RF_MASK(_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q))
+#define v_movemask(x) ((int)_mm512_movepi32_mask(_mm512_castps_si512(x)))
+#define v_load _mm512_loadu_ps
+#define v_store _mm512_storeu_ps
+#define v_loadm(p) _mm512_castsi512_ps(_mm512_loadu_si512((const void *)(p)))
+#define v_ones() _mm512_castsi512_ps(_mm512_set1_epi32(-1))
+#include "roe_fast_body.h"
+#include "roe_fast_undef.h"
+#undef RF_MASK
+
+#define T double
+#define MT int64_t
+#define V __m512d
+#define LANES 8
+#define FN(name) name##_d8
+#define RF_TINY 1e-300
+#define RF_SQRT2 1.4142135623730951
+#define RF_MASK(m) _mm512_castsi512_pd(_mm512_movm_epi64(m))
+#define v_set1 _mm512_set1_pd
+#define v_zero _mm512_setzero_pd
+#define v_add _mm512_add_pd
+#define v_sub _mm512_sub_pd
+#define v_mul _mm512_mul_pd
+#define v_div _mm512_div_pd
+#define v_max _mm512_max_pd
+#define v_min _mm512_min_pd
+#define v_sqrt _mm512_sqrt_pd
+#define v_and _mm512_and_pd
+#define v_or _mm512_or_pd
+#define v_andnot _mm512_andnot_pd
+#define v_lt(a, b) RF_MASK(_mm512_cmp_pd_mask(a, b, _CMP_LT_OS))
+#define v_le(a, b) RF_MASK(_mm512_cmp_pd_mask(a, b, _CMP_LE_OS))
+#define v_gt(a, b) RF_MASK(_mm512_cmp_pd_mask(a, b, _CMP_GT_OS))
+#define v_eq(a, b) RF_MASK(_mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ))
+#define v_unord(a, b) RF_MASK(_mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q))
+#define v_movemask(x) ((int)_mm512_movepi64_mask(_mm512_castpd_si512(x)))
+#define v_load _mm512_loadu_pd
+#define v_store _mm512_storeu_pd
+#define v_loadm(p) _mm512_castsi512_pd(_mm512_loadu_si512((const void *)(p)))
+#define v_ones() _mm512_castsi512_pd(_mm512_set1_epi32(-1))
+#include "roe_fast_body.h"
+#include "roe_fast_undef.h"
+#undef RF_MASK
+#pragma GCC pop_options
+#undef RF_KERNELS_ONLY
+#endif
+
 /* ---- the solver ---- */
+
+static int lanes_of(const struct roe_fast *f)
+{
+    return (f->dbl ? 2 : 4) << f->wide;
+}
+
+/* the kernels for the CPU (isa: SWE_ISA_*, swe.h): the widest it has, or the one asked for */
+static swgl_status choose_isa(struct roe_fast *f, int isa)
+{
+    static const char *const name[] = {"SSE", "AVX2", "AVX-512"};
+    int have = 0;
+#ifdef RF_HAVE_WIDE
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) have = 1;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) have = 2;
+#endif
+    if (isa < SWE_ISA_AUTO || isa > SWE_ISA_AVX512)
+        return swgl_fail(SWGL_ERR_ARG, "roe: cpu.isa = %d: expected auto, sse2, avx2 or avx512", isa);
+    if (isa == SWE_ISA_AUTO) f->wide = have;
+    else if (isa - SWE_ISA_SSE2 > have)
+        return swgl_fail(SWGL_ERR_ARG, "roe: --tune cpu.isa=%s: this CPU (or build) has no %s; it has %s",
+                         isa == SWE_ISA_AVX2 ? "avx2" : "avx512", name[isa - SWE_ISA_SSE2], name[have]);
+    else f->wide = isa - SWE_ISA_SSE2;
+    snprintf(f->simd, sizeof f->simd, "%s, %s%s x%d", f->dbl ? "double" : "float", name[f->wide],
+             f->wide == 0 && f->dbl ? "2" : "", lanes_of(f));
+    return SWGL_OK;
+}
+
+const char *roe_fast_simd(const struct roe_fast *f)
+{
+    return f->simd;
+}
 
 static void *alloc16(size_t bytes)
 {
@@ -204,8 +389,15 @@ struct roe_fast *roe_fast_create(const swe_problem *p, int use_double, swe_clock
     f->g = p->g;
     f->h_dry = p->h_dry;
     f->kappa = p->kappa;
-    f->st = ((size_t)p->nx + 6 + 3) / 4 * 4;
-    f->n = f->st * (size_t)grid_rows(p->ny) + 8;
+    if (choose_isa(f, p->isa) != SWGL_OK) {
+        roe_fast_destroy(f);
+        return NULL;
+    }
+    /* a LANES-wide load starting at any column 0..nx+1 stays in its row, and so does
+     * one at column + 1 (apply's tau of the east neighbour) */
+    const size_t L = (size_t)lanes_of(f);
+    f->st = ((size_t)p->nx + L + 2 + L - 1) / L * L;
+    f->n = f->st * (size_t)grid_rows(p->ny) + 2 * L;
     f->nthreads = omp_get_max_threads();
     if (p->threads > 0) f->nthreads = p->threads;   /* (--tune cpu.threads=N) */
     if (f->nthreads < 1) f->nthreads = 1;
@@ -288,18 +480,32 @@ int roe_fast_is_double(const struct roe_fast *f)
     return f->dbl;
 }
 
+/* fn's instance for f's kernels: fn_f / fn_f8 / fn_f16 (ty f), fn_d / fn_d4 / fn_d8 (ty d) */
+#ifdef RF_HAVE_WIDE
+#define RF_W1_f f8
+#define RF_W2_f f16
+#define RF_W1_d d4
+#define RF_W2_d d8
+#define RF_CAT(a, b) a##_##b
+#define RF_NAME(fn, w) RF_CAT(fn, w)
+#define RF_PICK(f, fn, ty, args) \
+    ((f)->wide == 2 ? RF_NAME(fn, RF_W2_##ty) args : (f)->wide == 1 ? RF_NAME(fn, RF_W1_##ty) args : fn##_##ty args)
+#else
+#define RF_PICK(f, fn, ty, args) fn##_##ty args
+#endif
+
 double roe_fast_rates(struct roe_fast *f)
 {
     int bad = 0;
     f->nrun = cpu_load_threads(&f->load);   /* the threads the other programs leave (cpu_info.h) */
     if (f->dbl) {
-        double smax = rates_d(f, &bad);
+        double smax = RF_PICK(f, rates, d, (f, &bad));
         f->moving = smax > 0.0;
         if (bad) return NAN;
         /* as the scalar solver writes it: 2 cfl |V| / max S */
         return smax > 0.0 ? 2.0 * f->cfl * (f->dx * f->dy) / smax : INFINITY;
     }
-    float smax = rates_f(f, &bad);
+    float smax = RF_PICK(f, rates, f, (f, &bad));
     f->moving = smax > 0.0f;
     if (bad) return NAN;
     return smax > 0.0f ? 2.0 * f->cfl * f->dx * f->dy / (double)smax : INFINITY;
@@ -314,7 +520,7 @@ int roe_fast_apply(struct roe_fast *f, double dt)
      * theta is never 0/0) */
     const int move = f->moving && dt > 0.0;
     swe_clock_step(f->clk, dt);   /* the series' means over the step (swe.h "over a step") */
-    int bad = f->dbl ? apply_d(f, dt, move) : apply_f(f, dt, move);
+    int bad = f->dbl ? RF_PICK(f, apply, d, (f, dt, move)) : RF_PICK(f, apply, f, (f, dt, move));
     if (swe_forcing_any(f->clk->f) && (f->dbl ? forcing_d(f, dt, move) : forcing_f(f, dt, move))) bad = -1;
     f->clk->acc.clip += f->clip_vol;
     swe_clock_applied(f->clk, 0, 1, dt);

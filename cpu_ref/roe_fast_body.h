@@ -1,9 +1,13 @@
 /* roe_fast_body.h — the kernels of the fast Roe solver, written once over a vector of
- * LANES reals: roe_fast.c includes this file twice, for float (T = float, V = __m128,
- * 4 lanes, FN(n) = n##_f) and for double (T = double, V = __m128d, 2 lanes, FN(n) =
- * n##_d), with the v_* operations defined as the SSE / SSE2 intrinsics of that type.
- * The float instance is the solver as it was written with _ps intrinsics, operation for
- * operation.  roe_fast.c's comment block says what each kernel computes. */
+ * LANES reals: roe_fast.c includes this file for float (T = float, V = __m128, 4 lanes,
+ * FN(n) = n##_f) and for double (T = double, V = __m128d, 2 lanes, FN(n) = n##_d), with
+ * the v_* operations defined as the SSE / SSE2 intrinsics of that type; then, with
+ * RF_KERNELS_ONLY (the sweep and the update; set-up and forcing are the SSE instance's),
+ * for AVX2 (8 / 4 lanes, n##_f8 / n##_d4) and AVX-512 (16 / 8 lanes, n##_f16 / n##_d8).
+ * Each lane does the same operations in the same order on every instance, so every
+ * instance gives the same bits.  The float SSE instance is the solver as it was written
+ * with _ps intrinsics, operation for operation.  roe_fast.c's comment block says what each
+ * kernel computes. */
 
 /* the typed arrays of a roe_fast */
 typedef struct {
@@ -29,6 +33,7 @@ static inline FN(arrays) FN(arr)(const struct roe_fast *f)
     return a;
 }
 
+#ifndef RF_KERNELS_ONLY   /* (the wider instances share the SSE instance's set-up and forcing) */
 /* H, the masks and tau = +inf off the active cells, from the problem */
 static void FN(init)(struct roe_fast *f, const swe_problem *p)
 {
@@ -92,6 +97,8 @@ static void FN(get_state)(const struct roe_fast *f, double *h, double *qx, doubl
             qy[k] = a.qy[kf];
         }
 }
+
+#endif /* RF_KERNELS_ONLY */
 
 /* ---- lane helpers ---- */
 
@@ -491,6 +498,7 @@ static int FN(apply)(struct roe_fast *f, double dt, int move)
     return bad ? -1 : 0;
 }
 
+#ifndef RF_KERNELS_ONLY
 /* theta = min(1, tau / dt) of one cell, as theta4 computes it (min(1, x) = 1 < x ? 1 : x) */
 static inline T FN(theta1)(T tau, T dt)
 {
@@ -567,3 +575,4 @@ static int FN(forcing)(struct roe_fast *f, double dt, int move)
     }
     return bad ? -1 : 0;
 }
+#endif /* RF_KERNELS_ONLY */

@@ -21,6 +21,8 @@ int roe_fast_apply(struct roe_fast *f, double dt);
 void roe_fast_clip_stats(const struct roe_fast *f, double *volume, double *rel);
 int roe_fast_threads(const struct roe_fast *f);
 int roe_fast_is_double(const struct roe_fast *f);
+/* the kernels' precision, instruction set and lanes: "float, AVX-512 x16" */
+const char *roe_fast_simd(const struct roe_fast *f);
 
 /* One boundary edge (one side active, the other a ghost of code c), in double, as both
  * solvers compute it (roe_cpu.h "Boundary edges"):

@@ -135,7 +135,7 @@ roe_cpu *roe_cpu_create(const swe_problem *p, enum roe_cpu_kind kind)
         int dbl = kind == ROE_CPU_FAST_DOUBLE;
         s->fast = roe_fast_create(p, dbl, &s->clk);
         if (!s->fast) goto fail_quiet;
-        snprintf(s->name, sizeof s->name, "cpu (%s, up to %d threads)", dbl ? "double, SSE2 x2" : "float, SSE x4",
+        snprintf(s->name, sizeof s->name, "cpu (%s, up to %d threads)", roe_fast_simd(s->fast),
                  roe_fast_threads(s->fast));
         return s;
     }

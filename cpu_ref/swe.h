@@ -49,7 +49,12 @@ typedef struct swe_problem {
     /* The fast CPU solvers' threads (kp, roe): 0, as many as the cores other programs leave,
      * at most OpenMP's count (cpu_ref/cpu_info.h); N > 0: N, always (--tune cpu.threads=N) */
     int threads;
+    /* roe's fast CPU solver's vector instructions (cpu_ref/roe_fast.c): SWE_ISA_AUTO, the
+     * widest the CPU has; or SSE2, AVX2, AVX-512 (an error where the CPU lacks it) */
+    int isa;
 } swe_problem;
+
+enum { SWE_ISA_AUTO = 0, SWE_ISA_SSE2 = 1, SWE_ISA_AVX2 = 2, SWE_ISA_AVX512 = 3 };
 
 /* The face of a first-order scheme whose update is the draining one (roe_cpu.h (M2)-(M5),
  * hllc_cpu.h (H5)-(H7)): one signature in C and in GLSL (shaders/swe/swe_face.glsl, where

@@ -47,8 +47,8 @@ static void precision_wiring(const gpu_info *info)
         {BACKEND_GPU, PRECISION_SINGLE, 1, "gpu (float, ", "single"},
         {BACKEND_GPU, PRECISION_DOUBLE, 1, "gpu (double, ", "double"},
         {BACKEND_GPU, PRECISION_DOUBLE, 0, NULL, NULL},
-        {BACKEND_CPU, PRECISION_AUTO, 0, "cpu (float, SSE x4", "single"},
-        {BACKEND_CPU, PRECISION_DOUBLE, 0, "cpu (double, SSE2 x2", "double"},
+        {BACKEND_CPU, PRECISION_AUTO, 0, "cpu (float, ", "single"},
+        {BACKEND_CPU, PRECISION_DOUBLE, 0, "cpu (double, ", "double"},
         {BACKEND_CPU_SCALAR, PRECISION_AUTO, 0, "cpu-scalar (double)", "double"},
         {BACKEND_CPU_SCALAR, PRECISION_DOUBLE, 0, "cpu-scalar (double)", "double"},
         /* the reference stays double whatever --precision says (--compare cpu-scalar) */

@@ -64,6 +64,7 @@ static void defaults(void)
     CHECK(t.mpi_choose == TUNE_AUTO, "mpi.choose defaults to auto");
     CHECK(t.mpi_verbose == 0, "mpi.verbose defaults to off");
     CHECK(t.cpu_threads == 0, "cpu.threads defaults to 0 (the cores other programs leave)");
+    CHECK(t.cpu_isa == 0, "cpu.isa defaults to auto (0: the widest the CPU has)");
     /* the backends take tuning_or_default(cfg->tune): NULL must be the same defaults */
     CHECK(memcmp(tuning_or_default(NULL), &t, sizeof t) == 0, "tuning_or_default(NULL) is the defaults");
     CHECK(tuning_or_default(&z) == &z, "tuning_or_default(t) is t");
@@ -75,15 +76,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 21 keys, each tested here (a new key must be added to this test) */
-    static const char *const names[] = {"cpu.threads", "clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
+    /* the table: 22 keys, each tested here (a new key must be added to this test) */
+    static const char *const names[] = {"cpu.isa", "cpu.threads", "clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
                                         "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
                                         "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.mapped",
                                         "mpi.prefetch", "mpi.every",  "mpi.choose",    "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 21;
+    int n = tuning_key_count(), same = n == 22;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 21 keys this test covers, in order (%d keys)", n);
+          "the table holds the 22 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -103,6 +104,10 @@ static void good_values(void)
     CHECK(parse("mpi.overlap=off", &t) == SWGL_OK && t.mpi_overlap == TUNE_OFF, "mpi.overlap=off");
     CHECK(parse("mpi.choose=on", &t) == SWGL_OK && t.mpi_choose == TUNE_ON, "mpi.choose=on");
     CHECK(parse("cpu.threads=3", &t) == SWGL_OK && t.cpu_threads == 3, "cpu.threads=3");
+    CHECK(parse("cpu.isa=sse2", &t) == SWGL_OK && t.cpu_isa == 1 && parse("cpu.isa=avx2", &t) == SWGL_OK &&
+              t.cpu_isa == 2 && parse("cpu.isa=avx512", &t) == SWGL_OK && t.cpu_isa == 3 &&
+              parse("cpu.isa=auto", &t) == SWGL_OK && t.cpu_isa == 0,
+          "cpu.isa=sse2, avx2, avx512, auto: SWE_ISA_* 1, 2, 3, 0");
     CHECK(parse("mpi.overlap=on", &t) == SWGL_OK && t.mpi_overlap == TUNE_ON, "mpi.overlap=on");
     CHECK(parse("mpi.overlap=no", &t) != SWGL_OK, "mpi.overlap=no: auto, off or on (a choice, not a switch)");
     CHECK(parse("mpi.verbose=on", &t) == SWGL_OK && t.mpi_verbose == 1, "mpi.verbose=on");
@@ -112,6 +117,8 @@ static void good_values(void)
     CHECK(parse("mpi.every=16", &t) == SWGL_OK && t.mpi_every == 16, "mpi.every=16 (its most)");
     CHECK(parse("mpi.every=17", &t) == SWGL_ERR_ARG && parse("mpi.every=-1", &t) == SWGL_ERR_ARG,
           "mpi.every=17 and -1 refused (0..16)");
+    CHECK(parse("cpu.isa=avx", &t) == SWGL_ERR_ARG && strstr(swgl_last_error(), "cpu.isa=avx") != NULL,
+          "cpu.isa=avx refused, naming the item: %s", swgl_last_error());
     CHECK(parse("cpu.threads=1025", &t) == SWGL_ERR_ARG && parse("cpu.threads=-1", &t) == SWGL_ERR_ARG &&
               parse("cpu.threads=x", &t) == SWGL_ERR_ARG,
           "cpu.threads=1025, -1 and x refused (0..1024)");

@@ -74,9 +74,11 @@ void bench_gpu_print(const bench_gpu *g, int with_fp64)
            g->compute ? "compute copy-cs" : "fragment copy", SWGL_COPY_CEILING_N, SWGL_COPY_CEILING_N, g->ceiling);
 }
 
+static char g_cpu_solver[sizeof ((swgl_sim_info *)0)->solver];
+
 /* The OpenMP threads of the fast CPU solver, as its description states them ("cpu (float,
- * SSE x4, 16 threads)") for a small case; 0 where unknown.  Over MPI ranks every rank calls
- * it (rank 0 makes the sim alone; the others get 0). */
+ * AVX-512 x16, up to 16 threads)") for a small case (roe's); 0 where unknown.  Over MPI ranks
+ * every rank calls it (rank 0 makes the sim alone; the others get 0). */
 int bench_cpu_threads(void)
 {
     const char *sets[] = {"run.t_end=0.01", NULL};
@@ -85,12 +87,19 @@ int bench_cpu_threads(void)
     swgl_sim_info info;
     int n = 0;
     if (swgl_sim_create(&d, &sim) == SWGL_OK && swgl_mpi_rank() == 0 && swgl_sim_get_info(sim, &info) == SWGL_OK) {
+        snprintf(g_cpu_solver, sizeof g_cpu_solver, "%s", info.solver);
         const char *t = strstr(info.solver, " threads");
         while (t && t > info.solver && t[-1] >= '0' && t[-1] <= '9') t--;
         if (t) n = atoi(t);
     }
     swgl_sim_destroy(sim);
     return n;
+}
+
+/* The description bench_cpu_threads read ("cpu (float, AVX-512 x16, up to 16 threads)"), "" before */
+const char *bench_cpu_solver(void)
+{
+    return g_cpu_solver;
 }
 
 /* ---- the rule of the timed figures (bench_measure.h) ------------------------------------ */

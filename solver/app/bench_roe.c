@@ -9,7 +9,7 @@
  * same run.
  * --precision single (default) | double | both: the GPU and the fast CPU solver in float,
  * in double (`--precision double` of `swgl run`: packed doubles on the GPU, which needs
- * GL_ARB_gpu_shader_fp64; SSE2 x2 on the CPU), or both side by side with the cost of
+ * GL_ARB_gpu_shader_fp64; on the CPU the widest vectors it has), or both side by side with the cost of
  * double per step (double / float); the scalar solver is double in every mode.  A client
  * of swgl.h: each run is a sim of the case with overrides. */
 #include <math.h>
@@ -172,15 +172,15 @@ int bench_roe(int argc, char **argv)
     printf("swgl bench roe — Lastra et al. (2009) Tables 1 and 2 on this machine%s\n",
            strcmp(scheme, "hllc") == 0 ? ", scheme = hllc (HLLC on the same cases)" : "");
     bench_gpu_print(&dev, 1);
-    printf("CPU: %s, fast solver with %d OpenMP threads\n", swgl_cpu_model(), threads);
+    printf("CPU: %s, fast solver %s with %d OpenMP threads\n", swgl_cpu_model(), bench_cpu_solver(), threads);
     printf("GPU bytes per cell and step (fewest, all passes): %.0f B (float), %.0f B (double); time step %s; mass "
            "fluxes re-read from the edges\n",
            ROE_BYTES_PER_CELL, ROE_BYTES_PER_CELL_D, g_tune[0] && strstr(g_tune, "host_clock=on") ? "read back every step" : "kept on the GPU");
     printf("timing: every time the %s of stepping (the run to t_end repeated, a new sim each time, after a "
            "warm-up run; steps: one run's); spread = (max - min) / median of the three, the largest of the row\n",
            bench_rule(min_s));
-    const char *pcols = prec == 0   ? "gpu float, cpu float (SSE x4), scalar double"
-                        : prec == 1 ? "gpu double, cpu double (SSE2 x2), scalar double"
+    const char *pcols = prec == 0   ? "gpu float, cpu float, scalar double"
+                        : prec == 1 ? "gpu double, cpu double, scalar double"
                                     : "gpu and cpu in float (f) and double (d), scalar double; d/f = the cost of "
                                       "double per step";
     printf("precision: %s\n", pcols);

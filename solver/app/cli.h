@@ -19,6 +19,7 @@ int bench_sediment(int argc, char **argv);
  * of the device a sim would get (0, or -1 where none), the fast CPU solver's OpenMP threads */
 int bench_gpu_about(int use_device, int device, char *renderer, char *vendor, char *version, size_t len, int *fp64);
 int bench_cpu_threads(void);
+const char *bench_cpu_solver(void);
 /* The device the GPU runs of a bench get: its renderer, vendor, GL version and fp64, the
  * passes (compute: the gpu-compute backend's) and the copy ceiling of those passes; 0, or 1
  * after saying why on stderr.  bench_gpu_print: its "GPU:" and "copy ceiling:" lines. */

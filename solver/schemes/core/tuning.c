@@ -21,11 +21,16 @@ typedef struct key_def {
 
 static const char *const kp_fused_names[] = {"off", "on", "flux", NULL};
 static const int kp_fused_vals[] = {TUNE_KP_FUSED_OFF, TUNE_KP_FUSED_ON, TUNE_KP_FUSED_FLUX};
+static const char *const isa_names[] = {"auto", "sse2", "avx2", "avx512", NULL};
+static const int isa_vals[] = {0, 1, 2, 3};   /* SWE_ISA_* (cpu_ref/swe.h) */
 static const char *const tri_names[] = {"auto", "off", "on", NULL};
 static const int tri_vals[] = {TUNE_AUTO, TUNE_OFF, TUNE_ON};
 
 #define OFF(f) offsetof(swgl_tuning, f)
 static const key_def keys[] = {
+    {"cpu.isa", K_CHOICE, OFF(cpu_isa), 0, 0, 0, 0, isa_names, isa_vals, "auto",
+     "roe's fast CPU solver's vector instructions: auto (the widest the CPU has), sse2, avx2 or avx512 (an "
+     "error where the CPU lacks them); the results are the same bits on each (kp picks its own at load)"},
     {"cpu.threads", K_INT, OFF(cpu_threads), 0, 1024, 0, 0, NULL, NULL, "0",
      "the fast CPU solvers' (kp, roe) threads: N fixed, or 0: as many as the cores other programs leave, "
      "looked at every 0.25 s, at most OpenMP's count (OMP_NUM_THREADS; docs/performance.md)"},

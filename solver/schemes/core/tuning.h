@@ -41,6 +41,7 @@ typedef struct swgl_tuning {
     int mpi_verbose;      /* every rank prints, not only rank 0 */
     int gl_check;         /* every GL pass followed by a glGetError check (debugging) */
     int cpu_threads;      /* the fast CPU solvers' threads: 0 the cores other programs leave, N fixed */
+    int cpu_isa;          /* roe's fast CPU solver's vector instructions: SWE_ISA_* (cpu_ref/swe.h) */
 } swgl_tuning;
 
 /* Every field at its default. */

@@ -1,5 +1,5 @@
-/* roe_cpu.c — the Roe scheme's CPU backends behind scheme.h: cpu (SIMD + OpenMP: float,
- * SSE x4, or with --precision double, SSE2 x2) and cpu-scalar (double, the reference:
+/* roe_cpu.c — the Roe scheme's CPU backends behind scheme.h: cpu (SIMD + OpenMP: float
+ * or with --precision double, on SSE2, AVX2 or AVX-512 as the CPU has them) and cpu-scalar (double, the reference:
  * --precision changes nothing there: it is the reference, so that --compare cpu-scalar
  * works with either precision; summary.json says "double"), both cpu_ref/roe_cpu.h, with
  * the adapters every first-order CPU solver shares (swe_cpu_backend.h).  One stage (Euler,
@@ -14,6 +14,7 @@ static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void 
     if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? ROE_CPU_FAST_DOUBLE : ROE_CPU_FAST;
     swe_problem p = rp->p;
     p.threads = tuning_or_default(cfg->tune)->cpu_threads;
+    p.isa = tuning_or_default(cfg->tune)->cpu_isa;
     roe_cpu *c = roe_cpu_create(&p, kind);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
