@@ -353,11 +353,14 @@ void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, cons
 
 /* Whether the problem has open boundary faces, rain or sources (0: nothing to account). */
 int swe_forcing_any(const swe_forcing *f);
-/* Whether f is boundary faces only, each open (free) or a level or depth of one value over
- * the whole run, with no rain, no source and not a block of a run over MPI ranks: data a
- * GPU step can hold without the host's clock (the values never change, no cell is drawn
- * again), so the GPU backends keep such runs on their kernels. */
-int swe_forcing_faces_constant(const swe_forcing *f);
+/* Whether f is boundary faces only, each open (free) or a level or depth (a number or a
+ * series), with no rain, no source and not a block of a run over MPI ranks: data a GPU step
+ * can hold without the host's clock (no cell is drawn again; a series' value at a stage's
+ * time is computed on the GPU from the GPU's clock: solver/schemes/swe/gpu_bvals.h), so the
+ * GPU backends keep such runs on their kernels. */
+int swe_forcing_faces_on_gpu(const swe_forcing *f);
+/* Whether a level or depth segment of f takes more than one value over the run */
+int swe_forcing_faces_vary(const swe_forcing *f);
 /* SWGL_ERR_ARG (with the message) where a cell has more than SWE_SOURCES_PER_CELL sources. */
 swgl_status swe_sources_check(const swe_forcing *f);
 

@@ -85,6 +85,7 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_array2d_destroy(g->ring);
     gpu_program_destroy(g->p_ring);
     gpu_program_destroy(g->p_racc);
+    gpu_bvals_destroy(&g->bv);
     gpu_array2d_destroy(g->racc[0]);
     gpu_array2d_destroy(g->racc[1]);
     swe_clock_free(&g->fclk);
@@ -306,10 +307,11 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     g->forc = p->sw.forcing;
     g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);
-    /* open, level and depth boundaries of constant values stay on the kernels, their faces'
-     * volumes summed there (swe_forcing_faces_constant, kpg_ring_acc); other boundary data,
-     * rain and sources run the host clock on the passes */
-    g->devb = g->compute && !g->dbl && g->forcing && swe_forcing_faces_constant(g->forc) &&
+    /* open, level and depth boundaries (numbers or series) stay on the kernels, their faces'
+     * volumes summed there (swe_forcing_faces_on_gpu, kpg_ring_acc; a series' values by a
+     * pass on the GPU's clock, gpu_bvals.h); other boundary data, rain and sources run the
+     * host clock on the passes */
+    g->devb = g->compute && !g->dbl && g->forcing && swe_forcing_faces_on_gpu(g->forc) &&
               g->tune.kp_fused != TUNE_KP_FUSED_OFF;
     g->fused = g->compute && !g->dbl && (!g->forcing || g->devb) && g->tune.kp_fused != TUNE_KP_FUSED_OFF;
     /* run_to steps on kernels that skip dry tiles outright (kpg_step_kernels; measured on an

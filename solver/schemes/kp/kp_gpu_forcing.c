@@ -29,7 +29,7 @@ swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p)
         (st = gpu_program_create("kp_ring", g->defs, &g->p_ring)) != SWGL_OK)
         return st;
     if (g->devb) {
-        /* the values, constant, once; the sums zero */
+        /* the values once, or a series' by a pass at each stage's time; the sums zero */
         static const float zero[4] = {0, 0, 0, 0};
         size_t l = strlen(g->defs) + 32;
         char *d = malloc(l);
@@ -41,6 +41,8 @@ swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p)
         for (int k = 0; k < 2 && st == SWGL_OK; k++)
             if ((st = gpu_array2d_create(&rd, &g->racc[k])) == SWGL_OK) st = gpu_array2d_fill(g->racc[k], zero);
         if (st == SWGL_OK) st = kpg_forcing_values(g, 0);
+        if (st == SWGL_OK && (g->bvary = swe_forcing_faces_vary(f)))
+            st = gpu_bvals_create(&g->bv, f, g->defs);
         if (st != SWGL_OK) return st;
     }
     if (f->rain) {
@@ -80,6 +82,12 @@ swgl_status kpg_ring_acc(kp_gpu *g, gpu_mrt *src, const gpu_array2d *clock)
     swgl_status st = gpu_pass_draw(&p, g->racc[1 - g->ri], NULL);
     if (st == SWGL_OK) g->ri = 1 - g->ri;
     return st;
+}
+
+/* A series' values on the GPU (g->bvary): at t_cpu plus the k most recent steps of clock */
+swgl_status kpg_forcing_values_gpu(kp_gpu *g, double t_cpu, const gpu_array2d *clock, int k)
+{
+    return gpu_bvals_pass(&g->bv, gpu_mrt_member(g->bvals, 0), t_cpu, clock, k);
 }
 
 /* Stage k's boundary values at its time (the host clock's), up to the GPU. */

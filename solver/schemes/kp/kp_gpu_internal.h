@@ -20,6 +20,7 @@
 #include "tuning.h"
 
 #include "gpu_hold.h"
+#include "gpu_bvals.h"
 #include "gpu_gather.h"
 #include "gpu_maps.h"
 #include "gpu_redraw.h"
@@ -103,12 +104,15 @@ struct kp_gpu {
      * redraw: cells the integration draws again with a rise (gpu_redraw.h: sources,
      * discharge hydrographs; KP_CELL_ADD) */
     int forcing, M, redraw;
-    /* devb: the boundary data is open, level or depth faces only, of constant values, with no
-     * rain, source or discharge (swe_forcing_faces_constant): the step stays on the kernels (g->fused),
-     * the values go up once, and the ring pass under SWE_RING_ACC sums each boundary face's
-     * volumes on the GPU after each stage (racc[ri], M x 4: (in, out) as float pairs;
-     * swe_ring_acc.glsl), read back only when the accounts are asked for */
-    int devb, ri;
+    /* devb: the boundary data is open, level or depth faces only, with no rain, source or
+     * discharge (swe_forcing_faces_on_gpu): the step stays on the kernels (g->fused), the
+     * values go up once or, where a level or depth is a series (bvary), are computed on the
+     * GPU at each stage's time on its clock (bv, gpu_bvals.h), and the ring pass under
+     * SWE_RING_ACC sums each boundary face's volumes on the GPU after each stage (racc[ri],
+     * M x 4: (in, out) as float pairs; swe_ring_acc.glsl), read back only when the
+     * accounts are asked for */
+    int devb, ri, bvary;
+    gpu_bvals bv;
     int plain;                   /* no ghost has a value (SWGL_PLAIN_BOUNDARIES): no u_bvals read */
     gpu_array2d *racc[2];
     gpu_program *p_racc;
@@ -200,6 +204,9 @@ void kpg_integrate_pass(kp_gpu *g, gpu_pass *p, int k, double dt, const gpu_arra
 
 swgl_status kpg_forcing_create(kp_gpu *g, const kp_problem *p);
 swgl_status kpg_forcing_values(kp_gpu *g, int k);
+/* the values of a series (g->bvary) computed on the GPU at t_cpu plus the k most recent
+ * steps of clock (gpu_bvals.h) */
+swgl_status kpg_forcing_values_gpu(kp_gpu *g, double t_cpu, const gpu_array2d *clock, int k);
 swgl_status kpg_ring_rates(kp_gpu *g, int k);
 /* the step on kernels' sums of a stage's boundary faces (g->devb: from src, with the
  * step's clock) */

@@ -285,6 +285,11 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     if (st != SWGL_OK) return st;
     gpu_clock_flip(g->clock);
     const gpu_array2d *clock = gpu_clock_now(g->clock);
+    /* open, level and depth faces' volumes of stage 0, summed on the GPU (kp_gpu_forcing.c);
+     * then a series' values at t^n + dt (this step's clock: the steps the CPU has not read
+     * and this one), RK2's stage 1 and the next step's stage 0 */
+    if (g->devb && (st = kpg_ring_acc(g, g->state[g->cur], clock)) != SWGL_OK) return st;
+    if (g->bvary && (st = kpg_forcing_values_gpu(g, t_known, clock, a->unknown + 1)) != SWGL_OK) return st;
     if (g->rk2) {
         gpu_pass_begin(&p, maps ? g->p_klast_maps : g->p_kfused1);
         BIND(g, &p, "u_state", g->qstar, 0);
@@ -304,10 +309,8 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
         kpg_section_end(g, sec);
         if (st != SWGL_OK) return st;
     }
-    /* open, level and depth faces' volumes, summed on the GPU (kp_gpu_forcing.c) */
-    if (g->devb && ((st = kpg_ring_acc(g, g->state[g->cur], clock)) != SWGL_OK ||
-                    (g->rk2 && (st = kpg_ring_acc(g, g->qstar, clock)) != SWGL_OK)))
-        return st;
+    /* RK2's stage 1 faces' volumes (from Q*) */
+    if (g->devb && g->rk2 && (st = kpg_ring_acc(g, g->qstar, clock)) != SWGL_OK) return st;
     g->cur = 1 - g->cur;
     g->tpar = 1 - g->tpar;
     return maps ? SWGL_OK : kpg_maps_pass(g, 0, clock, t_known);

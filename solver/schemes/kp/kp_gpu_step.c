@@ -155,5 +155,8 @@ static swgl_status step_fn(void *self, const gpu_clock_args *a) { return step_on
 swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {
     g->stop_now = stop;
+    /* a series' values at the span's start (the kernels' steps keep them after) */
+    swgl_status st = g->bvary && g->kstep ? kpg_forcing_values_gpu(g, t, gpu_clock_now(g->clock), 0) : SWGL_OK;
+    if (st != SWGL_OK) return st;
     return gpu_steps_run_to(g->clock, &g->dt_recent, step_fn, g, t, stop, stop_index, dt_floor, sp);
 }

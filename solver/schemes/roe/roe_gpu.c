@@ -75,6 +75,7 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_program_destroy(r->p_ring);
     gpu_program_destroy(r->p_racc);
     gpu_program_destroy(r->p_update_maps);
+    gpu_bvals_destroy(&r->bv);
     gpu_array2d_destroy(r->racc[0]);
     gpu_array2d_destroy(r->racc[1]);
     gpu_array2d_destroy(r->manning);
@@ -179,9 +180,9 @@ swgl_status roe_gpu_create_face(const swe_problem *p, int use_double, const roe_
     r->forc = p->forcing;
     r->forcing = swe_forcing_any(r->forc);
     /* the fused kernel: gpu-compute, float, no boundary data or only open, level and depth
-     * faces of constant values (whose volumes the ring pass sums on the GPU: devb); tune
+     * faces, numbers or series (whose volumes the ring pass sums on the GPU: devb); tune
      * roe.fused=off keeps the passes (to measure the choice) */
-    r->devb = r->compute && !r->dbl && r->forcing && swe_forcing_faces_constant(r->forc) && tn->roe_fused;
+    r->devb = r->compute && !r->dbl && r->forcing && swe_forcing_faces_on_gpu(r->forc) && tn->roe_fused;
     r->fused = r->compute && !r->dbl && (!r->forcing || r->devb) && tn->roe_fused;
     r->mass_from_edges = r->dbl || !r->fused;
     char defs[1024];

@@ -38,8 +38,9 @@ swgl_status rog_forcing_create(roe_gpu *r, const swe_problem *p, const char *def
         (st = gpu_program_create("roe_ring", defs, &r->p_ring)) != SWGL_OK)
         return st;
     if (r->devb) {
-        /* the values, constant, once; the sums zero; the sums' pass with `precise` and fma
-         * where the driver has them (swe_ring_acc.glsl) */
+        /* the values once (a series': a pass at each step's time, gpu_bvals.h); the sums
+         * zero; the sums' pass with `precise` and fma where the driver has them
+         * (swe_ring_acc.glsl) */
         static const float zero[4] = {0, 0, 0, 0};
         size_t l = strlen(defs) + 96;
         char *d = malloc(l);
@@ -51,6 +52,7 @@ swgl_status rog_forcing_create(roe_gpu *r, const swe_problem *p, const char *def
         for (int k = 0; k < 2 && st == SWGL_OK; k++)
             if ((st = gpu_array2d_create(&rd, &r->racc[k])) == SWGL_OK) st = gpu_array2d_fill(r->racc[k], zero);
         if (st == SWGL_OK) st = rog_forcing_values(r);
+        if (st == SWGL_OK && (r->bvary = swe_forcing_faces_vary(f))) st = gpu_bvals_create(&r->bv, f, defs);
         if (st != SWGL_OK) return st;
     }
     if (f->rain) {

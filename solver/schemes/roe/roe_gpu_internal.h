@@ -16,6 +16,7 @@
 #include "roe_gpu.h"
 
 #include "gpu_hold.h"
+#include "gpu_bvals.h"
 #include "gpu_gather.h"
 #include "gpu_maps.h"
 #include "gpu_pass.h"
@@ -56,12 +57,14 @@ struct roe_gpu {
      * volume rates come back per step (roe_ring.glsl); redraw: cells the update draws
      * again with a rise (gpu_redraw.h: sources, discharge hydrographs; ROE_CELL_ADD) */
     int forcing, M, redraw;
-    /* devb: the boundary data is open, level or depth faces of constant values only
-     * (swe_forcing_faces_constant): the step stays on the fused kernel and the clock, the
-     * values go up once, and the ring pass under SWE_RING_ACC sums each boundary edge's
-     * volumes on the GPU every step (racc[ri], M x 4; swe_ring_acc.glsl), read back only
-     * when the accounts are asked for */
-    int devb, ri;
+    /* devb: the boundary data is open, level or depth faces only (swe_forcing_faces_on_gpu):
+     * the step stays on the fused kernel and the clock, the values go up once or, where a
+     * level or depth is a series (bvary), are computed on the GPU at each step's time on
+     * its clock (bv, gpu_bvals.h), and the ring pass under SWE_RING_ACC sums each boundary
+     * edge's volumes on the GPU every step (racc[ri], M x 4; swe_ring_acc.glsl), read back
+     * only when the accounts are asked for */
+    int devb, ri, bvary;
+    gpu_bvals bv;
     int plain;                    /* no ghost has a value (roe_plain): no u_bvals read */
     gpu_array2d *racc[2];
     gpu_program *p_racc;

@@ -218,6 +218,10 @@ static swgl_status step_fn(void *self, const gpu_clock_args *a)
     const gpu_array2d *now = gpu_clock_now(r->clock);
     if (r->devb && (st = rog_ring_acc(r, now)) != SWGL_OK) return st;   /* (roe_gpu_forcing.c) */
     if ((st = update(r, 0, now, gpu_clock_next(r->clock), a->left, a->unknown)) != SWGL_OK) return st;
+    /* a series' values at the next step's time: this step's clock, its steps the CPU has
+     * not read and this one (gpu_bvals.h) */
+    if (r->bvary && (st = gpu_bvals_pass(&r->bv, r->bvals, r->stop_now - a->left, now, a->unknown + 1)) != SWGL_OK)
+        return st;
     /* (the maps, where the update did not keep them) */
     return r->p_update_maps && !r->dbl ? SWGL_OK : rog_maps_pass(r, 0, now, r->stop_now - a->left);
 }
@@ -225,5 +229,8 @@ static swgl_status step_fn(void *self, const gpu_clock_args *a)
 swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {
     r->stop_now = stop;
+    /* a series' values at the span's start (the steps keep them after) */
+    swgl_status st = r->bvary ? gpu_bvals_pass(&r->bv, r->bvals, t, gpu_clock_now(r->clock), 0) : SWGL_OK;
+    if (st != SWGL_OK) return st;
     return gpu_steps_run_to(r->clock, &r->dt_recent, step_fn, r, t, stop, stop_index, dt_floor, sp);
 }
