@@ -60,13 +60,18 @@ static void bind(gpu_clock *c, gpu_pass *p, const gpu_clock_args *a, int unknown
 {
     gpu_pass_array(p, "u_prev", c->k[c->now]);
     if (unknown) {
+        float m[8] = {0};   /* the window's times (gpu_clock.h) */
+        for (int k = 0; a->multi && k < a->n_more && k < 8; k++) m[k] = (float)a->more[k];
         gpu_pass_float(p, "u_left", (float)a->left);
         gpu_pass_int(p, "u_unknown", a->unknown);
+        gpu_pass_vec4(p, "u_more[0]", m[0], m[1], m[2], m[3]);
+        gpu_pass_vec4(p, "u_more[1]", m[4], m[5], m[6], m[7]);
     }
-    if (texel) {
-        gpu_pass_float(p, "u_floor", (float)a->floor);
-        gpu_pass_float(p, "u_stop", (float)a->stop);
-    }
+    if (texel) gpu_pass_float(p, "u_floor", (float)a->floor);
+    /* the stops (both: swgl_clock_target): one, or a span's window (gpu_clock.h) */
+    gpu_pass_float(p, "u_stop", (float)a->stop);
+    gpu_pass_float(p, "u_last", (float)(a->multi ? a->last : a->stop));
+    gpu_pass_float(p, "u_wfirst", (float)(a->multi ? a->wfirst : a->stop));
 }
 void gpu_clock_bind_rule(gpu_clock *c, gpu_pass *p, const gpu_clock_args *a) { bind(c, p, a, 1, 1); }
 void gpu_clock_bind_unknown(gpu_clock *c, gpu_pass *p, const gpu_clock_args *a) { bind(c, p, a, 1, 0); }

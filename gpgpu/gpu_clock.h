@@ -29,13 +29,24 @@
 /* What the rule takes besides the bound: left = stop - t as the CPU knows t (computed in
  * double), unknown = the steps issued since that t (their steps are in the previous
  * clock), the step under which the bound counts as a collapse (dt_floor) and the stop's
- * index (the landed flag names it). */
+ * index (the landed flag names it).
+ * A span of many stops (multi; solver/schemes/swe/gpu_steps.c): the clock lands on each
+ * in turn, stop to last, without the CPU (clock_rule.glsl swgl_clock_target: the stop
+ * after the one the last step landed on); left is then the time to stop `wfirst` and
+ * more[k] to stop wfirst + 1 + k (k < n_more <= 8), the window of stops the CPU gives
+ * times to; a step that aims past it takes no time.  Texel W's z and w name the last
+ * landing (the steps since it, plus one; its stop), so that the CPU can set its time to
+ * that stop exactly. */
 typedef struct gpu_clock_args {
     double left;
     int unknown;
     double floor;
     int stop;
+    int multi, last, wfirst, n_more;
+    double more[8];
+    double t;    /* the CPU's time the lefts count from (the steps since: unknown) */
 } gpu_clock_args;
+#define GPU_CLOCK_WINDOW_STOPS 9   /* left and more[8] */
 
 typedef struct gpu_clock gpu_clock;
 

@@ -11,6 +11,9 @@ struct gpu_gather {
     int *xy;              /* the cells, (x, y) pairs */
     gpu_array2d *at, *out;
     gpu_program *p;
+    gpu_array2d *rows;    /* the captures: n x nrows */
+    gpu_program *pk;
+    int nrows;
 };
 
 void gpu_gather_destroy(gpu_gather *g)
@@ -19,6 +22,8 @@ void gpu_gather_destroy(gpu_gather *g)
     gpu_array2d_destroy(g->at);
     gpu_array2d_destroy(g->out);
     gpu_program_destroy(g->p);
+    gpu_array2d_destroy(g->rows);
+    gpu_program_destroy(g->pk);
     free(g->xy);
     free(g);
 }
@@ -73,7 +78,7 @@ swgl_status gpu_gather_read(gpu_gather *g, const gpu_array2d *src, float *v)
     return st == SWGL_OK ? gpu_array2d_download(g->out, v) : st;
 }
 
-swgl_status gpu_gather_texels(gpu_gather **g, const gpu_array2d *src, const size_t *idx, int n, float *v)
+swgl_status gpu_gather_for(gpu_gather **g, const gpu_array2d *src, const size_t *idx, int n)
 {
     int *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x), *y = malloc((size_t)(n > 0 ? n : 1) * sizeof *y);
     if (!x || !y) {
@@ -94,5 +99,55 @@ swgl_status gpu_gather_texels(gpu_gather **g, const gpu_array2d *src, const size
     }
     free(x);
     free(y);
+    return st;
+}
+
+swgl_status gpu_gather_texels(gpu_gather **g, const gpu_array2d *src, const size_t *idx, int n, float *v)
+{
+    swgl_status st = gpu_gather_for(g, src, idx, n);
     return st == SWGL_OK ? gpu_gather_read(*g, src, v) : st;
 }
+
+swgl_status gpu_gather_capture_begin(gpu_gather *g, int rows)
+{
+    static const float zero[4] = {0, 0, 0, 0};
+    swgl_status st = SWGL_OK;
+    if (rows < 1) return swgl_fail(SWGL_ERR_ARG, "gpu_gather_capture_begin: %d rows", rows);
+    if (!g->pk && (st = gpu_program_create_kernel("capture", "", &g->pk)) != SWGL_OK) return st;
+    if (!g->rows || g->nrows < rows) {
+        gpu_array2d_destroy(g->rows);
+        g->rows = NULL;
+        gpu_array2d_desc d = {g->n, rows, GPU_RGBA32F, "captured texels"};
+        if ((st = gpu_array2d_create(&d, &g->rows)) != SWGL_OK) return st;
+        g->nrows = rows;
+    }
+    return gpu_array2d_fill(g->rows, zero);
+}
+
+swgl_status gpu_gather_capture(gpu_gather *g, const gpu_array2d *src, const gpu_array2d *clock, int first)
+{
+    gpu_pass p;
+    gpu_pass_begin(&p, g->pk);
+    gpu_pass_array(&p, "u_src", src);
+    gpu_pass_array(&p, "u_at", g->at);
+    gpu_pass_array(&p, "u_clock", clock);
+    gpu_pass_float(&p, "u_first", (float)first);
+    gpu_pass_int(&p, "u_rows", g->nrows);
+    gpu_pass_image(&p, 0, g->rows);
+    return gpu_pass_dispatch(&p, g->n, 1);
+}
+
+swgl_status gpu_gather_capture_rows(gpu_gather *g, float **v)
+{
+    *v = NULL;
+    if (!g || !g->rows) return swgl_fail(SWGL_ERR_ARG, "gpu_gather_capture_rows: nothing captured");
+    if (!(*v = malloc(4 * (size_t)g->n * (size_t)g->nrows * sizeof **v))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    swgl_status st = gpu_array2d_download(g->rows, *v);
+    if (st != SWGL_OK) {
+        free(*v);
+        *v = NULL;
+    }
+    return st;
+}
+
+int gpu_gather_capture_count(const gpu_gather *g) { return g && g->rows ? g->nrows : 0; }

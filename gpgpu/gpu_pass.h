@@ -20,7 +20,7 @@
 #include "gpu_program.h"
 
 #define GPU_PASS_MAX_INPUTS 16
-#define GPU_PASS_MAX_UNIFORMS 32
+#define GPU_PASS_MAX_UNIFORMS 48
 #define GPU_PASS_MAX_IMAGES 4
 #define GPU_PASS_MAX_BUFFERS 4
 

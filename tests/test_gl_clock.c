@@ -9,6 +9,8 @@
  *   - the landing: the step that reaches the stop is the time left less the unknown steps,
  *     with the landed flag; the steps after it are 0 and keep the flag; another stop index
  *     clears it;
+ *   - a span of many stops: the clock lands on each in turn by itself, texel W naming the
+ *     last landing; a stop past the window the CPU gave takes no time;
  *   - a blow-up (a NaN bound, a bound under the floor): dt = 0, the blown flag, the bound
  *     that blew up kept in texel W.y after it;
  *   - a clock read back through the ring (gpu_clock_request / fetch) is the clock in the
@@ -21,12 +23,19 @@
 
 enum { T = GPU_CLOCK_TEXELS, NS = GPU_CLOCK_STEPS, W = GPU_CLOCK_WINDOW };
 
-/* The rule on the CPU, in float, as clock_rule.glsl: the next clock from the previous one */
+/* The rule on the CPU, in float, as clock_rule.glsl: the next clock from the previous one;
+ * the stop aimed at is the one after the stop the last step landed on, within the span's
+ * [stop, last], its time left from the window (left, more[]) */
 static void rule(const float *prev, float b, const gpu_clock_args *a, float *next)
 {
     float flags = prev[3], stop_of_prev = floorf(flags / 4.0f), bits = flags - 4.0f * stop_of_prev;
-    int blown_before = bits >= 2.0f, landed = stop_of_prev == (float)a->stop && (bits == 1.0f || bits == 3.0f);
-    float left = (float)a->left, S = 0.0f;
+    float first = (float)a->stop, last = (float)(a->multi ? a->last : a->stop);
+    float wfirst = (float)(a->multi ? a->wfirst : a->stop);
+    int was = bits == 1.0f || bits == 3.0f;
+    float Tt = fminf(fmaxf(stop_of_prev + (was ? 1.0f : 0.0f), first), last);
+    int blown_before = bits >= 2.0f, landed = was && stop_of_prev == Tt, hold = Tt < wfirst || Tt > wfirst + 8.0f;
+    int k0 = (int)(Tt - wfirst);
+    float left = k0 <= 0 || hold ? (float)a->left : (float)a->more[k0 - 1], S = 0.0f;
     for (int k = 0; k < a->unknown; k++) {
         float d = gpu_clock_dt(prev, k);
         left -= d;
@@ -34,7 +43,7 @@ static void rule(const float *prev, float b, const gpu_clock_args *a, float *nex
     }
     int blown = blown_before || !(b > 0.0f) || b < (float)a->floor, lands = 0;
     float dt;
-    if (blown || landed) dt = 0.0f;
+    if (blown || landed || hold) dt = 0.0f;
     else if (left <= b) {
         dt = fmaxf(left, 0.0f);
         lands = 1;
@@ -44,9 +53,11 @@ static void rule(const float *prev, float b, const gpu_clock_args *a, float *nex
     d[0] = dt;
     for (int k = 1; k < NS; k++) d[k] = gpu_clock_dt(prev, k - 1);
     for (int k = 0; k < NS; k++) next[k < 3 ? k : k + 1] = d[k];
-    next[3] = 4.0f * (float)a->stop + (lands || landed ? 1.0f : 0.0f) + (blown ? 2.0f : 0.0f);
+    next[3] = 4.0f * Tt + (lands || landed ? 1.0f : 0.0f) + (blown ? 2.0f : 0.0f);
     next[4 * W] = dt + S;
     next[4 * W + 1] = blown_before ? prev[4 * W + 1] : b;
+    next[4 * W + 2] = lands ? 1.0f : prev[4 * W + 2] > 0.0f ? prev[4 * W + 2] + 1.0f : 0.0f;
+    next[4 * W + 3] = lands ? Tt : prev[4 * W + 3];
 }
 
 /* One step on the GPU (the clock pass with the bound b) and on the CPU; 1 when the two
@@ -91,7 +102,7 @@ int main(void)
     for (int i = 0; i < 200 && ok; i++, n++) {
         float b = 0.5f + 0.25f * test_rand_float(&seed);
         int unknown = i < NS ? i : i % 3 == 0 ? NS : (int)(test_rand_u64(&seed) % NS);
-        gpu_clock_args a = {1000.0 - 0.37 * i, unknown, 1e-6, 0};
+        gpu_clock_args a = {.left = 1000.0 - 0.37 * i, .unknown = unknown, .floor = 1e-6, .stop = 0};
         ok = step(c, bound, cpu, b, &a);
     }
     CHECK(ok, "200 steps: each clock holds the %d steps before it, the time since the CPU's t and the bound, "
@@ -108,19 +119,55 @@ int main(void)
     float sum = 0.0f, left;
     for (int k = 0; k < 12; k++) sum += gpu_clock_dt(cpu, k);
     left = sum + 0.1f;   /* the step lands: time left less the 12 unknown ones < bound 0.5 */
-    gpu_clock_args land = {left, 12, 1e-6, 3};
+    gpu_clock_args land = {.left = left, .unknown = 12, .floor = 1e-6, .stop = 3};
     ok = step(c, bound, cpu, 0.5f, &land);
     CHECK(ok && ((int)cpu[3] & 1) && (int)cpu[3] / 4 == 3 && cpu[0] > 0 && cpu[0] < 0.5f,
           "the landing step is the time left less the unknown steps (%.9g), landed on stop 3", cpu[0]);
-    gpu_clock_args after = {left, 13, 1e-6, 3};
+    gpu_clock_args after = {.left = left, .unknown = 13, .floor = 1e-6, .stop = 3};
     ok = step(c, bound, cpu, 0.5f, &after);
     CHECK(ok && cpu[0] == 0.0f && ((int)cpu[3] & 1), "after the landing: dt = 0, still landed");
-    gpu_clock_args next_stop = {100.0, 0, 1e-6, 4};
+    gpu_clock_args next_stop = {.left = 100.0, .unknown = 0, .floor = 1e-6, .stop = 4};
     ok = step(c, bound, cpu, 0.5f, &next_stop);
     CHECK(ok && cpu[0] == 0.5f && (int)cpu[3] == 16, "the next stop's first step is the bound again, not landed");
 
+    /* a span of many stops (gpu_clock.h): stops 10..14 at 0.3, 0.6, 0.9, 1.2, 1.5 s from a
+     * fresh clock, the CPU knowing none of the steps (its t stays 0), the window from stop
+     * 10 holding 11..14; the clock lands on each in turn, a step of bound 0.25 otherwise,
+     * texel W naming the last landing (steps since it + 1, its stop) */
+    CHECK(gpu_clock_reset(c) == SWGL_OK, "reset: %s", swgl_last_error());
+    memset(cpu, 0, sizeof cpu);
+    gpu_clock_args ms = {.left = 0.3, .floor = 1e-6, .stop = 10, .multi = 1, .last = 14, .wfirst = 10, .n_more = 4,
+                         .more = {0.6, 0.9, 1.2, 1.5}};
+    int landings = 0, order = 1;
+    float tl = 0.0f;
+    for (int i = 0; i < 12 && ok; i++) {
+        ms.unknown = i;
+        ok = step(c, bound, cpu, 0.25f, &ms);
+        tl += cpu[0];
+        if (cpu[4 * W + 2] == 1.0f) order = order && cpu[4 * W + 3] == (float)(10 + landings++);
+    }
+    CHECK(ok && landings == 5 && order && ((int)cpu[3] & 1) && (int)cpu[3] / 4 == 14 && fabsf(tl - 1.5f) < 1e-6f,
+          "a span of 5 stops: landed on each in turn (%d landings, in order %d), the last one kept, time %.9g", landings,
+          order, tl);
+    /* the window: stops 10..30 every 0.3 s, the CPU giving the times of 10..18 only (its
+     * nine) and learning nothing: the clock lands on those nine, then holds at 19 (no
+     * time taken, not landed) until the CPU gives more */
+    CHECK(gpu_clock_reset(c) == SWGL_OK, "reset: %s", swgl_last_error());
+    memset(cpu, 0, sizeof cpu);
+    gpu_clock_args win = {.left = 0.3, .floor = 1e-6, .stop = 10, .multi = 1, .last = 30, .wfirst = 10, .n_more = 8,
+                          .more = {0.6, 0.9, 1.2, 1.5, 1.8, 2.1, 2.4, 2.7}};
+    landings = 0;
+    for (int i = 0; i < 30 && ok; i++) {
+        win.unknown = i;
+        ok = step(c, bound, cpu, 0.25f, &win);
+        landings += cpu[4 * W + 2] == 1.0f;
+    }
+    CHECK(ok && landings == 9 && (int)cpu[3] == 4 * 19 && cpu[0] == 0.0f && cpu[4 * W + 3] == 18.0f,
+          "stops past the window the CPU gave: %d landings (10..18), then no time taken, aimed at stop 19 (flags %g)",
+          landings, cpu[3]);
+
     /* blow-ups: a bound under the floor, then a NaN bound (the first one is kept) */
-    gpu_clock_args go = {100.0, 0, 1e-3, 4};
+    gpu_clock_args go = {.left = 100.0, .unknown = 0, .floor = 1e-3, .stop = 4};
     ok = step(c, bound, cpu, 1e-4f, &go);
     CHECK(ok && cpu[0] == 0.0f && ((int)cpu[3] & 2) && cpu[4 * W + 1] == 1e-4f,
           "a bound under the floor: dt = 0, blown, the bound kept for the message");

@@ -65,6 +65,7 @@ static void defaults(void)
     CHECK(t.mpi_verbose == 0, "mpi.verbose defaults to off");
     CHECK(t.cpu_threads == 0, "cpu.threads defaults to 0 (the cores other programs leave)");
     CHECK(t.cpu_isa == 0, "cpu.isa defaults to auto (0: the widest the CPU has)");
+    CHECK(t.clock_gauges == 1, "clock_gauges defaults to on");
     /* the backends take tuning_or_default(cfg->tune): NULL must be the same defaults */
     CHECK(memcmp(tuning_or_default(NULL), &t, sizeof t) == 0, "tuning_or_default(NULL) is the defaults");
     CHECK(tuning_or_default(&z) == &z, "tuning_or_default(t) is t");
@@ -76,15 +77,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 22 keys, each tested here (a new key must be added to this test) */
-    static const char *const names[] = {"cpu.isa", "cpu.threads", "clock_every", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
+    /* the table: 23 keys, each tested here (a new key must be added to this test) */
+    static const char *const names[] = {"cpu.isa", "cpu.threads", "clock_every", "clock_gauges", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
                                         "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
                                         "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.mapped",
                                         "mpi.prefetch", "mpi.every",  "mpi.choose",    "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 22;
+    int n = tuning_key_count(), same = n == 23;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 22 keys this test covers, in order (%d keys)", n);
+          "the table holds the 23 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -117,6 +118,9 @@ static void good_values(void)
     CHECK(parse("mpi.every=16", &t) == SWGL_OK && t.mpi_every == 16, "mpi.every=16 (its most)");
     CHECK(parse("mpi.every=17", &t) == SWGL_ERR_ARG && parse("mpi.every=-1", &t) == SWGL_ERR_ARG,
           "mpi.every=17 and -1 refused (0..16)");
+    CHECK(parse("clock_gauges=off", &t) == SWGL_OK && t.clock_gauges == 0 && parse("clock_gauges=on", &t) == SWGL_OK &&
+              t.clock_gauges == 1 && parse("clock_gauges=2", &t) == SWGL_ERR_ARG,
+          "clock_gauges=off, on; 2 refused");
     CHECK(parse("cpu.isa=avx", &t) == SWGL_ERR_ARG && strstr(swgl_last_error(), "cpu.isa=avx") != NULL,
           "cpu.isa=avx refused, naming the item: %s", swgl_last_error());
     CHECK(parse("cpu.threads=1025", &t) == SWGL_ERR_ARG && parse("cpu.threads=-1", &t) == SWGL_ERR_ARG &&

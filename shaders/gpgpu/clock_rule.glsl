@@ -1,5 +1,6 @@
 // clock_rule.glsl — the rule of clock.glsl (its header says it) as functions, for the
 // clock pass and for kernels that choose the step themselves (kp_integrate_cs.glsl):
+// swgl_clock_target, the stop a step aims at (a span may hold many: gpgpu/gpu_clock.h);
 // swgl_clock_unknown, the time left less the steps the CPU has not read and their sum,
 // from u_prev, the clock of the step before; swgl_clock_texel_with, texel j of the next
 // clock from those and b, the bound the current state allows (channel BOUND_CHANNEL of the
@@ -8,18 +9,45 @@
 #include "clock_window.glsl"
 #include "step_rule.glsl"
 SWGL_INPUT(u_prev);
-uniform float u_left;     // stop - t as the CPU knows t (double, rounded)
+uniform float u_left;     // stop - t as the CPU knows t (double, rounded), of the window's first stop
 uniform int u_unknown;    // steps issued after that t: the u_unknown most recent of u_prev
 uniform float u_floor;
-uniform float u_stop;     // the stop's index
+uniform float u_stop;     // the span's first stop's index
+uniform float u_last;     // its last stop's index (u_stop: a span of one stop)
+uniform float u_wfirst;   // the index of u_left's stop: the window of stops the CPU gave times to
+uniform vec4 u_more[2];   // stop - t of the window's next 8 stops (gpgpu/gpu_clock.h)
 
-// left = u_left less the u_unknown most recent steps of u_prev, newest first; S their sum,
-// in the same order (the texels read at once, then added in turn)
+// The stop a step aims at, from the clock of the step before (p0 its texel 0): the stop
+// after the one that step landed on, else that step's, within the span's [u_stop, u_last]
+// (a fresh clock holds 0: the span's first).  *landed: the span's last stop is landed on
+// already (no more steps); *hold: the stop lies past the window the CPU gave (no step
+// until it gives more).
+float swgl_clock_target(vec4 p0, out bool landed, out bool hold)
+{
+    float prev = floor(p0.w / 4.0), bits = p0.w - 4.0 * prev;
+    bool was = bits == 1.0 || bits == 3.0;
+    float T = clamp(prev + (was ? 1.0 : 0.0), u_stop, u_last);
+    landed = was && prev == T;
+    hold = T < u_wfirst || T > u_wfirst + 8.0;
+    return T;
+}
+
+// the time to stop T as the CPU knows t (T in the window)
+float swgl_clock_left_of(float T)
+{
+    int k = int(T - u_wfirst);
+    return k <= 0 ? u_left : u_more[(k - 1) / 4][(k - 1) % 4];
+}
+
+// left = the time to the stop this step aims at less the u_unknown most recent steps of
+// u_prev, newest first; S their sum, in the same order (the texels read at once, then
+// added in turn)
 void swgl_clock_unknown(out float left, out float S)
 {
     vec4 w[SWGL_CLOCK_W];
     for (int j = 0; j < SWGL_CLOCK_W; j++) w[j] = SWGL_LOAD(u_prev, ivec2(j, 0));
-    left = u_left;
+    bool landed, hold;
+    left = swgl_clock_left_of(swgl_clock_target(w[0], landed, hold));
     S = 0.0;
     for (int k = 0; k < 4 * SWGL_CLOCK_W - 1; k++) {
         if (k >= u_unknown) break;
@@ -36,19 +64,22 @@ vec4 swgl_clock_texel_with(int j, float b, float left, float S)
         return vec4(swgl_clock_dt(u_prev, 4 * j - 2), swgl_clock_dt(u_prev, 4 * j - 1), swgl_clock_dt(u_prev, 4 * j),
                     swgl_clock_dt(u_prev, 4 * j + 1));
     vec4 p0 = SWGL_LOAD(u_prev, ivec2(0));
-    float flags = p0.w;
-    float stop_of_prev = floor(flags / 4.0);
-    float bits = flags - 4.0 * stop_of_prev;
-    bool blown_before = bits >= 2.0;
-    bool landed = stop_of_prev == u_stop && (bits == 1.0 || bits == 3.0);
+    bool landed, hold;
+    float T = swgl_clock_target(p0, landed, hold);
+    bool blown_before = p0.w - 4.0 * floor(p0.w / 4.0) >= 2.0;
     // the step rule (step_rule.glsl, the host's too), with no slack
     bool blown = blown_before || swgl_step_blown(b, u_floor);
-    bool lands = !(blown || landed) && swgl_step_lands(b, left, 0.0);
-    float dt = blown || landed ? 0.0 : swgl_step_dt(b, left, 0.0);
-    if (j == 0) return vec4(dt, p0.x, p0.y, 4.0 * u_stop + (lands || landed ? 1.0 : 0.0) + (blown ? 2.0 : 0.0));
+    bool idle = blown || landed || hold;
+    bool lands = !idle && swgl_step_lands(b, left, 0.0);
+    float dt = idle ? 0.0 : swgl_step_dt(b, left, 0.0);
+    if (j == 0) return vec4(dt, p0.x, p0.y, 4.0 * T + (lands || landed ? 1.0 : 0.0) + (blown ? 2.0 : 0.0));
     // texel W: the time after this step less the CPU's t (this step and the unknown ones),
-    // and the bound (after a blow-up: the one that caused it, for the message)
-    return vec4(dt + S, blown_before ? SWGL_LOAD(u_prev, ivec2(SWGL_CLOCK_W, 0)).y : b, 0.0, 0.0);
+    // the bound (after a blow-up: the one that caused it, for the message), the steps
+    // since the last landing plus one (1: this step landed; 0: none in this span yet) and
+    // that landing's stop
+    vec4 pw = SWGL_LOAD(u_prev, ivec2(SWGL_CLOCK_W, 0));
+    float since = lands ? 1.0 : pw.z > 0.0 ? pw.z + 1.0 : 0.0;
+    return vec4(dt + S, blown_before ? pw.y : b, since, lands ? T : pw.w);
 }
 
 vec4 swgl_clock_texel(int j, float b)

@@ -277,7 +277,7 @@ static swgl_status compare(swgl_sim *sim)
     memset(&sim->ro, 0, sizeof sim->ro);
     if (st == SWGL_OK && sim->n_landed > 0) {
         timeloop_opts o = {sim->landed[sim->n_landed - 1] > sim->s.t_end ? sim->landed[sim->n_landed - 1] : sim->s.t_end,
-                           0, 0};
+                           0, 0, NULL, NULL, 0};
         st = timeloop_run_opts(&in, sim->landed, sim->n_landed, sim->progress, NULL, NULL, &sim->ro, &o);
     }
     sim->ro.precision = in.be->precision(in.self);

@@ -155,7 +155,15 @@ static swgl_status advance_to(swgl_sim *sim, double t, long max_steps)
     while (first + n < sim->n_stops && sim->stops[first + n] <= t) n++;
     int extra = !(n > 0 && sim->stops[first + n - 1] == t);
     double *list = malloc((size_t)(n + 1) * sizeof *list);
-    if (!list) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    unsigned char *only = calloc((size_t)(n + 1), 1);
+    if (!list || !only) {
+        free(list);
+        free(only);
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    }
+    /* the stops where only the gauges are sampled (the gauges' observer alone: its event
+     * is no public observer's), which the device may land on by itself (timeloop_opts) */
+    for (int k = 0; k < n && sim->gauges.f && sim->gauges.n > 0; k++) only[k] = sim->kinds[first + k] == STOP_GAUGE;
     memcpy(list, sim->stops + first, (size_t)n * sizeof *list);
     if (extra) list[n] = t;
     int nl = n + extra;
@@ -165,7 +173,7 @@ static swgl_status advance_to(swgl_sim *sim, double t, long max_steps)
     timeloop_result rr;
     memset(&rr, 0, sizeof rr);
     /* (the stops are numbered within the span: the device's clock starts afresh each span) */
-    timeloop_opts o = {fmax(sim->s.t_end, t), 0, max_steps};
+    timeloop_opts o = {fmax(sim->s.t_end, t), 0, max_steps, only, sim->gauges.cells, sim->gauges.n};
     sim->state_ok = 0;
     sim->span_base = sim->steps;
     sim->observer_stopped = 0;
@@ -186,6 +194,7 @@ static swgl_status advance_to(swgl_sim *sim, double t, long max_steps)
         sim->busy = 0;
     }
     free(list);
+    free(only);
     sim->observer_stopped = agreed_flag(sim, sim->observer_stopped);
     /* a stop request ends the stepping for good; an observer's status ends this run_to (the
      * state is whole: its step was done); anything else (a blow-up, a GL error) ends it all */

@@ -48,6 +48,7 @@ swgl_status scheme_open(scheme_inst *in, const scheme_desc *d, enum backend b, c
     if (st == SWGL_OK) {
         in->host_clock = tuning_or_default(cfg->tune)->host_clock;
         in->clock_every = tuning_or_default(cfg->tune)->clock_every;
+        in->clock_gauges = tuning_or_default(cfg->tune)->clock_gauges;
         scheme_hold_from(in, s);
     }
     return st;
@@ -91,6 +92,7 @@ swgl_status scheme_open_block(scheme_inst *in, const scheme_desc *d, enum backen
     c.backend = b;
     in->host_clock = tuning_or_default(cfg->tune)->host_clock;
     in->clock_every = tuning_or_default(cfg->tune)->clock_every;
+    in->clock_gauges = tuning_or_default(cfg->tune)->clock_gauges;
     swgl_status st = in->be->create(s, &c, &in->self);
     if (st == SWGL_OK) st = in->be->set_state(in->self, s->init);
     if (st != SWGL_OK) {
@@ -222,6 +224,7 @@ void scheme_fields_free(scheme_fields *f)
 
 swgl_status scheme_sample(scheme_inst *in, const size_t *cells, int n, double *const *scratch, double *const *out)
 {
+    if (in->replay > 0) return in->be->device->sample_stop(in->self, in->replay - 1, cells, n, out);   /* (timeloop.c) */
     if (in->be->probe && in->be->probe->sample) return in->be->probe->sample(in->self, cells, n, out);
     swgl_status st = in->be->get_state(in->self, scratch);
     for (int q = 0; st == SWGL_OK && q < in->desc->n_fields; q++)

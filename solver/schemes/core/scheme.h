@@ -120,6 +120,17 @@ typedef struct scheme_device_ops {
      * for (the tuning's host_clock, an after_step callback) or host_clock says so. */
     swgl_status (*run_to)(void *self, double t, double stop, int stop_index, double dt_floor,
                           struct timeloop_span *span);
+    /* The same from t through the stops stops[0..n-1] (numbered from stop_index), each landed
+     * on in turn on the device's clock without the host, the state's values at the n_cells
+     * cells (the gauges) kept on the device at each landing: sample_stop then gives stop
+     * k's values (0 <= k < n, once the span has landed on it) as the probe's sample gives
+     * the state's.  span->t is the last stop landed on.  The time loop uses it for a run of
+     * stops at which only the gauges are sampled (timeloop_opts sample_only), where
+     * can_run_stops says yes (NULL: never). */
+    swgl_status (*run_stops)(void *self, double t, const double *stops, int n, int stop_index, double dt_floor,
+                             const size_t *cells, int n_cells, struct timeloop_span *span);
+    swgl_status (*sample_stop)(void *self, int k, const size_t *cells, int n, double *const *out);
+    int (*can_run_stops)(const void *self);
     /* Whether the instance needs the time loop's host clock (stage and advance) rather
      * than run_to, as a GPU backend does where the problem has boundary data to account
      * (NULL: never). */
@@ -341,6 +352,8 @@ typedef struct scheme_inst {
     int host_clock;          /* nonzero: the time step read back every step (no run_to); scheme_open
                               * sets it from the config's tune host_clock */
     int clock_every;         /* the config's tune clock_every (run_to's read-backs) */
+    int clock_gauges;        /* the config's tune clock_gauges: run_stops where the backend offers it */
+    int replay;              /* k + 1: scheme_sample gives stop k of the last run_stops (the time loop); 0 none */
     long steps_run;          /* the steps of the time loop's call so far (set before after_step
                               * and the stop callback) */
     int compute_prev;        /* a GPU instance: 1 + its pass mode (0 fragment, 1 compute); 0 otherwise */
@@ -426,6 +439,12 @@ typedef struct timeloop_opts {
     double t_end;
     int stop_base;
     long max_steps;          /* > 0: at most that many steps (on the host's clock), then return */
+    /* (NULL: none) sample_only[s]: at stop s the stop callback only samples the n_cells
+     * cells (scheme_sample: the gauges), so a run of such stops may go to the device at
+     * once (scheme_device_ops run_stops), the callback called for each after it */
+    const unsigned char *sample_only;
+    const size_t *cells;
+    int n_cells;
 } timeloop_opts;
 swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
                               void *user, timeloop_result *r, const timeloop_opts *o);

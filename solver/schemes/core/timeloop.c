@@ -18,6 +18,10 @@
  * device computes the time left in float and has no 1e-9 slack (below float's
  * resolution), so where stop - t exceeds the bound by less than that it takes the bound
  * and then a sliver of a step: the two paths can then differ by one step.
+ * A run of stops at which the stop callback only samples the gauges (timeloop_opts
+ * sample_only) goes to such a backend at once where it offers run_stops: the device's clock
+ * lands on each in turn by itself and keeps the gauges' values there, and the callback is
+ * called for each stop after the span, scheme_sample giving what the device kept.
  * With [run] step_hold > 1 the step is held over windows of steps (below: held_step,
  * held_window); run_to is then not used (the device clock has a bound a step). */
 #include <math.h>
@@ -33,6 +37,7 @@
 #include <signal.h>
 
 #define TIMELOOP_LAND_SLACK 1e-9   /* step_rule.glsl's slack on the host */
+#define TIMELOOP_SPAN_STOPS 4096   /* the most stops of a span of run_stops (the device keeps a row each) */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -223,7 +228,7 @@ static swgl_status held_window(scheme_inst *in, double stop, double dt_floor, in
 swgl_status timeloop_run(scheme_inst *in, const double *stops, int n_stops, int progress, timeloop_stop_fn fn,
                          void *user, timeloop_result *r)
 {
-    timeloop_opts o = {stops[n_stops - 1], 0, 0};
+    timeloop_opts o = {stops[n_stops - 1], 0, 0, NULL, NULL, 0};
     return timeloop_run_opts(in, stops, n_stops, progress, fn, user, r, &o);
 }
 
@@ -250,7 +255,40 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
     const int on_device = hold == 1 && be->device && be->device->run_to &&
                           !(be->device->host_clock && be->device->host_clock(in->self)) && !in->after_step && !(o->max_steps > 0) &&
                           !in->host_clock;
+    /* runs of stops where the callback only samples the gauges, landed on by the device by
+     * itself (run_stops; its tune clock_gauges), the callback called for each after */
+    const scheme_device_ops *dv = be->device;
+    const int by_stops = on_device && fn && o->sample_only && o->n_cells > 0 && in->clock_gauges && dv->run_stops &&
+                         dv->sample_stop && dv->can_run_stops && dv->can_run_stops(in->self);
     for (int s = 0; s < n_stops && st == SWGL_OK; s++) {
+        if (by_stops && t < stops[s] && s < n_stops - 1 && o->sample_only[s]) {
+            /* stops s .. e - 1 sample the gauges only; e ends the span (any stop) */
+            int e = s + 1;
+            while (e < n_stops - 1 && o->sample_only[e] && e - s < TIMELOOP_SPAN_STOPS - 1) e++;
+            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every};
+            pl.base = n;
+            st = dv->run_stops(in->self, t, stops + s, e - s + 1, o->stop_base + s, dt_floor, o->cells, o->n_cells, &sp);
+            if (st == SWGL_ERR_BLOWUP) blowup(in, sp.t, n + sp.steps, sp.bound);
+            n += sp.steps;
+            in->steps_run = n;
+            t = sp.t;
+            r->dt_min = fmin(r->dt_min, sp.dt_min);
+            r->dt_max = fmax(r->dt_max, sp.dt_max);
+            /* the stops landed on before the span's end, in turn, with what the device kept
+             * there (scheme_sample gives it while in->replay names the stop) */
+            swgl_status sc = SWGL_OK;
+            double p0 = cpu_seconds();
+            for (int k = s; k < e && stops[k] <= t && sc == SWGL_OK; k++) {
+                in->replay = k - s + 1;
+                sc = fn(user, stops[k], in);
+                in->replay = 0;
+            }
+            paused += cpu_seconds() - p0;
+            if (st == SWGL_ERR_INTERRUPTED) st = interrupted(in, t, n);
+            if (st == SWGL_OK) st = sc;
+            if (st != SWGL_OK) goto done;
+            s = e;   /* (the span's end: landed on; its callback below) */
+        }
         const double stop = stops[s];
         if (on_device && t < stop) {
             timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every};

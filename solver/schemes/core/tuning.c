@@ -36,6 +36,9 @@ static const key_def keys[] = {
      "looked at every 0.25 s, at most OpenMP's count (OMP_NUM_THREADS; docs/performance.md)"},
     {"clock_every", K_INT, OFF(clock_every), 1, 63, 0, 0, NULL, NULL, "32",
      "a GPU backend keeps the time step on the device and reads its clock back every N steps"},
+    {"clock_gauges", K_BOOL, OFF(clock_gauges), 0, 1, 0, 0, NULL, NULL, "on",
+     "gpu-compute (float): the times at which only gauges are written are landed on by the GPU's clock, the "
+     "gauges' values kept there, without the host (off: the host lands on each and reads the gauges there)"},
     {"gl_check", K_BOOL, OFF(gl_check), 0, 1, 0, 0, NULL, NULL, "off",
      "every GL pass followed by a glGetError check, to find a GL error's pass (was SWGL_GL_CHECK=1)"},
     {"host_clock", K_BOOL, OFF(host_clock), 0, 1, 0, 0, NULL, NULL, "off",

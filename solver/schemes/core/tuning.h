@@ -20,6 +20,7 @@ enum { TUNE_KP_FUSED_OFF = 0, TUNE_KP_FUSED_ON = 1, TUNE_KP_FUSED_FLUX = 2 };
 
 typedef struct swgl_tuning {
     int clock_every;      /* a GPU backend's clock read back every N steps (1..63) */
+    int clock_gauges;     /* a GPU backend lands on gauge-only stops on its own clock (run_stops) */
     int host_clock;       /* step on the host's clock: dt read back every step */
     int roe_fused;        /* gpu-compute roe: edge and dt passes as one kernel */
     int roe_group[2];     /* that kernel's work group */

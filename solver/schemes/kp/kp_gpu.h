@@ -70,6 +70,10 @@ swgl_status kp_gpu_apply(kp_gpu *g, int k, double dt);
 struct timeloop_span;
 swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, double dt_floor,
                           struct timeloop_span *sp);
+/* The same through stops[0..n-1] (scheme.h run_stops), the state's texels at the n_cells
+ * cells kept at each landing (gpu_gather_capture; compute passes, float) */
+swgl_status kp_gpu_run_stops(kp_gpu *g, double t, const double *stops, int n, int stop_index, double dt_floor,
+                             const size_t *cells, int n_cells, struct timeloop_span *sp);
 
 /* ---- early exit, profile (benches) ---------------------------------------- */
 

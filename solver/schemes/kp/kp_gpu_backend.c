@@ -99,17 +99,23 @@ static swgl_status be_run_to(void *self, double t, double stop, int stop_index, 
     return kp_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
-/* The state at n cells (gauges): in float the n texels gathered and read back at once
- * (gpu_gather.h), in double one texel pair each */
-static swgl_status be_sample(void *self, const size_t *cells, int n, double *const *out)
+static swgl_status be_run_stops(void *self, double t, const double *stops, int n, int stop_index, double dt_floor,
+                                const size_t *cells, int n_cells, timeloop_span *sp)
 {
-    kp_gpu *g = self;
+    return kp_gpu_run_stops(self, t, stops, n, stop_index, dt_floor, cells, n_cells, sp);
+}
+
+static int be_can_run_stops(const void *self)
+{
+    const kp_gpu *g = self;
+    return g->compute && !g->dbl;
+}
+
+/* The state at n cells from texels gv (4 floats a cell; float) or, in double, read one
+ * texel pair each */
+static swgl_status sample_from(kp_gpu *g, const float *gv, const size_t *cells, int n, double *const *out)
+{
     swgl_status st = SWGL_OK;
-    float *gv = NULL;
-    if (!g->dbl && n > 0) {
-        if (!(gv = malloc(4 * (size_t)n * sizeof *gv))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        st = gpu_gather_texels(&g->gauges, gpu_mrt_member(g->state[g->cur], 0), cells, n, gv);
-    }
     for (int m = 0; m < n && st == SWGL_OK; m++) {
         int x = (int)(cells[m] % (size_t)g->tw), y = (int)(cells[m] / (size_t)g->tw);
         double v[4];
@@ -124,8 +130,39 @@ static swgl_status be_sample(void *self, const size_t *cells, int n, double *con
         out[1][m] = v[1];
         out[2][m] = v[2];
     }
+    return st;
+}
+
+/* The state at n cells (gauges): in float the n texels gathered and read back at once
+ * (gpu_gather.h), in double one texel pair each */
+static swgl_status be_sample(void *self, const size_t *cells, int n, double *const *out)
+{
+    kp_gpu *g = self;
+    swgl_status st = SWGL_OK;
+    float *gv = NULL;
+    if (!g->dbl && n > 0) {
+        if (!(gv = malloc(4 * (size_t)n * sizeof *gv))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        st = gpu_gather_texels(&g->gauges, gpu_mrt_member(g->state[g->cur], 0), cells, n, gv);
+    }
+    if (st == SWGL_OK) st = sample_from(g, gv, cells, n, out);
     free(gv);
     return st;
+}
+
+/* Stop k of the last run_stops: its captured texels (read back once a span) */
+static swgl_status be_sample_stop(void *self, int k, const size_t *cells, int n, double *const *out)
+{
+    kp_gpu *g = self;
+    if (n != g->cap_n || k < 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: stop %d of %d cells: not what was kept", k, n);
+    if (!g->cap_read) {
+        free(g->cap);
+        g->cap = NULL;
+        swgl_status st = gpu_gather_capture_rows(g->gauges, &g->cap);
+        if (st != SWGL_OK) return st;
+        g->cap_read = 1;
+    }
+    if (k >= gpu_gather_capture_count(g->gauges)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no stop %d kept", k);
+    return sample_from(g, g->cap + 4 * (size_t)k * (size_t)n, cells, n, out);
 }
 
 static void be_set_time(void *self, double t, double stop) { kp_gpu_set_time(self, t, stop); }
@@ -175,7 +212,8 @@ static void be_tiles(void *self, long *computed, long *total)
 }
 
 static const scheme_forcing_ops forcing = {.set_time = be_set_time, .account = be_account};
-static const scheme_device_ops device = {.run_to = be_run_to, .host_clock = be_host_clock, .maps_start = be_maps_start,
+static const scheme_device_ops device = {.run_to = be_run_to, .run_stops = be_run_stops, .sample_stop = be_sample_stop,
+                                         .can_run_stops = be_can_run_stops, .host_clock = be_host_clock, .maps_start = be_maps_start,
                                          .maps_read = be_maps_read, .device_field = be_device_field};
 static const scheme_probe_ops probe = {.sample = be_sample, .profile = be_profile, .profile_pass = be_profile_pass,
                                        .tiles = be_tiles};

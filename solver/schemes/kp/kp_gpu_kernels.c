@@ -248,7 +248,7 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     int all = !g->step_ee;
     /* the flood maps in the last kernel (kp_gpu_maps_start), at the time after the step */
     int maps = g->p_klast_maps != NULL && gpu_maps_on(&g->maps);
-    double t_known = g->stop_now - a->left;
+    double t_known = a->t;
     gpu_pass p;
     int sec = kpg_section_begin(g, KP_PASS_FLUX, 1);
     gpu_pass_begin(&p, g->p_kflux);

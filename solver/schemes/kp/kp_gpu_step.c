@@ -147,10 +147,31 @@ static swgl_status step_on_gpu(kp_gpu *g, const gpu_clock_args *a)
     const gpu_array2d *clock = gpu_clock_now(g->clock);
     if ((st = integrate(g, 0, 0, clock)) != SWGL_OK) return st;
     if (g->rk2 && ((st = kpg_flux_eval(g, 1)) != SWGL_OK || (st = integrate(g, 1, 0, clock)) != SWGL_OK)) return st;
-    return kpg_maps_pass(g, 0, clock, g->stop_now - a->left);
+    return kpg_maps_pass(g, 0, clock, a->t);
 }
 
-static swgl_status step_fn(void *self, const gpu_clock_args *a) { return step_on_gpu(self, a); }
+/* a step; in a span of many stops, the gauges' texels kept where it landed on one */
+static swgl_status step_fn(void *self, const gpu_clock_args *a)
+{
+    kp_gpu *g = self;
+    swgl_status st = step_on_gpu(g, a);
+    if (st == SWGL_OK && a->multi)
+        st = gpu_gather_capture(g->gauges, gpu_mrt_member(g->state[g->cur], 0), gpu_clock_now(g->clock), a->stop);
+    return st;
+}
+
+swgl_status kp_gpu_run_stops(kp_gpu *g, double t, const double *stops, int n, int stop_index, double dt_floor,
+                             const size_t *cells, int n_cells, timeloop_span *sp)
+{
+    g->stop_now = stops[n - 1];
+    g->cap_n = n_cells;
+    g->cap_read = 0;
+    swgl_status st = gpu_gather_for(&g->gauges, gpu_mrt_member(g->state[g->cur], 0), cells, n_cells);
+    if (st == SWGL_OK) st = gpu_gather_capture_begin(g->gauges, n);
+    if (st == SWGL_OK && g->bvary && g->kstep) st = kpg_forcing_values_gpu(g, t, gpu_clock_now(g->clock), 0);
+    if (st != SWGL_OK) return st;
+    return gpu_steps_run_stops(g->clock, &g->dt_recent, step_fn, g, t, stops, n, stop_index, dt_floor, sp);
+}
 
 swgl_status kp_gpu_run_to(kp_gpu *g, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)
 {

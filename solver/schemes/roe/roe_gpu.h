@@ -48,6 +48,10 @@ swgl_status roe_gpu_apply(roe_gpu *r, double dt);
 struct timeloop_span;
 swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor,
                            struct timeloop_span *sp);
+/* The same through stops[0..n-1] (scheme.h run_stops), the state's texels at the n_cells
+ * cells kept at each landing (gpu_gather_capture; compute passes, float) */
+swgl_status roe_gpu_run_stops(roe_gpu *r, double t, const double *stops, int n, int stop_index, double dt_floor,
+                              const size_t *cells, int n_cells, struct timeloop_span *sp);
 
 /* Boundary data, rain and sources (cpu_ref/swe.h): the time of the next step (the host
  * clock's), whether the problem has any (then the time loop runs stage and advance, not

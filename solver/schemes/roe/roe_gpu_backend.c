@@ -91,6 +91,41 @@ swgl_status rog_be_run_to(void *self, double t, double stop, int stop_index, dou
     return roe_gpu_run_to(self, t, stop, stop_index, dt_floor, sp);
 }
 
+static swgl_status rog_be_run_stops(void *self, double t, const double *stops, int n, int stop_index, double dt_floor,
+                                    const size_t *cells, int n_cells, timeloop_span *sp)
+{
+    return roe_gpu_run_stops(self, t, stops, n, stop_index, dt_floor, cells, n_cells, sp);
+}
+
+static int rog_be_can_run_stops(const void *self)
+{
+    const roe_gpu *r = self;
+    return r->compute && !r->dbl;
+}
+
+/* Stop k of the last run_stops: its captured texels (read back once a span) */
+static swgl_status rog_be_sample_stop(void *self, int k, const size_t *cells, int n, double *const *out)
+{
+    roe_gpu *r = self;
+    if (n != r->cap_n || k < 0) return swgl_fail(SWGL_ERR_ARG, "%s gpu: stop %d of %d cells: not what was kept", r->scheme, k, n);
+    if (!r->cap_read) {
+        free(r->cap);
+        r->cap = NULL;
+        swgl_status st = gpu_gather_capture_rows(r->gauges, &r->cap);
+        if (st != SWGL_OK) return st;
+        r->cap_read = 1;
+    }
+    if (k >= gpu_gather_capture_count(r->gauges)) return swgl_fail(SWGL_ERR_ARG, "%s gpu: no stop %d kept", r->scheme, k);
+    const float *v = r->cap + 4 * (size_t)k * (size_t)n;
+    (void)cells;
+    for (int m = 0; m < n; m++) {
+        out[0][m] = v[4 * m];
+        out[1][m] = v[4 * m + 1];
+        out[2][m] = v[4 * m + 2];
+    }
+    return SWGL_OK;
+}
+
 /* The state at n cells (gauges): one texel each, read back */
 swgl_status rog_be_sample(void *self, const size_t *cells, int n, double *const *out)
 {
@@ -147,7 +182,9 @@ swgl_status rog_be_device_field(void *self, const char *name, scheme_device_fiel
 }
 
 const scheme_forcing_ops rog_forcing = {.set_time = rog_be_set_time, .account = rog_be_account};
-const scheme_device_ops rog_device = {.run_to = rog_be_run_to, .host_clock = rog_be_host_clock,
+const scheme_device_ops rog_device = {.run_to = rog_be_run_to, .run_stops = rog_be_run_stops,
+                                      .sample_stop = rog_be_sample_stop, .can_run_stops = rog_be_can_run_stops,
+                                      .host_clock = rog_be_host_clock,
                                       .maps_start = rog_be_maps_start, .maps_read = rog_be_maps_read,
                                       .device_field = rog_be_device_field};
 const scheme_probe_ops rog_probe = {.sample = rog_be_sample};

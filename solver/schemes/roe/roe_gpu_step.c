@@ -155,7 +155,7 @@ swgl_status rog_update_pass(roe_gpu *r, double dt, const gpu_array2d *clock, con
     /* (the clock's update with the flood maps in it, float: roe_gpu_maps_start) */
     int maps = clock && !r->dbl && r->p_update_maps && gpu_maps_on(&r->maps);
     gpu_pass_begin(&p, maps ? r->p_update_maps : clock ? r->p_update_clock : r->p_update);
-    if (maps) gpu_maps_bind(&r->maps, &p, 1, r->stop_now - left);
+    if (maps) gpu_maps_bind(&r->maps, &p, 1, r->t_known);
     rog_bind_state(r, &p, r->cur);
     if (r->forcing && r->forc->rain) gpu_pass_array(&p, "u_rain", r->rainf);
     if (r->manning) {   /* the face's friction (ROE_MANNING) */
@@ -210,6 +210,7 @@ swgl_status roe_gpu_apply(roe_gpu *r, double dt)
 static swgl_status step_fn(void *self, const gpu_clock_args *a)
 {
     roe_gpu *r = self;
+    r->t_known = a->t;
     swgl_status st = rog_edge_and_cell(r, NULL);
     const gpu_array2d *bound;
     if (st != SWGL_OK || (st = gpu_reductor_run_gpu(r->red, rog_bound_array(r, 0), GPU_REDUCE_MIN, &bound)) != SWGL_OK ||
@@ -220,10 +221,25 @@ static swgl_status step_fn(void *self, const gpu_clock_args *a)
     if ((st = update(r, 0, now, gpu_clock_next(r->clock), a->left, a->unknown)) != SWGL_OK) return st;
     /* a series' values at the next step's time: this step's clock, its steps the CPU has
      * not read and this one (gpu_bvals.h) */
-    if (r->bvary && (st = gpu_bvals_pass(&r->bv, r->bvals, r->stop_now - a->left, now, a->unknown + 1)) != SWGL_OK)
+    if (r->bvary && (st = gpu_bvals_pass(&r->bv, r->bvals, a->t, now, a->unknown + 1)) != SWGL_OK)
         return st;
+    /* a span of many stops: the gauges' texels kept where this step landed on one */
+    if (a->multi && (st = gpu_gather_capture(r->gauges, r->state[r->cur], now, a->stop)) != SWGL_OK) return st;
     /* (the maps, where the update did not keep them) */
-    return r->p_update_maps && !r->dbl ? SWGL_OK : rog_maps_pass(r, 0, now, r->stop_now - a->left);
+    return r->p_update_maps && !r->dbl ? SWGL_OK : rog_maps_pass(r, 0, now, a->t);
+}
+
+swgl_status roe_gpu_run_stops(roe_gpu *r, double t, const double *stops, int n, int stop_index, double dt_floor,
+                              const size_t *cells, int n_cells, timeloop_span *sp)
+{
+    r->stop_now = stops[n - 1];
+    r->cap_n = n_cells;
+    r->cap_read = 0;
+    swgl_status st = gpu_gather_for(&r->gauges, r->state[r->cur], cells, n_cells);
+    if (st == SWGL_OK) st = gpu_gather_capture_begin(r->gauges, n);
+    if (st == SWGL_OK && r->bvary) st = gpu_bvals_pass(&r->bv, r->bvals, t, gpu_clock_now(r->clock), 0);
+    if (st != SWGL_OK) return st;
+    return gpu_steps_run_stops(r->clock, &r->dt_recent, step_fn, r, t, stops, n, stop_index, dt_floor, sp);
 }
 
 swgl_status roe_gpu_run_to(roe_gpu *r, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp)

@@ -17,11 +17,16 @@ static swgl_status read_every(const timeloop_span *sp, int *every)
     return SWGL_OK;
 }
 
-/* What the clock of step n, read back, says of steps known + 1 .. n; 1 when the stop is
- * reached or the run blew up. */
-static int take_clock(const float *c, int n, int known, int stop_index, double stop, double *dt_recent,
-                      timeloop_span *sp, int *blown)
+/* What the clock of step n, read back, says of steps known + 1 .. n (stops[0..n_stops-1],
+ * numbered from stop_base; *wdone the stops known landed on); 1 when the last stop is
+ * reached or the run blew up.  The clock names the last landing (texel W: the steps since
+ * it plus one, and its stop), and the time is set to that stop at that step, so that it is
+ * the stop exactly, not the float steps' sum. */
+static int take_clock(const float *c, int n, int known, const double *stops, int n_stops, int stop_base,
+                      double *dt_recent, timeloop_span *sp, int *wdone, int *blown)
 {
+    const float *w = c + 4 * GPU_CLOCK_WINDOW;
+    int since = (int)w[2], at = (int)w[3] - stop_base, land = since > 0 ? n - (since - 1) : -1;
     for (int s = known + 1; s <= n; s++) {
         double dt = gpu_clock_dt(c, n - s);
         if (dt > 0) {   /* (a step after the landing or the blow-up took none) */
@@ -30,16 +35,19 @@ static int take_clock(const float *c, int n, int known, int stop_index, double s
             sp->dt_max = fmax(sp->dt_max, dt);
             sp->t += dt;
         }
+        if (s == land && at >= 0 && at < n_stops) sp->t = stops[at];
         *dt_recent = fmax(*dt_recent, dt);
         if (sp->tick) sp->tick(sp->user, sp->t, sp->steps, dt);
     }
-    int flags = (int)c[3], landed = (flags & 1) && flags / 4 == stop_index;
+    int flags = (int)c[3], T = flags / 4 - stop_base, landed = (flags & 1) != 0;
     *blown = (flags & 2) != 0;
+    if (T >= 0 && T < n_stops) *wdone = T + landed;
     if (*blown) {
-        sp->bound = c[4 * GPU_CLOCK_WINDOW + 1];
+        sp->bound = w[1];
         return 1;
     }
-    if (landed) sp->t = stop;   /* also when rounding left the landing step no time */
+    landed = landed && T == n_stops - 1;
+    if (landed) sp->t = stops[n_stops - 1];   /* also when rounding left the landing step no time */
     return landed;
 }
 
@@ -71,18 +79,19 @@ static swgl_status fetch(gpu_clock *clock, requests *q, int wait, float *c, int 
     return SWGL_OK;
 }
 
-swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn step, void *self, double t, double stop,
-                             int stop_index, double dt_floor, timeloop_span *sp)
+swgl_status gpu_steps_run_stops(gpu_clock *clock, double *dt_recent, gpu_step_fn step, void *self, double t,
+                                const double *stops, int n_stops, int stop_base, double dt_floor, timeloop_span *sp)
 {
     /* A step is issued only while fewer than max_unknown steps are unknown, so a clock
      * requested then, read back once the steps before it are known, holds every step
      * since (at most GPU_CLOCK_STEPS), and the rule never needs more than a clock holds. */
     const int max_unknown = GPU_CLOCK_STEPS - 1;
-    int every, issued = 0, known = 0, done = 0, blown = 0;
+    int every, issued = 0, known = 0, done = 0, blown = 0, wdone = 0;
     requests q = {{0}, 0, 0};
     float c[4 * GPU_CLOCK_TEXELS];
     swgl_status st = read_every(sp, &every);
     if (st != SWGL_OK) return st;
+    if (n_stops < 1) return swgl_fail(SWGL_ERR_ARG, "gpu_steps_run_stops: no stop");
     sp->t = t;
     /* a fresh clock: no step before this span is unknown, and no flag of an earlier run
      * or stop may carry over (the requests were drained at the end of the last span) */
@@ -91,10 +100,12 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
         /* take what has come back; wait when one more step would leave too many unknown,
          * or when the stop may be within the next step (dt_recent: the largest step seen,
          * also in earlier spans; none seen yet: wait for the first), so that few steps run
-         * after the landing and the landing step is the time left as the CPU knows it */
+         * after the landing and the landing step is the time left as the CPU knows it; in
+         * a span of many stops, the last stop of the window the CPU gives (gpu_clock.h) */
         while (st == SWGL_OK && !done && known < issued) {
             int m = issued - known, ready = 1, n = 0;
-            int wait = m >= max_unknown || !(*dt_recent > 0) || sp->t + (m + 1) * *dt_recent * 1.5 >= stop;
+            int wlast = wdone + GPU_CLOCK_WINDOW_STOPS - 1 < n_stops - 1 ? wdone + GPU_CLOCK_WINDOW_STOPS - 1 : n_stops - 1;
+            int wait = m >= max_unknown || !(*dt_recent > 0) || sp->t + (m + 1) * *dt_recent * 1.5 >= stops[wlast];
             if (wait && (st = request(clock, &q, issued)) != SWGL_OK) break;
             if (q.n == 0) break;
             if ((st = fetch(clock, &q, wait, c, &ready, &n)) != SWGL_OK) break;
@@ -102,7 +113,7 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
                 if (wait) st = swgl_fail(SWGL_ERR_GL, "gpu: no time step came back from the GPU within 60 s");
                 break;
             }
-            done = take_clock(c, n, known, stop_index, stop, dt_recent, sp, &blown);
+            done = take_clock(c, n, known, stops, n_stops, stop_base, dt_recent, sp, &wdone, &blown);
             known = n;
         }
         if (st != SWGL_OK || done) break;
@@ -110,7 +121,9 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
             st = SWGL_ERR_INTERRUPTED;   /* the time loop words the message */
             break;
         }
-        gpu_clock_args a = {stop - sp->t, issued - known, dt_floor, stop_index};
+        gpu_clock_args a = {stops[wdone] - sp->t, issued - known, dt_floor, stop_base, n_stops > 1, stop_base + n_stops - 1,
+                            stop_base + wdone, 0, {0}, sp->t};
+        for (int k = wdone + 1; k < n_stops && a.n_more < 8; k++) a.more[a.n_more++] = stops[k] - sp->t;
         if ((st = step(self, &a)) != SWGL_OK) break;
         issued++;
         if (issued % every == 0) st = request(clock, &q, issued);
@@ -128,11 +141,17 @@ swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn st
             break;
         }
         if (take && n > known) {
-            done = take_clock(c, n, known, stop_index, stop, dt_recent, sp, &blown);
+            done = take_clock(c, n, known, stops, n_stops, stop_base, dt_recent, sp, &wdone, &blown);
             known = n;
         }
     }
     if (st == SWGL_OK && blown)   /* the time loop words the message, with the run's step */
         st = swgl_fail(SWGL_ERR_BLOWUP, "blown");
     return st;
+}
+
+swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn step, void *self, double t, double stop,
+                             int stop_index, double dt_floor, timeloop_span *sp)
+{
+    return gpu_steps_run_stops(clock, dt_recent, step, self, t, &stop, 1, stop_index, dt_floor, sp);
 }

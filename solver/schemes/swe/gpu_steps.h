@@ -25,5 +25,12 @@ typedef swgl_status (*gpu_step_fn)(void *self, const gpu_clock_args *a);
  * spans). */
 swgl_status gpu_steps_run_to(gpu_clock *clock, double *dt_recent, gpu_step_fn step, void *self, double t, double stop,
                              int stop_index, double dt_floor, timeloop_span *sp);
+/* The same over the stops stops[0..n_stops-1] (increasing, numbered from stop_base), each
+ * landed on in turn by the GPU's clock without the CPU (gpu_clock.h "a span of many
+ * stops"; the step's args say multi when n_stops > 1, the backend then keeps what it must
+ * of each landing, such as the gauges: gpu_gather_capture); sp->t is each stop exactly
+ * once its landing is read. */
+swgl_status gpu_steps_run_stops(gpu_clock *clock, double *dt_recent, gpu_step_fn step, void *self, double t,
+                                const double *stops, int n_stops, int stop_base, double dt_floor, timeloop_span *sp);
 
 #endif
