@@ -40,19 +40,21 @@ float swgl_clock_left_of(float T)
 }
 
 // left = the time to the stop this step aims at less the u_unknown most recent steps of
-// u_prev, newest first; S their sum, in the same order (the texels read at once, then
-// added in turn)
+// u_prev, newest first; S their sum, in the same order.  A texel is read as its steps are
+// reached, one live at a time: the window's 32 texels read at once (as this did before the
+// stop's choice joined them) made NVIDIA's compiler slow kp's whole flux kernel, whose
+// control group calls this: 38% at 4096^2 and 80% on Malpasset (docs/performance.md)
 void swgl_clock_unknown(out float left, out float S)
 {
-    vec4 w[SWGL_CLOCK_W];
-    for (int j = 0; j < SWGL_CLOCK_W; j++) w[j] = SWGL_LOAD(u_prev, ivec2(j, 0));
+    vec4 t = SWGL_LOAD(u_prev, ivec2(0, 0));
     bool landed, hold;
-    left = swgl_clock_left_of(swgl_clock_target(w[0], landed, hold));
+    left = swgl_clock_left_of(swgl_clock_target(t, landed, hold));
     S = 0.0;
     for (int k = 0; k < 4 * SWGL_CLOCK_W - 1; k++) {
         if (k >= u_unknown) break;
         int p = k < 3 ? k : k + 1;
-        float d = w[p / 4][p % 4];
+        if (p % 4 == 0 && p > 0) t = SWGL_LOAD(u_prev, ivec2(p / 4, 0));
+        float d = t[p % 4];
         left -= d;
         S += d;
     }
