@@ -6,6 +6,9 @@
 
 #include "gpu_readback.h"
 
+/* the times of the recent steps kept (more than the 2 GPU_STEPS_READ_MAX a reference lags) */
+#define GPU_STEPS_TIMES 256
+
 /* The steps between two clocks read back: the span's clock_every (tune clock_every), or
  * GPU_STEPS_READ_EVERY */
 static swgl_status read_every(const timeloop_span *sp, int *every)
@@ -23,7 +26,7 @@ static swgl_status read_every(const timeloop_span *sp, int *every)
  * it plus one, and its stop), and the time is set to that stop at that step, so that it is
  * the stop exactly, not the float steps' sum. */
 static int take_clock(const float *c, int n, int known, const double *stops, int n_stops, int stop_base,
-                      double *dt_recent, timeloop_span *sp, int *wdone, int *blown)
+                      double *dt_recent, timeloop_span *sp, int *wdone, int *blown, double *times)
 {
     const float *w = c + 4 * GPU_CLOCK_WINDOW;
     int since = (int)w[2], at = (int)w[3] - stop_base, land = since > 0 ? n - (since - 1) : -1;
@@ -36,6 +39,7 @@ static int take_clock(const float *c, int n, int known, const double *stops, int
             sp->t += dt;
         }
         if (s == land && at >= 0 && at < n_stops) sp->t = stops[at];
+        times[s % GPU_STEPS_TIMES] = sp->t;
         *dt_recent = fmax(*dt_recent, dt);
         if (sp->tick) sp->tick(sp->user, sp->t, sp->steps, dt);
     }
@@ -87,12 +91,13 @@ swgl_status gpu_steps_run_stops(gpu_clock *clock, double *dt_recent, gpu_step_fn
      * since (at most GPU_CLOCK_STEPS), and the rule never needs more than a clock holds. */
     const int max_unknown = GPU_CLOCK_STEPS - 1;
     int every, issued = 0, known = 0, done = 0, blown = 0, wdone = 0;
+    double times[GPU_STEPS_TIMES];   /* the time after step s at s % GPU_STEPS_TIMES (0: the span's start) */
     requests q = {{0}, 0, 0};
     float c[4 * GPU_CLOCK_TEXELS];
     swgl_status st = read_every(sp, &every);
     if (st != SWGL_OK) return st;
     if (n_stops < 1) return swgl_fail(SWGL_ERR_ARG, "gpu_steps_run_stops: no stop");
-    sp->t = t;
+    sp->t = times[0] = t;
     /* a fresh clock: no step before this span is unknown, and no flag of an earlier run
      * or stop may carry over (the requests were drained at the end of the last span) */
     st = gpu_clock_reset(clock);
@@ -113,7 +118,7 @@ swgl_status gpu_steps_run_stops(gpu_clock *clock, double *dt_recent, gpu_step_fn
                 if (wait) st = swgl_fail(SWGL_ERR_GL, "gpu: no time step came back from the GPU within 60 s");
                 break;
             }
-            done = take_clock(c, n, known, stops, n_stops, stop_base, dt_recent, sp, &wdone, &blown);
+            done = take_clock(c, n, known, stops, n_stops, stop_base, dt_recent, sp, &wdone, &blown, times);
             known = n;
         }
         if (st != SWGL_OK || done) break;
@@ -121,9 +126,35 @@ swgl_status gpu_steps_run_stops(gpu_clock *clock, double *dt_recent, gpu_step_fn
             st = SWGL_ERR_INTERRUPTED;   /* the time loop words the message */
             break;
         }
-        gpu_clock_args a = {stops[wdone] - sp->t, issued - known, dt_floor, stop_base, n_stops > 1, stop_base + n_stops - 1,
-                            stop_base + wdone, 0, {0}, sp->t};
-        for (int k = wdone + 1; k < n_stops && a.n_more < 8; k++) a.more[a.n_more++] = stops[k] - sp->t;
+        /* the times left count from the time after step r.  One stop: r = the last step
+         * read (near the stop the CPU waits for every step, above, so the landing step
+         * counts from the time just before it: the landing as exact as float allows).
+         * Many stops (landed on without the CPU): r a multiple of `every` that lags the
+         * step issued by every to 2 every - 1 steps, whatever the CPU has read by now, so
+         * that each step's rule sees the same numbers in every run (the results are the
+         * same bits run after run, not the time the CPU happened to know) */
+        int r = known;
+        if (n_stops > 1) {
+            r = issued + 1 - every;
+            r = r > 0 ? r / every * every : 0;
+        }
+        while (st == SWGL_OK && !done && known < r) {
+            int ready = 0, n = 0;
+            if ((q.n == 0 && (st = request(clock, &q, issued)) != SWGL_OK) ||
+                (st = fetch(clock, &q, 1, c, &ready, &n)) != SWGL_OK)
+                break;
+            if (!ready) {
+                st = swgl_fail(SWGL_ERR_GL, "gpu: no time step came back from the GPU within 60 s");
+                break;
+            }
+            done = take_clock(c, n, known, stops, n_stops, stop_base, dt_recent, sp, &wdone, &blown, times);
+            known = n;
+        }
+        if (st != SWGL_OK || done) break;
+        const double tr = times[r % GPU_STEPS_TIMES];
+        gpu_clock_args a = {stops[wdone] - tr, issued - r, dt_floor, stop_base, n_stops > 1, stop_base + n_stops - 1,
+                            stop_base + wdone, 0, {0}, tr};
+        for (int k = wdone + 1; k < n_stops && a.n_more < 8; k++) a.more[a.n_more++] = stops[k] - tr;
         if ((st = step(self, &a)) != SWGL_OK) break;
         issued++;
         if (issued % every == 0) st = request(clock, &q, issued);
@@ -141,7 +172,7 @@ swgl_status gpu_steps_run_stops(gpu_clock *clock, double *dt_recent, gpu_step_fn
             break;
         }
         if (take && n > known) {
-            done = take_clock(c, n, known, stops, n_stops, stop_base, dt_recent, sp, &wdone, &blown);
+            done = take_clock(c, n, known, stops, n_stops, stop_base, dt_recent, sp, &wdone, &blown, times);
             known = n;
         }
     }
