@@ -194,7 +194,8 @@ ok $? "gauges: a line at the start and every 0.5 s ($(wc -l < "$d/gauges.csv") l
 # lines at the same times, each value within 2e-5 of its column's largest (the landing
 # steps' float dt differ in their last bits, and a wave front amplifies that: measured
 # 9e-7 (kp) and 2e-6 (roe) on llvmpipe), the same steps; with output times among them
-# (run.output_times: the spans end there, the grids are the live state's)
+# (run.output_times: the spans end there, the grids are the live state's); and the same
+# bits run after run (the times left count from a step a fixed count back, gpu_steps.c)
 for scheme in kp roe; do
   for cg in on off; do
     "$swgl" run $dam --set run.scheme=$scheme --backend gpu-compute --quiet --set "gauges.A=10.1 10.1" \
@@ -212,6 +213,10 @@ for scheme in kp roe; do
                if (m[i] > 0 && d / m[i] > w) w = d / m[i] } print w }' "$a/gauges.csv" "$b/gauges.csv")
   awk -v w="$w" 'BEGIN { exit !(w != "" && w <= 2e-5) }'
   ok $? "$scheme gauges on the GPU's clock: within $w of each column's largest value (bound 2e-5)"
+  "$swgl" run $dam --set run.scheme=$scheme --backend gpu-compute --quiet --set "gauges.A=10.1 10.1" \
+    --set "gauges.B=20.3 30.2" --set "gauges.C=39.5 0.5" --set output.gauge_interval=0.25 --set "run.output_times=4 8" \
+    --out "$a-again" > /dev/null 2>&1 && cmp -s "$a/gauges.csv" "$a-again/gauges.csv" && cmp -s "$a/h.asc" "$a-again/h.asc"
+  ok $? "$scheme gauges on the GPU's clock: the same bits run after run (gauges.csv, h.asc)"
   [ -f "$a/h_t4.asc" ] && [ -f "$a/h_t8.asc" ] && grids_equal "$a/h_t8.asc" "$b/h_t8.asc" 1e-4
   ok $? "$scheme gauges on the GPU's clock: the output times' grids (h_t4, h_t8) are written, h_t8 as the host's within 1e-4"
 done
