@@ -380,6 +380,26 @@ static void test_png(void)
         free(px);
         free(tall);
     }
+    {   /* a large grid (5000 x 300) at scale 0: every third cell, the picture about 2048 px
+         * wide (1667 columns), the field's values where they lie (west white, east blue) */
+        const int bx = 5000, by = 300;
+        double *big = malloc((size_t)bx * by * sizeof(double));
+        for (int k = 0; big && k < bx * by; k++) big[k] = (k % bx) / (bx - 1.0);
+        rc = big ? png_write_field(tmp_path("b.png"), bx, by, big, NULL, big, 0, 1, CMAP_DEPTH, 0, "big", "m")
+                 : SWGL_ERR_NO_MEMORY;
+        px = rc == 0 ? read_png(tmp_path("b.png"), &w, &h) : NULL;
+        CHECK(px && w >= 1667 + 40 && w <= 1667 + 200 && h >= 100 + 34 && h <= 100 + 34 + 40,
+              "scale 0 on a 5000 x 300 grid: drawn every 3rd cell, %d x %d px (%s)", px ? w : 0, px ? h : 0,
+              rc == 0 ? "written" : swgl_last_error());
+        if (px) {
+            const unsigned char *w0 = px + 3 * ((size_t)(34 + 50) * (size_t)w + 11);
+            const unsigned char *e0 = px + 3 * ((size_t)(34 + 50) * (size_t)w + 10 + 1667 - 2);
+            CHECK(w0[0] > 200 && e0[2] > e0[0] + 20, "the big picture: white in the west (%d), blue in the east (%d %d)",
+                  w0[0], e0[0], e0[2]);
+        }
+        free(px);
+        free(big);
+    }
     for (int m = CMAP_DEPTH; m <= CMAP_TERRAIN; m++) {
         rc = png_write_field(tmp_path("m.png"), NX, NY, v, NULL, relief, 0, 1, (enum colormap)m, 2,
                              "colour map", "m^2/s");

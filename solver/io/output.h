@@ -84,7 +84,8 @@ enum colormap { CMAP_DEPTH = 0,   /* white -> blue -> dark blue, for water depth
                 CMAP_TERRAIN };   /* grey shaded relief, for basin height */
 
 /* A PNG of an nx*ny field (row j = 0 southern at the bottom), each cell scale x scale
- * pixels (scale 0: chosen so the picture is about 800 px wide), with a colour bar from
+ * pixels (scale 0: chosen so the picture is about 800 px wide; a grid longer than 2048
+ * cells on a side is drawn every so many cells, about 2048 px on that side), with a colour bar from
  * vmin to vmax labelled with its end values, title and units drawn in a built-in font.
  * Cells with mask[k] == 0 are grey.  When relief is non-NULL the picture is hill-shaded
  * by it (same size as v). */

@@ -312,6 +312,8 @@ static swgl_status write_png_file(const char *path, const image *im)
     return SWGL_OK;
 }
 
+#define PNG_AUTO_SIDE 2048   /* px: scale 0 draws a larger grid every so many cells */
+
 static int max_int(int a, int b)
 {
     return a > b ? a : b;
@@ -326,6 +328,35 @@ swgl_status png_write_field(const char *path, int nx, int ny, const double *v,
     if (!path || nx < 1 || ny < 1 || !v)
         return swgl_fail(SWGL_ERR_ARG, "%s: png_write_field: bad arguments",
                          path ? path : "(no path)");
+    if (scale <= 0 && (nx > PNG_AUTO_SIDE || ny > PNG_AUTO_SIDE)) {
+        /* a large grid (scale 0): every step-th cell, the middle one of each step x step
+         * block, so that the picture keeps about PNG_AUTO_SIDE px on its longer side (a 4096^2
+         * grid's full-size picture took a second to draw, as long as its grids to write) */
+        int step = (max_int(nx, ny) + PNG_AUTO_SIDE - 1) / PNG_AUTO_SIDE;
+        int mx = (nx + step - 1) / step, my = (ny + step - 1) / step;
+        size_t m = (size_t)mx * (size_t)my;
+        double *v2 = malloc(m * sizeof *v2), *r2 = relief ? malloc(m * sizeof *r2) : NULL;
+        unsigned char *k2 = mask ? malloc(m) : NULL;
+        swgl_status st = SWGL_OK;
+        if (!v2 || (relief && !r2) || (mask && !k2)) {
+            st = swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path);
+        } else {
+            for (int j2 = 0; j2 < my; j2++)
+                for (int i2 = 0; i2 < mx; i2++) {
+                    int i = i2 * step + step / 2, j = j2 * step + step / 2;
+                    size_t k = (size_t)(j < ny ? j : ny - 1) * (size_t)nx + (size_t)(i < nx ? i : nx - 1);
+                    size_t q = (size_t)j2 * (size_t)mx + (size_t)i2;
+                    v2[q] = v[k];
+                    if (r2) r2[q] = relief[k];
+                    if (k2) k2[q] = mask[k];
+                }
+            st = png_write_field(path, mx, my, v2, k2, r2, vmin, vmax, cmap, 1, title, units);
+        }
+        free(v2);
+        free(r2);
+        free(k2);
+        return st;
+    }
     if (scale <= 0) {   /* about 800 pixels wide, and no side past 20000 */
         scale = max_int(1, 800 / nx);
         if ((long long)ny * scale > 20000) scale = max_int(1, 20000 / ny);
