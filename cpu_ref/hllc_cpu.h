@@ -106,6 +106,6 @@ void hllc_cpu_account(const hllc_cpu *s, swe_account *out);
 void hllc_cpu_clip_stats(const hllc_cpu *s, double *volume, double *rel);
 int hllc_cpu_threads(const hllc_cpu *s);
 const char *hllc_cpu_precision(const hllc_cpu *s);   /* "single" | "double" */
-const char *hllc_cpu_name(const hllc_cpu *s);        /* "cpu-scalar (double)", "cpu (float, N threads)" */
+const char *hllc_cpu_name(const hllc_cpu *s);        /* "cpu-scalar (double)", "cpu (float, up to N threads)" */
 
 #endif

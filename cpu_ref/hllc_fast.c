@@ -3,6 +3,7 @@
  * intrinsics (issue 25: "its fast CPU backend may be plain C with OpenMP").  The double
  * instance performs the scalar reference's operations in the same order on every cell
  * and face, so it gives its bits whatever the number of threads. */
+#include "cpu_info.h"
 #include "hllc_internal.h"
 
 #include <math.h>

@@ -2,6 +2,7 @@
  * solver, the reference: hllc_solver_body.h in double on one thread.  The fast solver
  * (hllc_fast.c) is the same body in float or double with OpenMP over rows; the solvers
  * share the clock (boundary data, rain, sources and their accounts: swe.h). */
+#include "cpu_info.h"
 #include "hllc_internal.h"
 
 #include <math.h>
@@ -22,6 +23,7 @@ struct hllc_cpu {
     const hllc_core_ops *ops;
     void *core;
     swe_clock clk;
+    int threads;                /* fixed (--tune cpu.threads=N), or 0: the cores the others leave */
     char name[64];
 };
 
@@ -64,8 +66,9 @@ hllc_cpu *hllc_cpu_create(const hllc_problem *p, enum hllc_cpu_kind kind)
             goto fail;
         }
     if (!(s->core = ops->create(p, &s->clk))) goto fail;
+    s->threads = p->sw.threads;
     if (kind == HLLC_CPU_SCALAR) snprintf(s->name, sizeof s->name, "cpu-scalar (double)");
-    else snprintf(s->name, sizeof s->name, "cpu (%s, %d threads)", kind == HLLC_CPU_FAST ? "float" : "double",
+    else snprintf(s->name, sizeof s->name, "cpu (%s, up to %d threads)", kind == HLLC_CPU_FAST ? "float" : "double",
                   hllc_cpu_threads(s));
     return s;
 fail:
@@ -116,7 +119,7 @@ void hllc_cpu_clip_stats(const hllc_cpu *s, double *volume, double *rel)
 
 int hllc_cpu_threads(const hllc_cpu *s)
 {
-    return s->ops->threaded ? hllc_fast_threads() : 1;
+    return !s->ops->threaded ? 1 : s->threads > 0 ? s->threads : hllc_fast_threads();
 }
 
 const char *hllc_cpu_precision(const hllc_cpu *s) { return s->ops->precision; }

@@ -30,6 +30,8 @@ typedef struct FN(core) {
     int moving;
     double clip_vol, clip_rel;
     unsigned char *srcm, *src_first;
+    int nrun;                  /* HLLC_OMP: the threads of this step's loops (cpu_info.h cpu_load) */
+    cpu_load load;
 } FN(core);
 
 static void FN(destroy)(void *self)
@@ -51,6 +53,12 @@ static void *FN(create)(const hllc_problem *p, swe_clock *clk)
     if (!s) goto fail;
     s->p = *p;
     s->clk = clk;
+#if HLLC_OMP
+    /* as many threads as the cores the other programs leave (docs/performance.md), at most
+     * OpenMP's count; --tune cpu.threads=N fixes N */
+    cpu_load_init(&s->load, p->sw.threads > 0 ? p->sw.threads : hllc_fast_threads(), p->sw.threads > 0);
+#endif
+    s->nrun = 1;
     s->nx = p->sw.nx;
     s->ny = p->sw.ny;
     s->w = (size_t)grid_stride(s->nx);
@@ -164,7 +172,8 @@ static double FN(rates)(void *self)
     T smax = 0;
     int bad = 0;
 #if HLLC_OMP
-#pragma omp parallel for schedule(static)
+    s->nrun = cpu_load_threads(&s->load);
+#pragma omp parallel for schedule(static) num_threads(s->nrun)
 #endif
     for (int j = 0; j <= ny; j++) {
         for (int i = 0; i <= nx; i++) {
@@ -174,7 +183,7 @@ static double FN(rates)(void *self)
         }
     }
 #if HLLC_OMP
-#pragma omp parallel for schedule(static) reduction(max : smax) reduction(| : bad)
+#pragma omp parallel for schedule(static) num_threads(s->nrun) reduction(max : smax) reduction(| : bad)
 #endif
     for (int j = 1; j <= ny; j++) {
         for (int i = 1; i <= nx; i++) {
@@ -245,7 +254,7 @@ static int FN(apply)(void *self, double dt_d)
     double clip_vol = 0.0, clip_rel = 0.0;
     int bad = 0;
 #if HLLC_OMP
-#pragma omp parallel for schedule(static) reduction(+ : clip_vol) reduction(max : clip_rel) reduction(| : bad)
+#pragma omp parallel for schedule(static) num_threads(s->nrun) reduction(+ : clip_vol) reduction(max : clip_rel) reduction(| : bad)
 #endif
     for (int j = 1; j <= ny; j++) {
         for (int i = 1; i <= nx; i++) {

@@ -70,6 +70,18 @@ static swgl_status blowup(const scheme_inst *in, double t, long n, double bound)
                      in->name, t, n + 1, bound, speed);
 }
 
+/* a device span's steps into the loop's count, time and step range (the blow-up's message
+ * worded, with the run's step) */
+static void span_taken(scheme_inst *in, swgl_status st, const timeloop_span *sp, long *n, double *t, timeloop_result *r)
+{
+    if (st == SWGL_ERR_BLOWUP) blowup(in, sp->t, *n + sp->steps, sp->bound);
+    *n += sp->steps;
+    in->steps_run = *n;
+    *t = sp->t;
+    r->dt_min = fmin(r->dt_min, sp->dt_min);
+    r->dt_max = fmax(r->dt_max, sp->dt_max);
+}
+
 typedef struct progress_line {
     const scheme_inst *in;
     int mode;                /* TIMELOOP_PROGRESS_TTY or _LINES */
@@ -268,12 +280,7 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
             timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every};
             pl.base = n;
             st = dv->run_stops(in->self, t, stops + s, e - s + 1, o->stop_base + s, dt_floor, o->cells, o->n_cells, &sp);
-            if (st == SWGL_ERR_BLOWUP) blowup(in, sp.t, n + sp.steps, sp.bound);
-            n += sp.steps;
-            in->steps_run = n;
-            t = sp.t;
-            r->dt_min = fmin(r->dt_min, sp.dt_min);
-            r->dt_max = fmax(r->dt_max, sp.dt_max);
+            span_taken(in, st, &sp, &n, &t, r);
             /* the stops landed on before the span's end, in turn, with what the device kept
              * there (scheme_sample gives it while in->replay names the stop) */
             swgl_status sc = SWGL_OK;
@@ -294,12 +301,7 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
             timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every};
             pl.base = n;
             st = be->device->run_to(in->self, t, stop, o->stop_base + s, dt_floor, &sp);
-            if (st == SWGL_ERR_BLOWUP) blowup(in, sp.t, n + sp.steps, sp.bound);
-            n += sp.steps;
-            in->steps_run = n;
-            t = sp.t;
-            r->dt_min = fmin(r->dt_min, sp.dt_min);
-            r->dt_max = fmax(r->dt_max, sp.dt_max);
+            span_taken(in, st, &sp, &n, &t, r);
             if (st == SWGL_ERR_INTERRUPTED) st = interrupted(in, t, n);
             if (st != SWGL_OK) goto done;
         }

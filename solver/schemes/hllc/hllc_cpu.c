@@ -11,7 +11,8 @@ static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void 
     const hllc_setup_problem *fv = s->problem;
     enum hllc_cpu_kind kind = HLLC_CPU_SCALAR;
     if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? HLLC_CPU_FAST_DOUBLE : HLLC_CPU_FAST;
-    const hllc_problem p = {.sw = fv->p, .manning = fv->manning};   /* the solver copies what it keeps */
+    hllc_problem p = {.sw = fv->p, .manning = fv->manning};   /* the solver copies what it keeps */
+    p.sw.threads = tuning_or_default(cfg->tune)->cpu_threads;
     hllc_cpu *c = hllc_cpu_create(&p, kind);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
