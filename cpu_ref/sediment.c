@@ -19,6 +19,7 @@
  *   sed_dt_limit estimates dh_max from the river mouth (the jump a ghost must carry);
  *   sed_dt_limit_state adds the differences of a given h.
  */
+#include "cpu_info.h"
 #include "sediment.h"
 
 #include <math.h>
@@ -33,11 +34,14 @@ struct sed_cpu {
     double *alpha, *beta;       /* copies with the ghost ring = boundary point */
     double *h[2], *s[2];        /* two time levels */
     int cur;
+    int threads;                /* fixed (sed_cpu_set_threads), or 0: the cores the others leave */
+    cpu_load load;              /* the fast passes' threads (cpu_info.h) */
 };
 
 void sed_consts_init(sed_consts *c, const sed_problem *p)
 {
     c->dt = p->dt;
+    c->threads = 1;
     c->rdx2 = 1.0 / (p->dx * p->dx);
     c->rdy2 = 1.0 / (p->dy * p->dy);
     c->ics = 1.0 / p->cs;
@@ -234,6 +238,7 @@ sed_cpu *sed_cpu_create(const sed_problem *p, enum sed_cpu_kind kind)
     s = calloc(1, sizeof *s);
     if (!s) { why = "out of memory"; goto fail; }
     s->kind = kind;
+    cpu_load_init(&s->load, omp_get_max_threads(), 0);
     size_t n = (size_t)W * H;
     for (int q = 0; q < 2; q++) {
         s->h[q] = calloc(n, sizeof(double));
@@ -282,6 +287,7 @@ void sed_cpu_step(sed_cpu *s, double dt)
     sed_consts c;
     sed_consts_init(&c, p);
     c.dt = dt;
+    if (s->kind == SED_CPU_FAST) c.threads = cpu_load_threads(&s->load);   /* the cores the others leave */
     double *h = s->h[s->cur], *sa = s->s[s->cur];
     double *hn = s->h[1 - s->cur], *sn = s->s[1 - s->cur];
     /* before the h pass: ghosts of h^l and s^l */
@@ -329,7 +335,13 @@ const sed_problem *sed_cpu_problem(const sed_cpu *s)
 
 int sed_cpu_threads(const sed_cpu *s)
 {
-    return s->kind == SED_CPU_FAST ? omp_get_max_threads() : 1;
+    return s->kind != SED_CPU_FAST ? 1 : s->threads > 0 ? s->threads : omp_get_max_threads();
+}
+
+void sed_cpu_set_threads(sed_cpu *s, int n)
+{
+    s->threads = n > 0 ? n : 0;
+    cpu_load_init(&s->load, n > 0 ? n : omp_get_max_threads(), n > 0);
 }
 
 const char *sed_cpu_name(const sed_cpu *s)

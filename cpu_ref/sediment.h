@@ -72,6 +72,9 @@ void sed_cpu_step(sed_cpu *s, double dt);
 /* 1 if the state holds a NaN or an infinity (at an interior point). */
 int sed_cpu_blown(const sed_cpu *s);
 int sed_cpu_threads(const sed_cpu *s);
+/* The fast solver's threads: n fixed, or 0 (the default) as many as the cores the other
+ * programs leave, looked at every 0.25 s, at most OpenMP's count (cpu_info.h cpu_load) */
+void sed_cpu_set_threads(sed_cpu *s, int n);
 int sed_cpu_is_fast(const sed_cpu *s);                  /* 1: SSE2 + OpenMP, 0: scalar */
 const sed_problem *sed_cpu_problem(const sed_cpu *s);   /* its copy of the problem */
 const char *sed_cpu_name(const sed_cpu *s);
@@ -90,6 +93,7 @@ typedef struct sed_consts {
     double ics, icm;            /* 1/C_s, 1/C_m */
     double layer;               /* A */
     double px, py;              /* 1/(2 C_s dx^2), 1/(2 C_s dy^2): the factors of (4) */
+    int threads;                /* the fast passes' OpenMP threads this step (1: sed_consts_init) */
 } sed_consts;
 void sed_consts_init(sed_consts *c, const sed_problem *p);
 

@@ -37,7 +37,7 @@ void sed_fast_h_pass(const sed_problem *p, const sed_consts *c, const double *al
 {
     const int W = grid_stride(p->nx), nx = p->nx, form = p->form;
     const int off[5] = {0, -1, 1, -W, W};
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(c->threads > 0 ? c->threads : 1)
     for (int j = 1; j <= p->ny; j++) {
         const __m128d ics = _mm_set1_pd(c->ics), icm = _mm_set1_pd(c->icm);
         const __m128d one = _mm_set1_pd(1.0), half = _mm_set1_pd(0.5);
@@ -80,7 +80,7 @@ void sed_fast_s_pass(const sed_problem *p, const sed_consts *c, const double *al
 {
     const int W = grid_stride(p->nx), nx = p->nx, form = p->form;
     const int off[5] = {0, -1, 1, -W, W};
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(c->threads > 0 ? c->threads : 1)
     for (int j = 1; j <= p->ny; j++) {
         const __m128d ics = _mm_set1_pd(c->ics);
         const __m128d rdx2 = _mm_set1_pd(c->rdx2), rdy2 = _mm_set1_pd(c->rdy2);

@@ -46,7 +46,7 @@ typedef struct swe_problem {
      * computed too, but their bound, made with stale ghosts, is not the global one):
      * columns own[0] .. own[2]-1, rows own[1] .. own[3]-1, 0-based; own[2] == 0: every cell. */
     int own[4];
-    /* The fast CPU solvers' threads (kp, roe, hllc): 0, as many as the cores other programs leave,
+    /* The fast CPU solvers' threads (kp, roe, hllc, sediment): 0, as many as the cores other programs leave,
      * at most OpenMP's count (cpu_ref/cpu_info.h); N > 0: N, always (--tune cpu.threads=N) */
     int threads;
     /* roe's fast CPU solver's vector instructions (cpu_ref/roe_fast.c): SWE_ISA_AUTO, the

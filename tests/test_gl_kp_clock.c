@@ -46,7 +46,7 @@ static void dt_on_gpu(void)
             if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
             for (int k = 0; k < 2 && st == SWGL_OK; k++) {
                 if (m == 0) {
-                    timeloop_span sp = {0, k ? stops[0] : 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0};
+                    timeloop_span sp = {0, k ? stops[0] : 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0, 0};
                     st = kp_gpu_run_to(g, k ? stops[0] : 0, stops[k], k, 1e-9 * stops[1], &sp);
                     steps[m] += sp.steps;
                     CHECK(st != SWGL_OK || sp.t == stops[k], "run_to lands exactly on %g (%.17g)", stops[k], sp.t);
@@ -83,7 +83,7 @@ static void dt_on_gpu(void)
             kp_gpu *g = NULL;
             swgl_status st = kp_gpu_create(&r.p, &g);
             if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
-            timeloop_span sp = {0, 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0};
+            timeloop_span sp = {0, 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0, 0};
             double bound = 0;
             if (st == SWGL_OK && m == 0) st = kp_gpu_run_to(g, 0, 1.0, 0, 1e-9, &sp);
             if (st == SWGL_OK && m == 1) st = kp_gpu_rates(g, 0, &bound);
@@ -115,7 +115,7 @@ static void profile(void)
     if (st == SWGL_OK) st = kp_gpu_set_state(g, r.h, r.qx, r.qy);
     if (st == SWGL_OK) {
         kp_gpu_profile(g, 1);
-        timeloop_span sp = {0, 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0};
+        timeloop_span sp = {0, 0, INFINITY, 0, NAN, NULL, NULL, NULL, 0, 0};
         st = kp_gpu_run_to(g, 0, 0.5, 0, 1e-9, &sp);
         steps = sp.steps;
     }

@@ -174,7 +174,7 @@ static long run_to_stops(kp_gpu *g, double t0, const double *stops, int n)
     long steps = 0;
     double t = t0;
     for (int k = 0; k < n; k++) {
-        timeloop_span sp = {0, t, INFINITY, 0, NAN, NULL, NULL, NULL, 0};
+        timeloop_span sp = {0, t, INFINITY, 0, NAN, NULL, NULL, NULL, 0, 0};
         if (kp_gpu_run_to(g, t, stops[k], k, 1e-9, &sp) != SWGL_OK || sp.t != stops[k]) return -1;
         steps += sp.steps;
         t = sp.t;

@@ -32,11 +32,12 @@ float swgl_clock_target(vec4 p0, out bool landed, out bool hold)
     return T;
 }
 
-// the time to stop T as the CPU knows t (T in the window)
+// the time to stop T as the CPU knows t (T in the window; outside it, held, a time of the
+// window that the step does not use)
 float swgl_clock_left_of(float T)
 {
-    int k = int(T - u_wfirst);
-    return k <= 0 ? u_left : u_more[(k - 1) / 4][(k - 1) % 4];
+    int k = clamp(int(T - u_wfirst), 0, 8);
+    return k == 0 ? u_left : u_more[(k - 1) / 4][(k - 1) % 4];
 }
 
 // left = the time to the stop this step aims at less the u_unknown most recent steps of

@@ -58,7 +58,7 @@ static const char *usage =
     "environment: SWGL_DEVICE=N (device), SWGL_DATA=dir (the shared data folder: @data/ paths,\n"
     "             the cases malpasset and swgl validate), SWGL_SHADER_DIR=dir (load shaders from disk: the source\n"
     "             tree's shaders/), SWGL_PASS_PROFILE (the GPU time of each pass); OMP_NUM_THREADS=N (the\n"
-    "             cpu backend's most threads; kp, roe and hllc run the cores other programs leave, looked at\n"
+    "             cpu backend's most threads; it runs the cores other programs leave, looked at\n"
     "             every 0.25 s, or --tune cpu.threads=N), OMP_WAIT_POLICY (passive unless set);\n"
     "             the tuning choices are --tune keys, not variables (a removed variable still set is\n"
     "             named once on stderr with its key)\n";

@@ -67,6 +67,7 @@ typedef struct timeloop_span {
     /* the instance's own stop request (scheme_inst stop_flag), or NULL */
     const volatile sig_atomic_t *stop_flag;
     int clock_every;         /* a GPU backend's clock read back every N steps (0: the default) */
+    int landed;              /* run_stops: the stops landed on, from the first (their values kept) */
 } timeloop_span;
 
 /* A stop asked for: by a signal (timeloop_request_stop) or the span's own flag. */

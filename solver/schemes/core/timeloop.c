@@ -277,7 +277,7 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
             /* stops s .. e - 1 sample the gauges only; e ends the span (any stop) */
             int e = s + 1;
             while (e < n_stops - 1 && o->sample_only[e] && e - s < TIMELOOP_SPAN_STOPS - 1) e++;
-            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every};
+            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every, 0};
             pl.base = n;
             st = dv->run_stops(in->self, t, stops + s, e - s + 1, o->stop_base + s, dt_floor, o->cells, o->n_cells, &sp);
             span_taken(in, st, &sp, &n, &t, r);
@@ -285,7 +285,7 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
              * there (scheme_sample gives it while in->replay names the stop) */
             swgl_status sc = SWGL_OK;
             double p0 = cpu_seconds();
-            for (int k = s; k < e && stops[k] <= t && sc == SWGL_OK; k++) {
+            for (int k = s; k < e && k - s < sp.landed && sc == SWGL_OK; k++) {
                 in->replay = k - s + 1;
                 sc = fn(user, stops[k], in);
                 in->replay = 0;
@@ -298,7 +298,7 @@ swgl_status timeloop_run_opts(scheme_inst *in, const double *stops, int n_stops,
         }
         const double stop = stops[s];
         if (on_device && t < stop) {
-            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every};
+            timeloop_span sp = {0, t, INFINITY, 0, NAN, tick, &pl, in->stop_flag, in->clock_every, 0};
             pl.base = n;
             st = be->device->run_to(in->self, t, stop, o->stop_base + s, dt_floor, &sp);
             span_taken(in, st, &sp, &n, &t, r);

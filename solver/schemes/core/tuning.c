@@ -32,7 +32,7 @@ static const key_def keys[] = {
      "roe's fast CPU solver's vector instructions: auto (the widest the CPU has), sse2, avx2 or avx512 (an "
      "error where the CPU lacks them); the results are the same bits on each (kp picks its own at load)"},
     {"cpu.threads", K_INT, OFF(cpu_threads), 0, 1024, 0, 0, NULL, NULL, "0",
-     "the fast CPU solvers' (kp, roe, hllc) threads: N fixed, or 0: as many as the cores other programs leave, "
+     "the fast CPU solvers' (kp, roe, hllc, sediment) threads: N fixed, or 0: as many as the cores other programs leave, "
      "looked at every 0.25 s, at most OpenMP's count (OMP_NUM_THREADS; docs/performance.md)"},
     {"clock_every", K_INT, OFF(clock_every), 1, 63, 0, 0, NULL, NULL, "32",
      "a GPU backend keeps the time step on the device and reads its clock back every N steps"},

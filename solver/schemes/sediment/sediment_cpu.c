@@ -11,6 +11,7 @@ static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void 
     const sed_setup *ss = s->problem;
     sed_cpu *c = sed_cpu_create(&ss->p, cfg->backend == BACKEND_CPU ? SED_CPU_FAST : SED_CPU_SCALAR);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
+    sed_cpu_set_threads(c, tuning_or_default(cfg->tune)->cpu_threads);
     *self = c;
     return SWGL_OK;
 }
@@ -59,7 +60,7 @@ static swgl_status advance(void *self, int k, double dt)
 
 static void describe(const void *self, char *name, size_t len)
 {
-    if (sed_cpu_is_fast(self)) snprintf(name, len, "%s, %d threads", sed_cpu_name(self), sed_cpu_threads(self));
+    if (sed_cpu_is_fast(self)) snprintf(name, len, "%s, up to %d threads", sed_cpu_name(self), sed_cpu_threads(self));
     else snprintf(name, len, "%s", sed_cpu_name(self));
 }
 

@@ -176,6 +176,7 @@ swgl_status gpu_steps_run_stops(gpu_clock *clock, double *dt_recent, gpu_step_fn
             known = n;
         }
     }
+    sp->landed = wdone;
     if (st == SWGL_OK && blown)   /* the time loop words the message, with the run's step */
         st = swgl_fail(SWGL_ERR_BLOWUP, "blown");
     return st;
