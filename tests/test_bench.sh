@@ -126,6 +126,9 @@ if grep -q '^compute: *yes' "$tmp/info"; then
   [ $r = 0 ] && awk '$1 == "roe" || ($1 == "kp" && $2 == "RK2") { n++; v = $1 == "roe" ? 6 : 7; if (!($v > 0) || !($(v + 1) > 0)) bad = 1 }
                      END { exit !(n == 2 && !bad) }' "$tmp/real.log"
   ok $? "bench real: a row per scheme with both figures (exit $r: $(grep -m1 '^roe' "$tmp/real.log"))"
+  awk '/^copy ceiling: compute copy-cs / { for (i = 1; i < NF; i++) if ($(i + 1) == "GB/s") g = $i } END { exit !(g > 0) }' \
+    "$tmp/real.log"
+  ok $? "bench real: the copy ceiling measured in the same run ($(grep -m1 '^copy ceiling' "$tmp/real.log" | cut -c1-70))"
 fi
 "$swgl" bench real --sizes 4 > "$tmp/bad.log" 2>&1
 r=$?

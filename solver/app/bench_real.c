@@ -104,10 +104,15 @@ int bench_real(int argc, char **argv)
                    "  the circular dam break on N x N cells (default 256,512,1024) to T s (default 0.5) as the\n"
                    "  benchmark runs it (walls, no flood maps) and as a modeller does (free boundaries, the\n"
                    "  flood maps, three gauges every T/10 s), on backend B (default gpu-compute; gpu, cpu);\n"
-                   "  cell-steps/s, the median of 3 x >= S s of stepping (default 1), and real / bench\n");
+                   "  cell-steps/s, the median of 3 x >= S s of stepping (default 1), and real / bench; on a GPU\n"
+                   "  the copy ceiling measured first, as bench kp's\n");
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
+    /* the device and its copy ceiling, measured in this run (as bench kp's and roe's) */
+    bench_gpu dev;
+    const int gpu = strcmp(backend, "cpu") != 0;
+    if (gpu && bench_gpu_setup(device, strcmp(backend, "gpu-compute") == 0, &dev)) return 1;
     char scratch[] = "/tmp/swgl-bench-real-XXXXXX";
     if (!mkdtemp(scratch)) {
         perror("swgl bench real: a scratch folder in /tmp");
@@ -117,6 +122,7 @@ int bench_real(int argc, char **argv)
     snprintf(out, sizeof out, "%s/run", scratch);
     printf("swgl bench real — the circular dam break to %g s: bench (walls, no maps) against real (free boundaries, "
            "flood maps, 3 gauges every %g s) on %s%s%s\n", t_end, t_end / 10, backend, tune[0] ? ", --tune " : "", tune);
+    if (gpu) bench_gpu_print(&dev, 0);
     printf("cell-steps/s, each the %s of stepping (the first %g s of each run not counted)\n", bench_rule(min_s),
            BENCH_WARM_S);
     printf("%-6s %6s %9s %7s | %11s %11s | %6s | %6s\n", "scheme", "N", "cells", "steps", "bench", "real", "real/b",
