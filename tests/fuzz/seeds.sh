@@ -118,6 +118,8 @@ printf 'kp.group=99999999999x1' > "$out/tune/overflow"
 printf 'clock_every=64' > "$out/tune/range"
 printf 'host_clock' > "$out/tune/no-equals"
 printf 'kp.flux=cell' > "$out/tune/removed"
+printf 'cpu.isa=avx512,cpu.threads=2,clock_gauges=off' > "$out/tune/cpu"
+printf 'cpu.isa=avx,clock_gauges=2' > "$out/tune/cpu-bad"
 
 echo "seeds.sh: $(ls "$out/scenario" | wc -l) scenario, $(ls "$out/expr" | wc -l) expression, $(ls "$out/asc" | wc -l) .asc," \
   "$(ls "$out/hydrograph" | wc -l) hydrograph, $(ls "$out/mesh" | wc -l) mesh, $(ls "$out/points" | wc -l) points, $(ls "$out/tune" | wc -l) tune seeds in $out"
