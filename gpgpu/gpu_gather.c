@@ -14,6 +14,7 @@ struct gpu_gather {
     gpu_array2d *rows;    /* the captures: n x nrows */
     gpu_program *pk;
     int nrows;
+    float *host;          /* the rows read back (NULL: not since the last capture) */
 };
 
 void gpu_gather_destroy(gpu_gather *g)
@@ -24,6 +25,7 @@ void gpu_gather_destroy(gpu_gather *g)
     gpu_program_destroy(g->p);
     gpu_array2d_destroy(g->rows);
     gpu_program_destroy(g->pk);
+    free(g->host);
     free(g->xy);
     free(g);
 }
@@ -113,6 +115,8 @@ swgl_status gpu_gather_capture_begin(gpu_gather *g, int rows)
     static const float zero[4] = {0, 0, 0, 0};
     swgl_status st = SWGL_OK;
     if (rows < 1) return swgl_fail(SWGL_ERR_ARG, "gpu_gather_capture_begin: %d rows", rows);
+    free(g->host);
+    g->host = NULL;
     if (!g->pk && (st = gpu_program_create_kernel("capture", "", &g->pk)) != SWGL_OK) return st;
     if (!g->rows || g->nrows < rows) {
         gpu_array2d_destroy(g->rows);
@@ -126,6 +130,8 @@ swgl_status gpu_gather_capture_begin(gpu_gather *g, int rows)
 
 swgl_status gpu_gather_capture(gpu_gather *g, const gpu_array2d *src, const gpu_array2d *clock, int first)
 {
+    free(g->host);   /* (the rows change) */
+    g->host = NULL;
     gpu_pass p;
     gpu_pass_begin(&p, g->pk);
     gpu_pass_array(&p, "u_src", src);
@@ -137,17 +143,21 @@ swgl_status gpu_gather_capture(gpu_gather *g, const gpu_array2d *src, const gpu_
     return gpu_pass_dispatch(&p, g->n, 1);
 }
 
-swgl_status gpu_gather_capture_rows(gpu_gather *g, float **v)
+swgl_status gpu_gather_capture_row(gpu_gather *g, int k, int n, const float **v)
 {
     *v = NULL;
-    if (!g || !g->rows) return swgl_fail(SWGL_ERR_ARG, "gpu_gather_capture_rows: nothing captured");
-    if (!(*v = malloc(4 * (size_t)g->n * (size_t)g->nrows * sizeof **v))) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    swgl_status st = gpu_array2d_download(g->rows, *v);
-    if (st != SWGL_OK) {
-        free(*v);
-        *v = NULL;
+    if (!g || !g->rows || n != g->n || k < 0 || k >= g->nrows)
+        return swgl_fail(SWGL_ERR_ARG, "gpu_gather_capture_row: no row %d of %d cells kept", k, n);
+    if (!g->host) {   /* all rows at once, the first time a row is asked for */
+        if (!(g->host = malloc(4 * (size_t)g->n * (size_t)g->nrows * sizeof *g->host)))
+            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        swgl_status st = gpu_array2d_download(g->rows, g->host);
+        if (st != SWGL_OK) {
+            free(g->host);
+            g->host = NULL;
+            return st;
+        }
     }
-    return st;
+    *v = g->host + 4 * (size_t)k * (size_t)g->n;
+    return SWGL_OK;
 }
-
-int gpu_gather_capture_count(const gpu_gather *g) { return g && g->rows ? g->nrows : 0; }

@@ -22,13 +22,12 @@ swgl_status gpu_gather_read(gpu_gather *g, const gpu_array2d *src, float *v);
 void gpu_gather_destroy(gpu_gather *g);
 /* The texels of src at g's cells kept on the GPU where the step that wrote clock (gpu_clock.h)
  * landed on a stop: into row (stop - first) of an n x rows array held by g (made, zeroed,
- * by gpu_gather_capture_begin; a GL 4.3 kernel, shaders/gpgpu/capture.glsl); then all rows
- * read back at once into *v (malloc'd: rows x n x 4 floats, row r texel k at 4 (r n + k);
- * rows: gpu_gather_capture_count). */
+ * by gpu_gather_capture_begin; a GL 4.3 kernel, shaders/gpgpu/capture.glsl); then row k's n
+ * texels (4 n floats in *v, held by g until the next capture), all rows read back at once
+ * when a row is first asked for. */
 swgl_status gpu_gather_capture_begin(gpu_gather *g, int rows);
 swgl_status gpu_gather_capture(gpu_gather *g, const gpu_array2d *src, const gpu_array2d *clock, int first);
-swgl_status gpu_gather_capture_rows(gpu_gather *g, float **v);
-int gpu_gather_capture_count(const gpu_gather *g);
+swgl_status gpu_gather_capture_row(gpu_gather *g, int k, int n, const float **v);
 /* The n texels of src at the linear indices idx (texel k = y w + x, w the array's width)
  * into v (4 n floats) through *g, made (again) when it gathers other cells (*g NULL at
  * first; the caller destroys it). */

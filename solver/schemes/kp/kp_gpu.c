@@ -80,7 +80,6 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_timer_destroy(g->timer);
     gpu_maps_destroy(&g->maps);
     gpu_gather_destroy(g->gauges);
-    free(g->cap);
     gpu_mrt_destroy(g->bvals);
     gpu_mrt_destroy(g->rainf);
     gpu_array2d_destroy(g->ring);

@@ -153,16 +153,9 @@ static swgl_status be_sample(void *self, const size_t *cells, int n, double *con
 static swgl_status be_sample_stop(void *self, int k, const size_t *cells, int n, double *const *out)
 {
     kp_gpu *g = self;
-    if (n != g->cap_n || k < 0) return swgl_fail(SWGL_ERR_ARG, "kp gpu: stop %d of %d cells: not what was kept", k, n);
-    if (!g->cap_read) {
-        free(g->cap);
-        g->cap = NULL;
-        swgl_status st = gpu_gather_capture_rows(g->gauges, &g->cap);
-        if (st != SWGL_OK) return st;
-        g->cap_read = 1;
-    }
-    if (k >= gpu_gather_capture_count(g->gauges)) return swgl_fail(SWGL_ERR_ARG, "kp gpu: no stop %d kept", k);
-    return sample_from(g, g->cap + 4 * (size_t)k * (size_t)n, cells, n, out);
+    const float *v;
+    swgl_status st = gpu_gather_capture_row(g->gauges, k, n, &v);
+    return st == SWGL_OK ? sample_from(g, v, cells, n, out) : st;
 }
 
 static void be_set_time(void *self, double t, double stop) { kp_gpu_set_time(self, t, stop); }

@@ -133,10 +133,6 @@ struct kp_gpu {
     /* flood maps (gpu_maps.h; shaders/kp/kp_maps.glsl) */
     gpu_maps maps;
     double t_now, stop_now;      /* the host clock's time; run_to's stop */
-    /* run_stops: the gauges' texels kept at each stop (gauges' capture rows), read back
-     * once (cap, cap_read) for sample_stop */
-    int cap_n, cap_read;
-    float *cap;
     /* over MPI ranks, stage 0 in parts while the halo is exchanged (kp_gpu_rates_rects):
      * whether a step's parts have begun; the halo's strips (NULL: tune mpi.pack=off) */
     int parts_open, parts_tiled;

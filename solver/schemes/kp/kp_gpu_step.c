@@ -164,8 +164,6 @@ swgl_status kp_gpu_run_stops(kp_gpu *g, double t, const double *stops, int n, in
                              const size_t *cells, int n_cells, timeloop_span *sp)
 {
     g->stop_now = stops[n - 1];
-    g->cap_n = n_cells;
-    g->cap_read = 0;
     swgl_status st = gpu_gather_for(&g->gauges, gpu_mrt_member(g->state[g->cur], 0), cells, n_cells);
     if (st == SWGL_OK) st = gpu_gather_capture_begin(g->gauges, n);
     if (st == SWGL_OK && g->bvary && g->kstep) st = kpg_forcing_values_gpu(g, t, gpu_clock_now(g->clock), 0);

@@ -68,7 +68,6 @@ void roe_gpu_destroy(roe_gpu *r)
     gpu_program_destroy(r->p_update_clock);
     gpu_maps_destroy(&r->maps);
     gpu_gather_destroy(r->gauges);
-    free(r->cap);
     gpu_hold_destroy(&r->hold);
     gpu_array2d_destroy(r->bvals);
     gpu_array2d_destroy(r->rainf);

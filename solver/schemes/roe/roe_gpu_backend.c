@@ -107,23 +107,15 @@ static int rog_be_can_run_stops(const void *self)
 static swgl_status rog_be_sample_stop(void *self, int k, const size_t *cells, int n, double *const *out)
 {
     roe_gpu *r = self;
-    if (n != r->cap_n || k < 0) return swgl_fail(SWGL_ERR_ARG, "%s gpu: stop %d of %d cells: not what was kept", r->scheme, k, n);
-    if (!r->cap_read) {
-        free(r->cap);
-        r->cap = NULL;
-        swgl_status st = gpu_gather_capture_rows(r->gauges, &r->cap);
-        if (st != SWGL_OK) return st;
-        r->cap_read = 1;
-    }
-    if (k >= gpu_gather_capture_count(r->gauges)) return swgl_fail(SWGL_ERR_ARG, "%s gpu: no stop %d kept", r->scheme, k);
-    const float *v = r->cap + 4 * (size_t)k * (size_t)n;
+    const float *v;
+    swgl_status st = gpu_gather_capture_row(r->gauges, k, n, &v);
     (void)cells;
-    for (int m = 0; m < n; m++) {
+    for (int m = 0; st == SWGL_OK && m < n; m++) {
         out[0][m] = v[4 * m];
         out[1][m] = v[4 * m + 1];
         out[2][m] = v[4 * m + 2];
     }
-    return SWGL_OK;
+    return st;
 }
 
 /* The state at n cells (gauges): one texel each, read back */

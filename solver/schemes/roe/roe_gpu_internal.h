@@ -79,10 +79,6 @@ struct roe_gpu {
     gpu_program *p_update_maps;  /* the clock's update with the maps in it (SWE_MAPS_INLINE) */
     double t_now, stop_now;
     double t_known;               /* run_to: the CPU's time of the step's clock args (its lefts count from it) */
-    /* run_stops: the gauges' texels kept at each stop (gauges' capture rows), read back
-     * once (cap, cap_read) for sample_stop */
-    int cap_n, cap_read;
-    float *cap;
     char maps_defs[1200];
     /* the face's friction (roe_gpu_face): Manning's n per cell, (n, 0, 0, 0) or packed
      * (n, 0); NULL: none (ROE_MANNING undefined) */

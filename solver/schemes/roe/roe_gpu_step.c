@@ -233,8 +233,6 @@ swgl_status roe_gpu_run_stops(roe_gpu *r, double t, const double *stops, int n, 
                               const size_t *cells, int n_cells, timeloop_span *sp)
 {
     r->stop_now = stops[n - 1];
-    r->cap_n = n_cells;
-    r->cap_read = 0;
     swgl_status st = gpu_gather_for(&r->gauges, r->state[r->cur], cells, n_cells);
     if (st == SWGL_OK) st = gpu_gather_capture_begin(r->gauges, n);
     if (st == SWGL_OK && r->bvary) st = gpu_bvals_pass(&r->bv, r->bvals, t, gpu_clock_now(r->clock), 0);
