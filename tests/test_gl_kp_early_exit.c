@@ -5,7 +5,9 @@
  *    the flux pass and does not change;
  *  - the step on kernels (gpu-compute: --compute, test_gl_kp_early_exit_compute):
  *    on, off and auto give the same bits and on fewer tiles, tiles run in turn by a few
- *    work groups, water jumping and host-clock steps between run_to spans, a dry domain. */
+ *    work groups, water jumping and host-clock steps between run_to spans, a dry domain;
+ *  - the rest rule on those kernels (tune kp.rest): on and off give the same bits, on
+ *    computes only the tiles that move. */
 #include "gl_kp_util.h"
 
 /* ---------- early exit ---------- */
@@ -309,11 +311,96 @@ static void kernel_steps(void)
     prob_free(&r);
 }
 
+/* a run of the step on kernels with early exit on and tune kp.rest on or off (max_groups:
+ * tune kp.max_groups, 0 the default): its steps over the stops, state and last step's tiles */
+static long rest_run(prob *r, int rest, int max_groups, const double *stops, int n, state *s, long tiles[2])
+{
+    swgl_tuning tune;
+    tuning_defaults(&tune);
+    tune.kp_rest = rest;
+    if (max_groups) tune.kp_max_groups = max_groups;
+    r->p.early_exit = KP_EARLY_EXIT_ON;
+    kp_gpu *g = NULL;
+    long steps = -1;
+    swgl_status st = kp_gpu_create_tuned(&r->p, 0, &tune, &g);
+    if (st == SWGL_OK) st = kp_gpu_set_state(g, r->h, r->qx, r->qy);
+    if (st == SWGL_OK) steps = run_to_stops(g, 0, stops, n);
+    state_alloc(s, r);
+    if (steps > 0) st = kp_gpu_get_state(g, s->h, s->qx, s->qy);
+    if (steps > 0 && st == SWGL_OK) st = kp_gpu_tiles(g, &tiles[0], &tiles[1]);
+    kp_gpu_destroy(g);
+    return st == SWGL_OK ? steps : -1;
+}
+
+/* The paper's second rule (kp_tiles.glsl "The second rule", tune kp.rest): wet tiles at
+ * rest skipped as dry ones.  A lake at rest 96 x 80 (77 tiles of 16 x 8 over the arrays with
+ * their ring) with a mound of
+ * water in one corner: rest on and off give the same steps and bits (Euler and RK2, a group
+ * a tile and 3 groups running tiles in turn), off computes every tile (all wet), on only
+ * those the waves have reached; a lake with no mound computes no tile; on a bumpy bed the
+ * bits are the same however many tiles rest there (the well-balanced R = 0 holds to the bit
+ * only where no rounding is left: printed). */
+static void rest_tiles(void)
+{
+    prob r;
+    prob_init(&r, 96, 80, 1.0, 1.0, bed_flat, CELL_WALL);
+    kp_gpu *g = NULL;
+    if (kp_gpu_create(&r.p, &g) != SWGL_OK || !kp_gpu_fused(g)) {
+        printf("skip  the rest rule runs on the step on kernels (--compute: test_gl_kp_early_exit_compute)\n");
+        kp_gpu_destroy(g);
+        prob_free(&r);
+        return;
+    }
+    kp_gpu_destroy(g);
+    const double stops[3] = {0.5, 1.5, 3.0};
+    for (int bed = 0; bed < 2; bed++) {
+        if (bed) {
+            prob_free(&r);
+            prob_init(&r, 96, 80, 1.0, 1.0, bed_bump, CELL_WALL);
+        }
+        for (int mound = 1; mound >= 0; mound--) {
+            for (int j = 1; j <= r.ny; j++)
+                for (int i = 1; i <= r.nx; i++) {
+                    double x = i - 0.5 - 14, y = j - 0.5 - 12;
+                    size_t k = grid_at(r.nx, i, j);
+                    r.h[k] = (mound && x * x + y * y < 9 ? 1.3 : 1.0) - bij(&r, i, j);
+                }
+            for (int rk2 = 0; rk2 < 2; rk2++) {
+                r.p.rk2 = rk2;
+                state s[3];
+                long steps[3], tiles[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
+                for (int m = 0; m < 3; m++) steps[m] = rest_run(&r, m > 0, m == 2 ? 3 : 0, stops, 3, &s[m], tiles[m]);
+                const char *what = bed ? (mound ? "bumpy bed, mound" : "bumpy bed, still") :
+                                         (mound ? "flat bed, mound" : "flat bed, still");
+                CHECK(steps[0] > 0 && steps[0] == steps[1] && steps[0] == steps[2] && same_bits(&s[0], &s[1]) &&
+                          same_bits(&s[0], &s[2]),
+                      "rest rule, %s, %s: on (a group a tile, and 3 groups in turn) gives off's steps and bits (%ld, "
+                      "%ld, %ld steps)", what, rk2 ? "RK2" : "Euler", steps[0], steps[1], steps[2]);
+                CHECK(tiles[0][0] == tiles[0][1] && tiles[0][1] == 77, "rest rule off, %s, %s: every tile computed "
+                      "(%ld of %ld: all wet)", what, rk2 ? "RK2" : "Euler", tiles[0][0], tiles[0][1]);
+                if (!bed && mound)   /* the waves (sqrt(g h) ~ 3.1 cells/s) reach ~13 cells in 3 s: a few tiles */
+                    CHECK(tiles[1][0] > 0 && tiles[1][0] <= 40 && tiles[2][0] == tiles[1][0],
+                          "rest rule on, %s, %s: %ld of 77 tiles computed in the last step (those the waves reached)",
+                          what, rk2 ? "RK2" : "Euler", tiles[1][0]);
+                else if (!bed)
+                    CHECK(tiles[1][0] == 0, "rest rule on, %s, %s: no tile computed (%ld)", what, rk2 ? "RK2" : "Euler",
+                          tiles[1][0]);
+                else
+                    printf("note  rest rule on, %s, %s: %ld of 77 tiles computed in the last step\n", what,
+                           rk2 ? "RK2" : "Euler", tiles[1][0]);
+                for (int m = 0; m < 3; m++) state_free(&s[m]);
+            }
+        }
+    }
+    prob_free(&r);
+}
+
 int main(void)
 {
     gpu_context *ctx = kp_test_begin();
     early_exit();
     kernel_steps();
+    rest_tiles();
     gpu_context_destroy(ctx);
     return check_done();
 }

@@ -77,15 +77,15 @@ static void defaults(void)
     char buf[512];
     tuning_format(&t, buf, sizeof buf);
     CHECK(buf[0] == '\0', "the defaults format as an empty string (\"%s\")", buf);
-    /* the table: 23 keys, each tested here (a new key must be added to this test) */
+    /* the table: 24 keys, each tested here (a new key must be added to this test) */
     static const char *const names[] = {"cpu.isa", "cpu.threads", "clock_every", "clock_gauges", "gl_check",    "host_clock",    "roe.fused", "roe.group", "kp.fused",
-                                        "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups",
+                                        "kp.group",    "kp.cells",    "kp.stage",      "kp.xshare", "kp.max_groups", "kp.rest",
                                         "mpi.blocks",  "mpi.halo",    "mpi.overlap",   "mpi.pack",  "mpi.mapped",
                                         "mpi.prefetch", "mpi.every",  "mpi.choose",    "mpi.verbose"};
-    int n = tuning_key_count(), same = n == 23;
+    int n = tuning_key_count(), same = n == 24;
     for (int k = 0; k < n && same; k++) same = strcmp(tuning_key_name(k), names[k]) == 0;
     CHECK(same && tuning_key_name(n) == NULL && tuning_key_name(-1) == NULL,
-          "the table holds the 23 keys this test covers, in order (%d keys)", n);
+          "the table holds the 24 keys this test covers, in order (%d keys)", n);
 }
 
 static void good_values(void)
@@ -121,6 +121,9 @@ static void good_values(void)
     CHECK(parse("clock_gauges=off", &t) == SWGL_OK && t.clock_gauges == 0 && parse("clock_gauges=on", &t) == SWGL_OK &&
               t.clock_gauges == 1 && parse("clock_gauges=2", &t) == SWGL_ERR_ARG,
           "clock_gauges=off, on; 2 refused");
+    CHECK(tuning_or_default(NULL)->kp_rest == 1 && parse("kp.rest=off", &t) == SWGL_OK && t.kp_rest == 0 &&
+              parse("kp.rest=on", &t) == SWGL_OK && t.kp_rest == 1 && parse("kp.rest=dry", &t) == SWGL_ERR_ARG,
+          "kp.rest defaults to on; off, on; dry refused");
     CHECK(parse("cpu.isa=avx", &t) == SWGL_ERR_ARG && strstr(swgl_last_error(), "cpu.isa=avx") != NULL,
           "cpu.isa=avx refused, naming the item: %s", swgl_last_error());
     CHECK(parse("cpu.threads=1025", &t) == SWGL_ERR_ARG && parse("cpu.threads=-1", &t) == SWGL_ERR_ARG &&

@@ -12,11 +12,9 @@
 // 0xFFFFFFFF beforehand, read back as swgl_min_key_value(word).
 shared uint swgl_gmin;
 void swgl_group_min_init() { swgl_gmin = 0xFFFFFFFFu; }
-void swgl_group_min_add(float v)
-{
-    // (the sign bit cleared: -0.0 is not < 0.0 and is the smallest bound, as 0.0 is)
-    atomicMin(swgl_gmin, (v < 0.0 || isnan(v)) ? 0u : (floatBitsToUint(v) & 0x7FFFFFFFu) + 1u);
-}
+// (the sign bit cleared: -0.0 is not < 0.0 and is the smallest bound, as 0.0 is)
+uint swgl_min_key(float v) { return (v < 0.0 || isnan(v)) ? 0u : (floatBitsToUint(v) & 0x7FFFFFFFu) + 1u; }
+void swgl_group_min_add(float v) { atomicMin(swgl_gmin, swgl_min_key(v)); }
 // (a word no group wrote, 0xFFFFFFFF, reads as +inf: nothing bounds the step)
 float swgl_min_key_value(uint key) { return key == 0u ? -1.0 : key > 0x7F800001u ? swgl_inf() : uintBitsToFloat(key - 1u); }
 float swgl_group_min_value() { return swgl_min_key_value(swgl_gmin); }

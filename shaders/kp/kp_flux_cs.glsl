@@ -111,7 +111,7 @@ void kp_stage1_store(ivec2 c, real4 qs, real4 bk, real dt, real4 R)
 #ifdef SWE_MAPS_INLINE
     if (bk.w == CELL_ACTIVE) swe_maps_cell(c, float(kp_depth(s, bk)), float(s.y), float(s.z));
 #endif
-    kp_tile_note(s, bk, kp_texel_differs(s, qn) || kp_texel_differs(qs, qn));
+    kp_tile_note(s, bk, kp_texel_differs(s, qn) || kp_texel_differs(qs, qn), vec3(R.xyz));
 }
 #else
 SWGL_IMAGE(0, o_R);
@@ -179,6 +179,15 @@ real dt;     // the step stage 0 chose
 #else
 real bmin;   // this invocation's min of cfl r over its cells
 #endif
+#if defined(KP_TILES) && !defined(KP_FUSE_STAGE1)
+// (u_rest) the tile's own bound, kept for the rest rule (kp_tiles.glsl): this invocation's
+// min over its cells of the tile, then the group's in s_tkey, stored at KP_TBOUND
+real tmin;
+shared uint s_tkey;
+#define KP_BOUND_ADD(v) bmin = min(bmin, v); tmin = min(tmin, v)
+#else
+#define KP_BOUND_ADD(v) bmin = min(bmin, v)
+#endif
 
 // The tile of cells from `tile` (its first cell) up to `end` (exclusive): R and the bound
 // of its cells, or (KP_FUSE_STAGE1) their Q^{n+1}; after a group's first tile (first
@@ -188,6 +197,9 @@ void kp_flux_tile(ivec2 tile, ivec2 end, bool first)
     int i = int(gl_LocalInvocationIndex);
     const ivec2 ex = ivec2(1, 0), ey = ivec2(0, 1);
     if (!first) barrier();   // (the shared memory of the group's last tile is read no more)
+#if defined(KP_TILES) && !defined(KP_FUSE_STAGE1)
+    tmin = kp_inf();
+#endif
 #ifdef KP_XSHARE
     ivec2 c0 = tile + ivec2(int(gl_LocalInvocationID.x) - 1, KP_CY * int(gl_LocalInvocationID.y));
 #else
@@ -276,7 +288,7 @@ void kp_flux_tile(ivec2 tile, ivec2 end, bool first)
                 kp_stage1_store(c, sC, bC, dt, R);
 #else
                 imageStore(o_R, c, R);
-                bmin = min(bmin, R.w);
+                KP_BOUND_ADD(R.w);
 #endif
             }
             GS = GN;
@@ -299,7 +311,7 @@ void kp_flux_tile(ivec2 tile, ivec2 end, bool first)
         kp_stage1_store(c0, KP_LOAD(u_state, c0), KP_LOAD(u_bed, c0), dt, R);
 #else
         imageStore(o_R, c0, R);
-        bmin = min(bmin, R.w);
+        KP_BOUND_ADD(R.w);
 #endif
     }
 #else
@@ -361,7 +373,7 @@ void kp_flux_tile(ivec2 tile, ivec2 end, bool first)
                 kp_stage1_store(c, sC[k], bC[k], dt, R);
 #else
                 imageStore(o_R, c, R);
-                bmin = min(bmin, R.w);
+                KP_BOUND_ADD(R.w);
 #endif
             }
             sD[k] = sC[k];
@@ -377,6 +389,17 @@ void kp_flux_tile(ivec2 tile, ivec2 end, bool first)
 #ifdef KP_TILES_WRITE
     barrier();   // (every cell noted)
     kp_tile_close(tile / ivec2(KP_TX, KP_TY));
+#endif
+#if defined(KP_TILES) && !defined(KP_FUSE_STAGE1)
+    if (u_rest != 0) {   // the tile's bound (a uniform branch: the whole group takes it)
+        atomicMin(s_tkey, swgl_min_key(float(tmin)));
+        barrier();
+        if (i == 0) {   // (the next tile's keys come after its first barrier)
+            ivec2 tt = tile / ivec2(KP_TX, KP_TY);
+            kp_tile[KP_TBOUND + tt.y * KP_TILES_X + tt.x] = s_tkey;
+            s_tkey = 0xFFFFFFFFu;
+        }
+    }
 #endif
 }
 
@@ -405,6 +428,9 @@ void main()
 #else
     bmin = kp_inf();
     if (i == 0) swgl_group_min_init();   // (the barriers of the group's first tile follow)
+#ifdef KP_TILES
+    if (i == 0) s_tkey = 0xFFFFFFFFu;
+#endif
 #endif
 #ifdef KP_TILES
     ivec2 end = textureSize(KP_TEX(u_bed), 0);

@@ -70,13 +70,14 @@ void main()
                 ivec2 c = ivec2(KP_TX, KP_TY) * t + ivec2(x, y);
                 if (c.x >= n.x || c.y >= n.y) continue;
                 real4 s = KP_LOAD(u_state, c), b = KP_LOAD(u_bed, c), s1 = s;
-                if (b.w == CELL_ACTIVE && dt != 0.0) s1 = kp_integrate_cell(c, s, s, b, dt, KP_LOAD(u_R, c).xyz);
+                real3 R = KP_LOAD(u_R, c).xyz;
+                if (b.w == CELL_ACTIVE && dt != 0.0) s1 = kp_integrate_cell(c, s, s, b, dt, R);
                 imageStore(o_state, c, s1);
 #ifdef SWE_MAPS_INLINE
                 if (b.w == CELL_ACTIVE) swe_maps_cell(c, float(kp_depth(s1, b)), float(s1.y), float(s1.z));
 #endif
 #ifdef KP_TILES_WRITE
-                kp_tile_note(s1, b, kp_texel_differs(s1, s));
+                kp_tile_note(s1, b, kp_texel_differs(s1, s), vec3(R));
 #endif
             }
 #ifdef KP_TILES_WRITE

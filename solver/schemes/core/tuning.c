@@ -62,6 +62,9 @@ static const key_def keys[] = {
      "kp's flux kernel shares a row's points between invocations, one column each (auto: from 2^22 cells)"},
     {"kp.max_groups", K_INT, OFF(kp_max_groups), 2, 65535, 0, 0, NULL, NULL, "65535",
      "the most work groups a dispatch of kp's step on kernels (past it the flux tiles grow taller, auto shape)"},
+    {"kp.rest", K_BOOL, OFF(kp_rest), 0, 1, 0, 0, NULL, NULL, "on",
+     "kp's early exit also skips tiles at rest (R = 0 to the bit, q = 0, unchanged), as dry ones: gpu-compute's "
+     "step on kernels and the fast CPU; the results are the same bits on and off"},
     {"mpi.blocks", K_AXB, OFF(mpi_blocks), 1, 65536, 1, 65536, NULL, NULL, "auto",
      "over MPI ranks: A x B blocks, A B = the ranks (auto: the least cut length)"},
     {"mpi.halo", K_INT, OFF(mpi_halo), 0, 64, 0, 0, NULL, NULL, "0",

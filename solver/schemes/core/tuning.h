@@ -30,6 +30,7 @@ typedef struct swgl_tuning {
     int kp_stage;         /* its group's texels in shared memory: TUNE_AUTO, OFF, ON */
     int kp_xshare;        /* a row's points shared between invocations: TUNE_AUTO, OFF, ON */
     int kp_max_groups;    /* the most work groups a dispatch of the step on kernels */
+    int kp_rest;          /* kp's early exit skips tiles at rest too (the paper's second rule) */
     int mpi_blocks[2];    /* over MPI ranks: the blocks (0x0: the least cut) */
     int mpi_halo;         /* the halo's width in cells (0: the scheme's; tests) */
     int mpi_overlap;      /* the halo exchanged while stage 0 computes the inner cells: TUNE_AUTO

@@ -72,6 +72,7 @@ void kp_gpu_destroy(kp_gpu *g)
     gpu_program_destroy(g->p_kflux);
     gpu_program_destroy(g->p_kint);
     gpu_program_destroy(g->p_kfused1);
+    gpu_program_destroy(g->p_krest);
     gpu_program_destroy(g->p_klast_maps);
     gpu_buffer_destroy(g->tiles);
     gpu_array2d_destroy(g->part);

@@ -80,7 +80,10 @@ static void be_describe(const void *self, char *name, size_t len)
                  g->xshare ? ", rows shared" : "",
                  !g->kstep ? "" : g->rk2 ? ", clock in the integration, stage 1 flux and integration fused"
                                           : ", clock in the integration",
-                 g->devb ? ", boundary faces summed on the GPU" : "", ee[g->ee_mode], g->kstep ? ": tile lists" : "");
+                 g->devb ? ", boundary faces summed on the GPU" : "", ee[g->ee_mode],
+                 !g->kstep                   ? ""
+                 : g->rest_ok && !g->bvary ? ": tile lists, dry and resting tiles skipped"
+                                             : ": tile lists, dry tiles skipped");
     else
         snprintf(name, len, "%s (%s, %s, flux cell, early exit %s (depth))", g->compute ? "gpu-compute" : "gpu",
                  g->dbl ? "double" : "float", g->renderer, ee[g->ee_mode]);

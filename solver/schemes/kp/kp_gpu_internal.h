@@ -59,6 +59,10 @@ struct kp_gpu {
      * state) */
     int kstep, max_groups;
     gpu_program *p_kflux, *p_kint, *p_kfused1;
+    /* the rest rule (kp_tiles.glsl "The second rule", tune kp.rest): its kernel
+     * (kp_rest_cs.glsl), whether the step uses it, and whether the run may */
+    gpu_program *p_krest;
+    int rest, rest_ok;
     /* the step's last kernel (Euler: p_kint, RK2: p_kfused1) built again with the flood
      * maps updated in it (SWE_MAPS_INLINE; kp_gpu_maps_start), and its defines */
     gpu_program *p_klast_maps;

@@ -18,12 +18,19 @@
 
 /* kp_tiles.glsl's buffer: a header of 12 words (the two bound words, the time left and the
  * unknown steps' sum, two dispatch commands, the two lists' lengths), a stamp a tile, then
- * the two lists; a dispatch runs at most KT_MAX_GROUPS work groups (GL guarantees 65535
- * in x; tune kp.max_groups=N fewer, to test), each running its share of the tiles in turn.
- * The layout is kp_tiles_buf's (shaders/kp/kp_tiles.glsl): change both together. */
+ * the two lists; then the rest rule's words: two dispatch commands and two lengths, a stamp
+ * a tile, the two rest lists and a bound a tile (KT_WORDS in all).  A dispatch runs at most
+ * KT_MAX_GROUPS work groups (GL guarantees 65535 in x; tune kp.max_groups=N fewer, to
+ * test), each running its share of the tiles in turn.  The layout is kp_tiles_buf's
+ * (shaders/kp/kp_tiles.glsl): change both together. */
 #define KT_HEAD 12
 #define KT_CMD(k) ((4 + 3 * (size_t)(k)) * sizeof(unsigned))
 #define KT_COUNT(k) ((10 + (size_t)(k)) * sizeof(unsigned))
+#define KT_RHEAD(nt) (KT_HEAD + 3 * (size_t)(nt))
+#define KT_RCMD(nt, k) ((KT_RHEAD(nt) + 3 * (size_t)(k)) * sizeof(unsigned))
+#define KT_RCOUNT(nt, k) ((KT_RHEAD(nt) + 6 + (size_t)(k)) * sizeof(unsigned))
+#define KT_WORDS(nt) (KT_HEAD + 7 * (size_t)(nt) + 8)
+#define KT_RG 256   /* kp_tiles.glsl's KP_RG */
 #define KT_MAX_GROUPS 65535
 
 /* kp_flux_cs's shape, whichever chose it: rows shared need one column an invocation and
@@ -108,9 +115,11 @@ swgl_status kpg_kernels_shape(kp_gpu *g, int flux_only)
     g->tnx = (w + g->tx - 1) / g->tx;
     g->tny = (h + g->ty - 1) / g->ty;
     /* the step on kernels (kp_tiles.glsl: RK2's stage 1 takes stage 0's skips, which needs
-     * tiles 2 or more cells a side); the integration kernel's work group: the tile, or
-     * its rows in turns where it holds more than 1024 cells */
+     * tiles 2 or more cells a side; the rest rule 4 or more, and no series' values on the
+     * GPU, which change a boundary's faces while the cells rest); the integration kernel's
+     * work group: the tile, or its rows in turns where it holds more than 1024 cells */
     g->kstep = g->fused && !flux_only && g->tx >= 2 && g->ty >= 2;
+    g->rest_ok = g->kstep && tn->kp_rest && g->tx >= 4 && g->ty >= 4;
     g->max_groups = KT_MAX_GROUPS;
     if (tn->kp_max_groups < KT_MAX_GROUPS) g->max_groups = tn->kp_max_groups;
     return SWGL_OK;
@@ -143,8 +152,8 @@ swgl_status kpg_kernels_create(kp_gpu *g)
         (g->kstep && (st = gpu_program_create_kernel("kp_flux_cs", di_kflux, &g->p_kflux))) ||
         (g->kstep && g->rk2 && (st = gpu_program_create_kernel("kp_flux_cs", di_kfused1, &g->p_kfused1))) ||
         (g->kstep && (st = gpu_program_create_kernel("kp_integrate_cs", di_kint, &g->p_kint))) ||
-        (g->kstep &&
-         (st = gpu_buffer_create((KT_HEAD + 3 * (size_t)g->tnx * g->tny) * sizeof(unsigned), "kp tiles", &g->tiles))))
+        (g->kstep && (st = gpu_program_create_kernel("kp_rest_cs", tdefs, &g->p_krest))) ||
+        (g->kstep && (st = gpu_buffer_create(KT_WORDS((size_t)g->tnx * g->tny) * sizeof(unsigned), "kp tiles", &g->tiles))))
         return st;
     gpu_program *flux_kernels[3] = {g->p_fused, g->p_kflux, g->p_kfused1};
     for (int k = 0; k < 3; k++) {
@@ -205,7 +214,7 @@ static void integrate_uniforms(kp_gpu *g, gpu_pass *p)
  * computed once before the lists say more). */
 static swgl_status tiles_reset(kp_gpu *g)
 {
-    size_t nt = (size_t)g->tnx * g->tny, n = KT_HEAD + 3 * nt;
+    size_t nt = (size_t)g->tnx * g->tny, n = KT_WORDS(nt);   /* (rest lists empty, commands 0 groups) */
     unsigned *w = calloc(n, sizeof *w);
     if (!w) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     w[0] = w[1] = 0xFFFFFFFFu;
@@ -213,6 +222,7 @@ static swgl_status tiles_reset(kp_gpu *g)
     w[10] = (unsigned)nt;                                                  /* and the control group */
     w[5] = w[6] = w[7] = w[8] = w[9] = 1;
     for (size_t k = 0; k < nt; k++) w[KT_HEAD + nt + k] = (unsigned)k;
+    w[KT_RHEAD(nt) + 1] = w[KT_RHEAD(nt) + 2] = w[KT_RHEAD(nt) + 4] = w[KT_RHEAD(nt) + 5] = 1;   /* (rest: 0 x 1 x 1) */
     swgl_status st = gpu_buffer_upload(g->tiles, 0, n * sizeof *w, w);
     free(w);
     if (st == SWGL_OK) {
@@ -240,16 +250,30 @@ static swgl_status kdispatch(kp_gpu *g, gpu_pass *p, int all)
  * only, and no reduction pass. */
 swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
 {
-    swgl_status st = g->tiles_stale || g->tstamp == 0xFFFFFFFFu ? tiles_reset(g) : SWGL_OK;
+    /* the rest rule (kp_tiles.glsl), where the run allows it: not while a series' values
+     * change boundary faces; the lists afresh where that changes (the dry rule's lists
+     * leave no tile at rest on the rest list) */
+    int rest = g->rest_ok && !g->bvary;
+    swgl_status st =
+        g->tiles_stale || g->tstamp == 0xFFFFFFFFu || rest != g->rest ? tiles_reset(g) : SWGL_OK;
     if (st != SWGL_OK) return st;
+    g->rest = rest;
+    gpu_pass p;
     kpg_choose_early_exit(g);
     g->last_ee = g->step_ee;
     g->tstamp++;
     int all = !g->step_ee;
+    if (g->rest && !all) {   /* the tiles at rest left off this step's list: their bounds */
+        gpu_pass_begin(&p, g->p_krest);
+        gpu_pass_int(&p, "u_par", g->tpar);
+        gpu_pass_uint(&p, "u_stamp", g->tstamp);
+        gpu_pass_buffer(&p, 0, g->tiles);
+        st = gpu_pass_dispatch_indirect(&p, g->tiles, KT_RCMD((size_t)g->tnx * g->tny, g->tpar), KT_RG, 1);
+        if (st != SWGL_OK) return st;
+    }
     /* the flood maps in the last kernel (kp_gpu_maps_start), at the time after the step */
     int maps = g->p_klast_maps != NULL && gpu_maps_on(&g->maps);
     double t_known = a->t;
-    gpu_pass p;
     int sec = kpg_section_begin(g, KP_PASS_FLUX, 1);
     gpu_pass_begin(&p, g->p_kflux);
     BIND(g, &p, "u_state", g->state[g->cur], 0);
@@ -259,6 +283,7 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     gpu_clock_bind_unknown(g->clock, &p, a);
     gpu_pass_int(&p, "u_par", g->tpar);
     gpu_pass_int(&p, "u_all", all);
+    gpu_pass_int(&p, "u_rest", g->rest);
     gpu_pass_buffer(&p, 0, g->tiles);
     gpu_pass_image(&p, 0, gpu_mrt_member(g->R, 0));
     st = kdispatch(g, &p, all);
@@ -274,6 +299,7 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     integrate_uniforms(g, &p);
     gpu_pass_int(&p, "u_par", g->tpar);
     gpu_pass_int(&p, "u_all", all);
+    if (!g->rk2) gpu_pass_int(&p, "u_rest", g->rest);
     if (!g->rk2) gpu_pass_uint(&p, "u_stamp", g->tstamp);
     gpu_pass_buffer(&p, 0, g->tiles);
     gpu_pass_image(&p, 0, gpu_mrt_member(g->rk2 ? g->qstar : g->state[1 - g->cur], 0));
@@ -300,6 +326,7 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
         integrate_uniforms(g, &p);
         gpu_pass_int(&p, "u_par", g->tpar);
         gpu_pass_int(&p, "u_all", all);
+        gpu_pass_int(&p, "u_rest", g->rest);
         gpu_pass_uint(&p, "u_stamp", g->tstamp);
         gpu_pass_buffer(&p, 0, g->tiles);
         gpu_pass_image(&p, 0, gpu_mrt_member(g->state[1 - g->cur], 0));
