@@ -13,6 +13,7 @@ int bench_gpgpu(int argc, char **argv);
 int bench_roe(int argc, char **argv);
 int bench_kp(int argc, char **argv);
 int bench_real(int argc, char **argv);   /* bench_real.c: the real run's shape against the bench's */
+int bench_rest(int argc, char **argv);   /* bench_rest.c: early exit's rule for tiles at rest, on and off */
 int bench_scaling(int argc, char **argv);
 int bench_sediment(int argc, char **argv);
 /* bench_gpgpu.c: the machine for the benches' headers: the renderer, vendor and GL version

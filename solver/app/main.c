@@ -15,9 +15,10 @@ static const char *usage =
     "  swgl info                          EGL devices, chosen renderer, GL/GLSL versions, fp64 and compute\n"
     "  swgl run [SCENARIO.ini] [options]  run a scenario file, or a built-in case (--case NAME);\n"
     "                                     no scenario: the default demo (case 'dambreak')\n"
-    "  swgl bench gpgpu|roe|kp|sediment|real [options]  timing tables (see 'swgl bench NAME --help');\n"
-    "                                     real: a modeller's run (open boundaries, maps, gauges) against\n"
-    "                                     the benchmark's shape\n"
+    "  swgl bench gpgpu|roe|kp|sediment|real|rest [options]  timing tables (see 'swgl bench NAME\n"
+    "                                     --help'); real: a modeller's run (open boundaries, maps, gauges)\n"
+    "                                     against the benchmark's shape; rest: kp's early exit for tiles\n"
+    "                                     at rest (a lake with K mounds), on and off\n"
     "  mpirun -n P swgl run ...           the grid split into P blocks, one MPI rank each, the same\n"
     "                                     results as one rank (docs/mpi.md); mpirun -n P swgl bench\n"
     "                                     scaling: strong and weak scaling over the P ranks\n"
@@ -111,7 +112,7 @@ static int cmd_show_case(int argc, char **argv)
 static int cmd_bench(int argc, char **argv)
 {
     if (argc < 1) {
-        fprintf(stderr, "swgl bench: expected gpgpu, roe, kp, sediment, scaling or real\n");
+        fprintf(stderr, "swgl bench: expected gpgpu, roe, kp, sediment, scaling, real or rest\n");
         return 2;
     }
     if (strcmp(argv[0], "gpgpu") == 0) return bench_gpgpu(argc, argv);
@@ -120,7 +121,8 @@ static int cmd_bench(int argc, char **argv)
     if (strcmp(argv[0], "sediment") == 0) return bench_sediment(argc, argv);
     if (strcmp(argv[0], "scaling") == 0) return bench_scaling(argc, argv);
     if (strcmp(argv[0], "real") == 0) return bench_real(argc, argv);
-    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, kp, sediment, scaling, real)\n", argv[0]);
+    if (strcmp(argv[0], "rest") == 0) return bench_rest(argc, argv);
+    fprintf(stderr, "swgl bench: unknown bench '%s' (gpgpu, roe, kp, sediment, scaling, real, rest)\n", argv[0]);
     return 2;
 }
 

@@ -1,0 +1,162 @@
+/* bench_rest.c — `swgl bench rest`: what the second rule of Brodtkorb et al.'s early exit
+ * (2011, 3.2.1: tiles where the fluxes balance the sources exactly, R = 0, skipped as dry
+ * ones; tune kp.rest) saves.  A lake at rest on a flat bed, N x N cells of 1 m, 1 m deep,
+ * walls, with K mounds of water (0.3 m higher within 3 m of a centre, one in each of K
+ * square blocks): the waves they start are the tiles that move, the rest of the lake stays
+ * at rest to the bit.  Each K is run with kp.rest on and off (kp.early_exit on, RK2 by
+ * default): Mcells/s (cells x steps / wall), the share of tiles the last step computed with
+ * the rule on, and the step's time on against off, which should follow that share.  A
+ * last row puts the still lake on a slope of 1e-3 (bed 0.001 x, the surface level): how
+ * many of its tiles still qualify (R = 0 to the bit needs the well-balanced sums to leave
+ * no rounding, which a sloping bed does not promise).  A client of swgl.h, as bench kp. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_measure.h"
+#include "cli.h"
+#include "swgl.h"
+
+typedef struct rest_job {
+    int n, k, slope;          /* size, mounds, a sloping bed (k ignored) */
+    double t_end;
+    const char *backend, *integrator, *tune;
+    double tiles;             /* the last run's share of tiles computed in its last step (-1 unknown) */
+    int device;
+} rest_job;
+
+static int rest_run(void *user, bench_sample *out)
+{
+    rest_job *j = user;
+    char s[9][256];
+    snprintf(s[0], sizeof s[0], "domain.nx=%d", j->n);
+    snprintf(s[1], sizeof s[1], "domain.ny=%d", j->n);
+    snprintf(s[2], sizeof s[2], "domain.dx=1");
+    snprintf(s[3], sizeof s[3], "domain.dy=1");
+    snprintf(s[4], sizeof s[4], "run.t_end=%.17g", j->t_end);
+    snprintf(s[5], sizeof s[5], "kp.integrator=%s", j->integrator);
+    snprintf(s[6], sizeof s[6], "kp.early_exit=on");
+    if (j->slope) {
+        snprintf(s[7], sizeof s[7], "domain.bed=0.001 * x");
+        snprintf(s[8], sizeof s[8], "initial.depth=%.17g - 0.001 * x", 1.0 + 0.001 * j->n);
+    } else {
+        snprintf(s[7], sizeof s[7], "domain.bed=0");
+        if (j->k == 0) snprintf(s[8], sizeof s[8], "initial.depth=1");
+        else {
+            double p = j->n / sqrt((double)j->k);   /* the blocks' side, m */
+            snprintf(s[8], sizeof s[8],
+                     "initial.depth=(x - %.17g * floor(x / %.17g) - %.17g)^2 + (y - %.17g * floor(y / %.17g) - "
+                     "%.17g)^2 < 9 ? 1.3 : 1",
+                     p, p, p / 2, p, p, p / 2);
+        }
+    }
+    const char *sets[10] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], NULL};
+    swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = j->backend,
+                       .use_device = j->device >= 0, .device = j->device, .tune = j->tune};
+    swgl_sim *sim = NULL;
+    swgl_status st = swgl_sim_create(&d, &sim);
+    if (st == SWGL_OK) st = bench_sim_run(sim, swgl_sim_t_end(sim), out);
+    if (st != SWGL_OK) {
+        fprintf(stderr, "swgl bench rest: %d^2, %d mounds, %s: %s\n", j->n, j->k, j->tune, swgl_last_error());
+        swgl_sim_destroy(sim);
+        return 1;
+    }
+    double tiles = -1;
+    if (swgl_sim_stat(sim, "tiles_fraction", &tiles) == SWGL_OK) j->tiles = tiles;
+    swgl_sim_destroy(sim);
+    return 0;
+}
+
+static int parse_list(const char *s, int *v, int max, int lo, int hi)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s || x < lo || x > hi || (*end && *end != ',')) return -1;
+        v[n++] = (int)x;
+        s = *end ? end + 1 : end;
+    }
+    return n;
+}
+
+int bench_rest(int argc, char **argv)
+{
+    int n = 1024, mounds[16] = {0, 1, 16, 256, 4096}, nm = 5, device = -1;
+    double t_end = 2.0, min_s = 1.0;
+    const char *backend = "gpu-compute", *integ = "rk2";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "--size") == 0 && more && atoi(argv[i + 1]) >= 16 && atoi(argv[i + 1]) <= 16384) n = atoi(argv[++i]);
+        else if (strcmp(a, "--mounds") == 0 && more && (nm = parse_list(argv[i + 1], mounds, 16, 0, 1 << 20)) > 0) i++;
+        else if (strcmp(a, "--t-end") == 0 && more && atof(argv[i + 1]) > 0) t_end = atof(argv[++i]);
+        else if (strcmp(a, "--min-time") == 0 && more && bench_parse_min_time(argv[i + 1]) > 0)
+            min_s = bench_parse_min_time(argv[++i]);
+        else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
+        else if (strcmp(a, "--integrator") == 0 && more && (!strcmp(argv[i + 1], "rk2") || !strcmp(argv[i + 1], "euler")))
+            integ = argv[++i];
+        else if (strcmp(a, "--backend") == 0 && more &&
+                 (!strcmp(argv[i + 1], "gpu") || !strcmp(argv[i + 1], "gpu-compute") || !strcmp(argv[i + 1], "cpu")))
+            backend = argv[++i];
+        else {
+            printf("usage: swgl bench rest [--size N] [--mounds K,K,...] [--t-end T] [--integrator rk2|euler]\n"
+                   "                       [--backend gpu-compute|gpu|cpu] [--min-time S] [--device N]\n"
+                   "  the second rule of early exit (tiles at rest skipped, tune kp.rest) on and off: a lake\n"
+                   "  at rest on a flat bed, N x N cells of 1 m (default 1024), 1 m deep, walls, with K mounds\n"
+                   "  of water (default 0,1,16,256,4096; 0.3 m higher within 3 m of a centre, one in each\n"
+                   "  of K square blocks), run to T s (default 2), and the still lake on a slope of 1e-3.\n"
+                   "  Mcells/s = cells x steps / wall, the median of 3 measurements of at least S s of\n"
+                   "  stepping (--min-time, default 1); 'tiles' the share the last step computed with the\n"
+                   "  rule on; 'on/off' the step's time with the rule on over off.\n");
+            return strcmp(a, "--help") == 0 ? 0 : 2;
+        }
+    }
+    if (nm <= 0) {
+        fprintf(stderr, "swgl bench rest: --mounds: expected counts from 0 separated by commas\n");
+        return 2;
+    }
+    int gpu = strcmp(backend, "cpu") != 0;
+    bench_gpu dev;
+    memset(&dev, 0, sizeof dev);
+    dev.compute = strcmp(backend, "gpu-compute") == 0;
+    if (gpu && bench_gpu_setup(device, dev.compute, &dev)) return 1;
+    printf("swgl bench rest — early exit's second rule (tiles at rest skipped, tune kp.rest): a lake at rest, %d^2 "
+           "cells of 1 m, 1 m deep, K mounds of 0.3 m, kp %s to %g s, early exit on, on %s\n", n, integ, t_end, backend);
+    if (gpu) bench_gpu_print(&dev, 0);
+    else printf("CPU: %s, fast solver with up to %d threads\n", swgl_cpu_model(), bench_cpu_threads());
+    printf("Mcells/s (cells x steps / wall), each the %s of stepping; tiles: the share of tiles the last step "
+           "computed with the rule on; on/off: the step's time with the rule on over off; spread = (max - min) / "
+           "median, the row's largest\n\n", bench_rule(min_s));
+    printf("%-22s %6s | %10s %10s | %7s %7s | %6s\n", "lake", "steps", "rest off", "rest on", "tiles", "on/off", "spread");
+    int rc = 0;
+    for (int r = 0; r <= nm; r++) {
+        int slope = r == nm;
+        bench_figure f[2];
+        double tiles = -1;
+        long steps = 0;
+        for (int on = 0; on < 2; on++) {
+            rest_job j = {n, slope ? 0 : mounds[r], slope, t_end, backend, integ, on ? "kp.rest=on" : "kp.rest=off", -1,
+                          device};
+            memset(&f[on], 0, sizeof f[on]);
+            rc |= bench_measure(rest_run, &j, min_s, &f[on]);
+            if (on) tiles = j.tiles;
+            steps = f[on].steps;
+        }
+        char what[32], b[4][24];
+        if (slope) snprintf(what, sizeof what, "still, slope 1e-3");
+        else snprintf(what, sizeof what, "%d mound%s", mounds[r], mounds[r] == 1 ? "" : "s");
+        double cells = (double)n * n, m0 = cells * bench_median(&f[0], 0) / 1e6, m1 = cells * bench_median(&f[1], 0) / 1e6;
+        snprintf(b[0], 24, f[0].ok ? "%.1f" : "-", m0);
+        snprintf(b[1], 24, f[1].ok ? "%.1f" : "-", m1);
+        snprintf(b[2], 24, tiles >= 0 ? "%.4f" : "-", tiles);
+        snprintf(b[3], 24, f[0].ok && f[1].ok && m1 > 0 ? "%.3f" : "-", m0 / m1);
+        double spread = fmax(f[0].ok ? bench_spread(&f[0], 0) : -1, f[1].ok ? bench_spread(&f[1], 0) : -1);
+        char sp[24];
+        bench_fmt_spread(sp, sizeof sp, spread);
+        printf("%-22s %6ld | %10s %10s | %7s %7s | %6s\n", what, steps, b[0], b[1], b[2], b[3], sp);
+        fflush(stdout);
+    }
+    return rc;
+}
