@@ -5,14 +5,18 @@
 // R = (0, 0, 0, +inf).
 #include "kp_real.glsl"
 
+// A tile skipped at rest (kp_tiles_vs.glsl, the second rule; float only) gets R = (0, 0,
+// 0, its least cfl r) instead (v_fill): its rates are 0, and the bound its cells give the
+// min reduction is the one computing them would.
 KP_OUTPUT(0, 0, 1, o_R);
 #ifdef KP_DOUBLE
 SWGL_OUTPUT(2, o_bound);
 #endif
+flat in float v_fill;   // +inf, or (at rest) the tile's least cfl r
 
 SWGL_MAIN
 {
-    KP_STORE(o_R, real4(0.0, 0.0, 0.0, kp_inf()));
+    KP_STORE(o_R, real4(0.0, 0.0, 0.0, real(v_fill)));
 #ifdef KP_DOUBLE
     o_bound = vec4(0.0, 0.0, 0.0, swgl_inf());
 #endif

@@ -16,8 +16,17 @@
 //     skipped tiles.  A computed tile drawn here gets the fill value, which its flux pass
 //     overwrites.
 //   neither: draw the tiles not skipped.
+// The second rule (tiles at rest, tune kp.rest: u_rest; kp_wet.glsl's .y and .z): a tile
+// that the dry rule computes is skipped too where it and its 8 neighbours were still
+// through the last step: its inputs are those its R was last computed from, and that R
+// was 0 (the integration gives back its texels).  Its R there is kept but for the cfl r,
+// which the fill sets to the tile's least (.z), so that the min reduction finds the bound
+// it would: a tile skipped at rest now that was computed is drawn by the fill with that
+// value (v_fill), one skipped dry now that was not with +inf.
 // Defines: KP_TILE, KP_NX, KP_NY, KP_NTX, KP_NTY.
-uniform sampler2D u_wet;   // per tile: x = 1 wet, 0 dry
+uniform sampler2D u_wet;   // per tile: x = 1 wet, 0 dry; y = 1 still; z its least cfl r
+uniform int u_rest;        // 1: the second rule
+flat out float v_fill;     // the fill's cfl r for the tile
 
 #ifdef KP_TILES_FILL
 uniform sampler2D u_wet_prev;
@@ -33,20 +42,34 @@ bool kp_wet_at(sampler2D wet, ivec2 t)
     return texelFetch(wet, t, 0).x != 0.0;
 }
 
-bool kp_computed(sampler2D wet, ivec2 t)
+// a tile's class in a map: 0 computed, 1 skipped dry, 2 skipped at rest
+int kp_class(sampler2D wet, ivec2 t)
 {
-    return kp_wet_at(wet, t) || kp_wet_at(wet, t + ivec2(1, 0)) || kp_wet_at(wet, t - ivec2(1, 0)) ||
-           kp_wet_at(wet, t + ivec2(0, 1)) || kp_wet_at(wet, t - ivec2(0, 1));
+    if (!(kp_wet_at(wet, t) || kp_wet_at(wet, t + ivec2(1, 0)) || kp_wet_at(wet, t - ivec2(1, 0)) ||
+          kp_wet_at(wet, t + ivec2(0, 1)) || kp_wet_at(wet, t - ivec2(0, 1))))
+        return 1;
+    if (u_rest == 0) return 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ivec2 u = t + ivec2(dx, dy);
+            if (u.x < 0 || u.y < 0 || u.x >= KP_NTX || u.y >= KP_NTY) continue;
+            if (texelFetch(wet, u, 0).y == 0.0) return 0;
+        }
+    return 2;
 }
+bool kp_computed(sampler2D wet, ivec2 t) { return kp_class(wet, t) == 0; }
 
 void main()
 {
     float z = 0.0;
     ivec2 t = ivec2(gl_InstanceID % KP_NTX, gl_InstanceID / KP_NTX), t1 = t;
-    bool now = kp_computed(u_wet, t);
+    int cn = kp_class(u_wet, t);
+    bool now = cn == 0;
+    v_fill = cn == 2 ? texelFetch(u_wet, t, 0).z : uintBitsToFloat(0x7F800000u);   // (+inf)
 #ifdef KP_TILES_FILL
-    bool prev = kp_computed(u_wet_prev, t);
-    bool run = !now && (u_prev_valid == 0 || prev);
+    int cp = kp_class(u_wet_prev, t);   // (the depth marks' map, even where R was computed since)
+    bool prev = cp == 0;
+    bool run = cn != 0 && (u_prev_valid == 0 || cn != cp);   // (skipped now, otherwise than last time: the fill value)
 #ifdef KP_TILES_DEPTH
     run = run || u_depth_valid == 0 || now != prev;
     z = now ? 1.0 : -1.0;

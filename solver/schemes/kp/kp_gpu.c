@@ -343,6 +343,9 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
             snprintf(di[2 * s + c], sizeof di[0], "%s%s%s%s", g->defs, s ? "#define KP_STAGE1 1\n" : "",
                      c ? "#define KP_DT_ON_GPU 1\n" : "", g->forcing && !c ? "#define KP_CLIP 1\n" : "");
     gpu_array2d_desc wd = {g->ntx, g->nty, GPU_RGBA32F, "kp wet tiles"};
+    char wdefs[1100];   /* the wet map's: the second rule's inputs in float (kp_wet.glsl) */
+    snprintf(wdefs, sizeof wdefs, "%s%s%s", g->defs, g->dbl ? "" : "#define KP_REST 1\n",
+             !g->dbl && g->rk2 ? "#define KP_RK2 1\n" : "");
     static const float zero[4] = {0, 0, 0, 0};
     if ((st = kpg_arr_create(g, w, h, 1, 0, "kp state 0", &g->state[0])) ||
         (st = kpg_arr_create(g, w, h, 1, 0, "kp state 1", &g->state[1])) ||
@@ -356,7 +359,7 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
         (st = gpu_clock_create(3, &g->clock)) ||
         (st = gpu_array2d_fill(g->wet[0], zero)) || (st = gpu_array2d_fill(g->wet[1], zero)) ||
         (st = gpu_reductor_create(&g->red)) || (st = kpg_build_flux(g)) ||
-        (st = gpu_program_create("kp_wet", g->defs, &g->p_wet)) ||
+        (st = gpu_program_create("kp_wet", wdefs, &g->p_wet)) ||
         (st = kpg_kernels_create(g)) ||
         (st = gpu_program_create("kp_integrate", di[0], &g->p_int[0][0])) ||
         (st = gpu_program_create("kp_integrate", di[1], &g->p_int[0][1])) ||
@@ -381,6 +384,9 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     int open_only = g->forcing && !g->forc->rain && g->forc->n_src == 0 && !g->forc->forced;
     for (int s = 0; open_only && s < g->forc->n_seg; s++) open_only = g->forc->seg[s].code == CELL_FREE;
     g->ee_forbidden = (g->forcing && !open_only) || value_ghost;
+    /* the second rule on the passes (float: kp_wet.glsl compares texels' bits; free outlets
+     * alone: a value changed at the boundary would change a tile at rest) */
+    g->rest_frag = g->tune.kp_rest && !g->dbl && !g->compute && !g->fused && !g->ee_forbidden;
     kp_gpu_set_early_exit(g, p->early_exit);
     *out = g;
     return SWGL_OK;
@@ -437,6 +443,7 @@ swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const
     }
     g->cur = 0;
     g->tiles_stale = 1;
+    g->rest_hist = 0;
     /* float keeps w in float: the rain comes in pulses (cpu_ref/swe.h swe_clock_rain) */
     if (g->forcing && !g->dbl) swe_clock_rain_quantum(&g->fclk, g->sw, FLT_EPSILON, h);
     swgl_status st = kpg_arr_upload(g, g->state[0], s);

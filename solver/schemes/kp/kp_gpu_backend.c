@@ -85,8 +85,9 @@ static void be_describe(const void *self, char *name, size_t len)
                  : g->rest_ok && !g->bvary ? ": tile lists, dry and resting tiles skipped"
                                              : ": tile lists, dry tiles skipped");
     else
-        snprintf(name, len, "%s (%s, %s, flux cell, early exit %s (depth))", g->compute ? "gpu-compute" : "gpu",
-                 g->dbl ? "double" : "float", g->renderer, ee[g->ee_mode]);
+        snprintf(name, len, "%s (%s, %s, flux cell, early exit %s (depth%s))", g->compute ? "gpu-compute" : "gpu",
+                 g->dbl ? "double" : "float", g->renderer, ee[g->ee_mode],
+                 g->rest_frag ? ": dry and resting tiles skipped" : "");
 }
 
 static const char *be_precision(const void *self) { return ((const kp_gpu *)self)->dbl ? "double" : "single"; }

@@ -175,6 +175,7 @@ static swgl_status fill_skipped(kp_gpu *g)
     gpu_pass_array(&p, "u_wet_prev", g->wet[1 - g->wi]);
     gpu_pass_int(&p, "u_prev_valid", g->prev_valid);
     gpu_pass_int(&p, "u_depth_valid", g->depth_valid);
+    gpu_pass_int(&p, "u_rest", g->rest_frag);
     swgl_status st = gpu_pass_draw_mrt_depth(&p, g->dR, &fill_mark, 4, g->ntx * g->nty);
     if (st == SWGL_OK) g->depth_valid = 1;
     return st;
@@ -209,11 +210,23 @@ swgl_status kpg_flux_eval(kp_gpu *g, int k)
     if (g->fused) return kpg_flux_kernel(g, src, ee);   /* one kernel (kp_gpu_kernels.c) */
     g->last_ee = ee;
     if (ee) {
+        /* the second rule (kp_wet.glsl): stage 0 looks where the arrays hold the last step's
+         * history and the last map is valid; RK2's stage 1 takes stage 0's */
+        int rest = !g->rest_frag ? 0 : k == 0 ? (g->rest_hist && g->prev_valid ? 1 : 0) : g->rest_s0 == 1 ? 2 : 0;
+        if (k == 0) g->rest_s0 = rest;
         sec = kpg_section_begin(g, KP_PASS_WET, 0);
         gpu_pass_begin(&p, g->p_wet);
         BIND(g, &p, "u_state", src, 0);
         BIND(g, &p, "u_bed", g->bed, 0);
         kpg_set_real(g, &p, "u_eps", g->eps);
+        if (!g->dbl) {
+            gpu_pass_int(&p, "u_rest", rest);
+            BIND(g, &p, "u_prev", g->state[1 - g->cur], 0);
+            if (g->rk2) BIND(g, &p, "u_qstar", g->qstar, 0);
+            BIND(g, &p, "u_R", g->R, 0);
+            gpu_pass_array(&p, "u_wet_prev", g->wet[1 - g->wi]);
+            gpu_pass_array(&p, "u_rest_src", g->wet[1 - g->wi]);
+        }
         st = gpu_pass_draw(&p, g->wet[g->wi], NULL);
         kpg_section_end(g, sec);
         if (st != SWGL_OK) return st;
@@ -256,16 +269,20 @@ swgl_status kp_gpu_tiles(kp_gpu *g, long *computed, long *total)
     swgl_status st = gpu_array2d_download(g->wet[1 - g->wi], w);   /* the last one made */
     if (st == SWGL_OK) {
         long c = 0;
-        /* a tile is computed when it or a neighbour is wet */
+        /* a tile is computed when it or a neighbour is wet, unless (the second rule) it
+         * and its 8 neighbours were still (kp_tiles_vs.glsl kp_class) */
         for (int j = 0; j < g->nty; j++)
             for (int i = 0; i < g->ntx; i++) {
                 static const int d[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-                int run = 0;
+                int run = 0, still = g->rest_frag;
                 for (int m = 0; m < 5 && !run; m++) {
                     int a = i + d[m][0], b = j + d[m][1];
                     run = a >= 0 && b >= 0 && a < g->ntx && b < g->nty && w[4 * ((size_t)b * g->ntx + a)] != 0.0f;
                 }
-                c += run;
+                for (int b = j - 1; b <= j + 1 && run && still; b++)
+                    for (int a = i - 1; a <= i + 1 && still; a++)
+                        if (a >= 0 && b >= 0 && a < g->ntx && b < g->nty) still = w[4 * ((size_t)b * g->ntx + a) + 1] != 0.0f;
+                c += run && !still;
             }
         *computed = c;
     }

@@ -56,5 +56,6 @@ swgl_status kpg_restore(void *self)
     g->maps.mi = g->held_mi;
     g->t_now = g->held_t;
     g->tiles_stale = 1;   /* (the state changed behind the tile lists) */
+    g->rest_hist = 0;     /* (and behind the passes' history) */
     return gpu_hold_restore(&g->hold, a, held_arrays(g, a));
 }

@@ -93,6 +93,11 @@ struct kp_gpu {
     enum kp_early_exit ee_mode;
     int ee_cur, step_ee, step_sample, last_ee;
     int wi, prev_valid;          /* the wet map written next; whether wet[1 - wi] describes R */
+    /* the second rule on the passes (kp_wet.glsl, kp_tiles_vs.glsl; tune kp.rest): whether
+     * the run may use it (float, the fragment path, no water brought in), whether the arrays
+     * hold a whole step's history (Q^{n-1}, its Q*, the last R: 0 after anything but a step
+     * wrote the state), and what stage 0's wet map did (kp_wet.glsl's u_rest) */
+    int rest_frag, rest_hist, rest_s0;
     long step_n, choices;
     struct { double sec; long evals; } acc[2];
     double est[2];

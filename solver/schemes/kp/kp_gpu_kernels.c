@@ -258,6 +258,7 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
         g->tiles_stale || g->tstamp == 0xFFFFFFFFu || rest != g->rest ? tiles_reset(g) : SWGL_OK;
     if (st != SWGL_OK) return st;
     g->rest = rest;
+    g->rest_hist = 0;   /* (the passes' rule reads a history these kernels do not keep) */
     gpu_pass p;
     kpg_choose_early_exit(g);
     g->last_ee = g->step_ee;

@@ -109,6 +109,7 @@ swgl_status kpg_halo_get(kp_gpu *g, int x, int y, int w, int h, void *buf)
 swgl_status kpg_halo_set(kp_gpu *g, int x, int y, int w, int h, const void *buf)
 {
     g->tiles_stale = 1;
+    g->rest_hist = 0;
     return gpu_strips_rect_mrt_raw(g->strips, g->state[g->cur], g->dbl ? 2 : 1, 1, x, y, w, h, (void *)buf);
 }
 

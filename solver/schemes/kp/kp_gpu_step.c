@@ -110,7 +110,10 @@ static swgl_status integrate(kp_gpu *g, int k, double dt, const gpu_array2d *clo
             g->fclk.acc.clip += (g->rk2 && k == 0 ? 0.5 : 1.0) * (double)sum[0] * g->dx * g->dy;
     }
     if (st == SWGL_OK && g->forcing && !clock) swe_clock_applied(&g->fclk, k, kp_gpu_stages(g), dt);
-    if (st == SWGL_OK && last) g->cur = 1 - g->cur;
+    if (st == SWGL_OK && last) {
+        g->cur = 1 - g->cur;
+        g->rest_hist = 1;   /* (Q^{n-1}, its Q* and the last R in the arrays: kp_wet.glsl) */
+    }
     if (st == SWGL_OK && last && !clock) {
         g->t_now += dt;
         st = kpg_maps_pass(g, g->t_now, NULL, 0);
