@@ -126,6 +126,7 @@ typedef struct kp_problem {
     double theta;              /* generalized minmod, [1, 2]; Brodtkorb: 1.3 */
     int rk2;                   /* 1: TVD RK2 (7), 0: Euler */
     enum kp_early_exit early_exit;
+    int rest_off;              /* 1: early exit's second rule (tiles at rest) off (tune kp.rest=off) */
 } kp_problem;
 
 /* The one validation (after swe_problem_check): SWGL_ERR_ARG "kp: ..." (theta in [1, 2],

@@ -174,6 +174,14 @@ struct kp_fast {
     int ntx, nty;               /* tiles */
     unsigned char *wet, *skip[2];
     unsigned char *same;        /* RK2: tile's Q* equals its Q^n (a skipped copy can go) */
+    /* the second rule (tiles at rest, "Early exit" above): whether the run uses it, whether
+     * still[] describes the last step, a tile's flags (still through the last step; at rest
+     * and skipped this step; changed or moving in this step so far), its largest speed when
+     * last computed (T: tsp), and the largest over this step's tiles at rest */
+    int rest, rest_hist;
+    unsigned char *still, *srest, *mvt;
+    void *tsp;
+    double rest_smax;
     int *units, nunits;         /* (ty, i0, i1) */
     long computed, total;       /* tiles of the last rates */
     long ncalls;                /* rates calls (AUTO's clock) */
@@ -206,18 +214,22 @@ static inline int bf_value_code(int c) { return c == CELL_LEVEL || c == CELL_DEP
 #define KP_SQRT_D nsqrt_d
 
 #define KP_T float
+#define KP_U uint32_t
 #define KP_SFX(n) n##_f
 #define KP_SQRT KP_SQRT_F
 #include "kp_fast_body.h"
 #undef KP_T
+#undef KP_U
 #undef KP_SFX
 #undef KP_SQRT
 
 #define KP_T double
+#define KP_U uint64_t
 #define KP_SFX(n) n##_d
 #define KP_SQRT KP_SQRT_D
 #include "kp_fast_body.h"
 #undef KP_T
+#undef KP_U
 #undef KP_SFX
 #undef KP_SQRT
 
@@ -252,6 +264,10 @@ void kp_fast_destroy(struct kp_fast *f)
     free(f->skip[0]);
     free(f->skip[1]);
     free(f->same);
+    free(f->still);
+    free(f->srest);
+    free(f->mvt);
+    free(f->tsp);
     free(f->units);
     free(f->frain);
     free(f->fsrc);
@@ -294,6 +310,8 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     for (int s = 0; open_only && s < fo->n_seg; s++) open_only = fo->seg[s].code == CELL_FREE;
     for (size_t k = 0; open_only && k < grid_size(p->sw.nx, p->sw.ny); k++) open_only = !bf_value_code(p->sw.code[k]);
     if ((swe_forcing_any(fo) || f->bfix) && !open_only) f->early_exit = KP_EARLY_EXIT_OFF;
+    /* the second rule: with the map, on one block (a rank's bound counts its own cells only) */
+    f->rest = !p->rest_off && f->early_exit != KP_EARLY_EXIT_OFF && !p->sw.own[2];
     f->dx = p->sw.dx;
     f->dy = p->sw.dy;
     f->g = p->sw.g;
@@ -352,6 +370,10 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     f->skip[0] = calloc(nt, 1);
     f->skip[1] = calloc(nt, 1);
     f->same = calloc(nt, 1);
+    f->still = calloc(nt, 1);
+    f->srest = calloc(nt, 1);
+    f->mvt = calloc(nt, 1);
+    f->tsp = calloc(nt, sz);
     f->units = malloc(3 * nt * sizeof *f->units);
     const int forced = fo && (fo->rain || fo->n_src > 0);
     if (forced) {
@@ -365,7 +387,8 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
         }
     }
     if (!f->BE || !f->BW || !f->BN || !f->BS || !f->Bij || !f->cd || (friction && !f->gn2) || !f->Bij_d ||
-        !f->tbuf || !f->zero || !f->wet || !f->skip[0] || !f->skip[1] || !f->same || !f->units)
+        !f->tbuf || !f->zero || !f->wet || !f->skip[0] || !f->skip[1] || !f->same || !f->still || !f->srest ||
+        !f->mvt || !f->tsp || !f->units)
         goto fail;
     if (f->dbl) fill_d(f, p);
     else fill_f(f, p);
@@ -377,11 +400,11 @@ struct kp_fast *kp_fast_create(const kp_problem *p, int dbl, swe_clock *clk)
     const char *isa = simd_isa(&bytes);
     const char *mode = ee[(unsigned)f->early_exit <= 2 ? f->early_exit : 0];
     if (bytes)
-        snprintf(f->name, sizeof f->name, "cpu (%s, %s x%d, up to %d threads, early exit %s)", f->dbl ? "double" : "float",
-                 isa, bytes / (int)sz, f->nthreads, mode);
+        snprintf(f->name, sizeof f->name, "cpu (%s, %s x%d, up to %d threads, early exit %s%s)",
+                 f->dbl ? "double" : "float", isa, bytes / (int)sz, f->nthreads, mode, f->rest ? ": dry and resting tiles" : "");
     else
-        snprintf(f->name, sizeof f->name, "cpu (%s, SIMD, up to %d threads, early exit %s)", f->dbl ? "double" : "float",
-                 f->nthreads, mode);
+        snprintf(f->name, sizeof f->name, "cpu (%s, SIMD, up to %d threads, early exit %s%s)", f->dbl ? "double" : "float",
+                 f->nthreads, mode, f->rest ? ": dry and resting tiles" : "");
     return f;
 fail:
     swgl_fail(SWGL_ERR_NO_MEMORY, "kp: out of memory");
@@ -392,6 +415,7 @@ fail:
 void kp_fast_set_state(struct kp_fast *f, const double *h, const double *qx, const double *qy)
 {
     memset(f->same, 0, (size_t)f->ntx * (size_t)f->nty);
+    f->rest_hist = 0;   /* (no step's history: no tile at rest until one is taken) */
     if (f->dbl) {
         set_state_d(f, h, qx, qy);
         wet_map_d(f);
@@ -408,6 +432,7 @@ void kp_fast_halo(struct kp_fast *f, int set, int x, int y, int w, int h, double
     if (!set) return;
     /* the new values may wet tiles: the map and RK2's same-tile marks start again */
     memset(f->same, 0, (size_t)f->ntx * (size_t)f->nty);
+    f->rest_hist = 0;
     if (f->dbl) wet_map_d(f);
     else wet_map_f(f);
 }
@@ -426,11 +451,35 @@ static void plan(struct kp_fast *f, int stage, int use_map)
     const int ntx = f->ntx, nty = f->nty;
     unsigned char *skip = f->skip[stage], *wet = f->wet;
     long computed = 0;
+    /* the second rule: stage 0 finds the tiles at rest (it and its 8 neighbours still through
+     * the last step) among those the dry rule computes, and their largest speed; stage 1
+     * skips the same */
+    const int rest = f->rest && use_map && (stage == 1 || f->rest_hist);
+    if (stage == 0) {
+        memset(f->srest, 0, (size_t)ntx * nty);
+        f->rest_smax = 0.0;
+    }
     for (int ty = 0; ty < nty; ty++)
         for (int tx = 0; tx < ntx; tx++) {
             size_t t = (size_t)ty * ntx + tx;
             int need = !use_map || wet[t] || (tx > 0 && wet[t - 1]) || (tx + 1 < ntx && wet[t + 1]) ||
                        (ty > 0 && wet[t - ntx]) || (ty + 1 < nty && wet[t + ntx]);
+            if (need && rest && stage == 0) {
+                int still = 1;
+                for (int b = ty - 1; b <= ty + 1 && still; b++)
+                    for (int c = tx - 1; c <= tx + 1 && still; c++)
+                        if (b >= 0 && c >= 0 && b < nty && c < ntx) still = f->still[(size_t)b * ntx + c];
+                if (still) {
+                    f->srest[t] = 1;
+                    double sp = f->dbl ? ((const double *)f->tsp)[t] : (double)((const float *)f->tsp)[t];
+                    f->rest_smax = sp > f->rest_smax ? sp : f->rest_smax;
+                }
+            }
+            if (rest && f->srest[t]) need = 0;
+            else if (!need && f->rest && stage == 0) {   /* a dry tile's speed is 0 (R = 0, r = +inf) */
+                if (f->dbl) ((double *)f->tsp)[t] = 0.0;
+                else ((float *)f->tsp)[t] = 0.0f;
+            }
             skip[t] = !need;
             computed += need;
         }

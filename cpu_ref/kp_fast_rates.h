@@ -69,6 +69,10 @@ KP_CLONES static T FN(unit)(const struct kp_fast *f, const FN(arrays) *a, int st
     int cur = 0;
     /* the columns of the unit whose bound counts (swe_problem own): t in [o0, o1) */
     const int o0 = f->own[2] ? f->own[0] + 1 - i0 : 0, o1 = f->own[2] ? f->own[2] + 1 - i0 : W;
+    /* (the second rule, stage 0) each tile's largest speed, for the steps it rests */
+    T *tsp = f->rest && stage == 0 ? (T *)f->tsp + (size_t)ty * f->ntx + (i0 - 1) / KP_TILE : NULL;
+    if (tsp)
+        for (int e = 0; e < W; e += KP_TILE) tsp[e / KP_TILE] = z;
     /* the south faces of row j0: y reconstruction of rows j0-1 and j0 */
     FN(recon)(f, a, Qw, Qv, Qu, a->BN, a->BS, KP_IDX(f, i0, j0 - 1), W, st, rb->yN[1], rb->yS[1]);
     FN(recon)(f, a, Qw, Qv, Qu, a->BN, a->BS, KP_IDX(f, i0, j0), W, st, rb->yN[0], rb->yS[0]);
@@ -137,6 +141,18 @@ KP_CLONES static T FN(unit)(const struct kp_fast *f, const FN(arrays) *a, int st
             bad += act ? ((rw - rw) + (ru - ru) + (rv - rv)) + ((w[t] - w[t]) + (hu[t] - hu[t]) + (hv[t] - hv[t]))
                        : z;
         }
+        if (tsp)   /* the row's share of each tile's largest speed (the same sp as above) */
+            for (int e = 0; e < W; e += KP_TILE) {
+                const int e1 = e + KP_TILE < W ? e + KP_TILE : W;
+                T m = tsp[e / KP_TILE];
+#pragma omp simd reduction(max : m)
+                for (int t = e; t < e1; t++) {
+                    const T axm = KP_MAX(ax[t + 1], ax[t]) * rdx, aym = KP_MAX(an[t], as[t]) * rdy;
+                    const T sp = KP_MAX(axm, aym);
+                    m = c[t] == (T)CELL_ACTIVE && sp > m ? sp : m;
+                }
+                tsp[e / KP_TILE] = m;
+            }
         cur = nxt;
         south = north;
     }
@@ -160,5 +176,6 @@ static double FN(rates)(struct kp_fast *f, int stage)
         }
     }
     if (chk != (T)0) return NAN;   /* NaN or inf somewhere */
+    if ((T)f->rest_smax > smax) smax = (T)f->rest_smax;   /* the tiles at rest's (plan; stage 1 skips the same) */
     return smax > (T)0 ? f->cfl / (double)smax : INFINITY;
 }

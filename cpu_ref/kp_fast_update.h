@@ -27,8 +27,18 @@ static inline void FN(split)(double x, T *w, T *l)
  * skipped).  wb[t]: 1 where the new state is a wet active cell.  Adds the clip to *clip
  * and non-finite values to *bad.  fo (forcing): adds rdt rn[t] to w before the clip (the
  * rain) and leaves the dry and thin-film rules to the sources' pass where ns[t] != 0.
- * stage, fric and fo are constants at each call (inlined). */
-KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int fric, const int fo, T dt,
+ * track (the second rule of early exit): mv[t] = 1 where an active cell changed to the bit
+ * (w, its low word, hu, hv against s0's) or moves (R or the new q not 0).
+ * stage, fric, fo and track are constants at each call (inlined). */
+KP_INLINE int FN(differ)(T a, T b)
+{
+    KP_U x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x != y;
+}
+KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int fric, const int fo, const int track,
+                            T *mv, T dt,
                             const T *c, const T *Bij, const T *gn2, const T *const s0[3],
                             const T *const s1[3], T *const d[3], const T *Rw, const T *Ru,
                             const T *Rv, const T *rn, const T *ns, T rdt, int n, int co0, int co1, T *wb,
@@ -113,30 +123,41 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
         dw[t] = act ? w : w0[t];
         du[t] = act ? qu : u0[t];
         dv[t] = act ? qv : v0[t];
+        if (track) {
+            const int chg = FN(differ)(w, w0[t]) | FN(differ)(qu, u0[t]) | FN(differ)(qv, v0[t]) |
+                            (comp ? FN(differ)(wl, l0[t]) : 0);
+            const int mov = (Rw[t] != z) | (Ru[t] != z) | (Rv[t] != z) | (qu != z) | (qv != z);
+            mv[t] = act && (chg | mov) ? one : z;
+        }
         if (comp) dl[t] = act ? wl : l0[t];
     }
     *clip += cl;
     *bad += bd;
 }
 
-KP_CLONES static void FN(update)(const struct kp_fast *f, int stage, T dt, const T *c, const T *Bij,
+KP_CLONES static void FN(update)(const struct kp_fast *f, int stage, T *mv, T dt, const T *c, const T *Bij,
                        const T *gn2, const T *const s0[3], const T *const s1[3], T *const d[3],
                        const T *Rw, const T *Ru, const T *Rv, const T *rn, const T *ns, T rdt, int n,
                        int co0, int co1, T *wb, const T *l0, const T *ls, T *dl, const T *cs, T *clip, T *bad)
 {
-#define KP_UPD(st_, fr_, fo_) \
-    FN(update_k)(f, st_, fr_, fo_, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, co0, co1, wb, l0, ls, dl, \
-                 cs, clip, bad)
-    if (!rn) {
-        if (stage == 0 && !gn2) KP_UPD(0, 0, 0);
-        else if (stage == 0) KP_UPD(0, 1, 0);
-        else if (!gn2) KP_UPD(1, 0, 0);
-        else KP_UPD(1, 1, 0);
+#define KP_UPD(st_, fr_, fo_, tr_) \
+    FN(update_k)(f, st_, fr_, fo_, tr_, mv, dt, c, Bij, gn2, s0, s1, d, Rw, Ru, Rv, rn, ns, rdt, n, co0, co1, wb, l0, \
+                 ls, dl, cs, clip, bad)
+    if (rn) {   /* (rain and sources: early exit off, no track) */
+        if (stage == 0 && !gn2) KP_UPD(0, 0, 1, 0);
+        else if (stage == 0) KP_UPD(0, 1, 1, 0);
+        else if (!gn2) KP_UPD(1, 0, 1, 0);
+        else KP_UPD(1, 1, 1, 0);
+    } else if (!mv) {
+        if (stage == 0 && !gn2) KP_UPD(0, 0, 0, 0);
+        else if (stage == 0) KP_UPD(0, 1, 0, 0);
+        else if (!gn2) KP_UPD(1, 0, 0, 0);
+        else KP_UPD(1, 1, 0, 0);
     } else {
-        if (stage == 0 && !gn2) KP_UPD(0, 0, 1);
-        else if (stage == 0) KP_UPD(0, 1, 1);
-        else if (!gn2) KP_UPD(1, 0, 1);
-        else KP_UPD(1, 1, 1);
+        if (stage == 0 && !gn2) KP_UPD(0, 0, 0, 1);
+        else if (stage == 0) KP_UPD(0, 1, 0, 1);
+        else if (!gn2) KP_UPD(1, 0, 0, 1);
+        else KP_UPD(1, 1, 0, 1);
     }
 #undef KP_UPD
 }
@@ -232,16 +253,25 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
     const double rain_s = f->clk ? swe_clock_rain(f->clk, stage, 1 + f->rk2, dt) : 0.0;   /* swe.h */
     const T rdt = frain ? (T)rain_s : (T)0;
     if (f->caps) FN(cap_speeds)(f, &a, stage);
+    /* the second rule: each tile's changes and motion through the step (mvt), then at its
+     * last stage whether it stayed still (a tile skipped in every stage did) */
+    const int track = f->rest && map, last = stage == rk2;
 #pragma omp parallel num_threads(f->nrun) reduction(+ : clip, bad)
     {
         T *wb = (T *)f->tbuf + (size_t)omp_get_thread_num() * f->tsize;   /* one row */
+        T *mv = track ? wb + cw : NULL;                                    /* and another */
 #pragma omp for schedule(dynamic, 1)
         for (int ty = 0; ty < nty; ty++) {
             const int j0 = ty * KP_TILE + 1, j1 = j0 + KP_TILE <= ny + 1 ? j0 + KP_TILE : ny + 1;
             unsigned char *wet = f->wet + (size_t)ty * ntx;
             const unsigned char *sk0 = f->skip[0] + (size_t)ty * ntx, *sk1 = f->skip[1] + (size_t)ty * ntx;
             unsigned char *same = f->same + (size_t)ty * ntx;
-            if (map) memset(wet, 0, (size_t)ntx);
+            /* (a tile at rest keeps its flag: its cells do not change) */
+            const unsigned char *srest = f->srest + (size_t)ty * ntx;
+            if (map)
+                for (int x = 0; x < ntx; x++) wet[x] = srest[x] ? wet[x] : 0;
+            unsigned char *mvt = f->mvt + (size_t)ty * ntx;
+            if (track && stage == 0) memset(mvt, 0, (size_t)ntx);
             T cl = (T)0, bd = (T)0;
             for (int j = j0; j < j1; j++) {
                 int tx = 0;
@@ -275,7 +305,7 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                         const T *l0 = a.L[0] ? a.L[0] + k : NULL;
                         const T *ls = a.L[0] ? (stage ? a.L[1] + k : l0) : NULL;
                         T *dl = a.L[0] ? (stage == 0 && rk2 ? a.L[1] : a.L[0]) + k : NULL;
-                        FN(update)(f, stage, dtT, a.cd + k, a.Bij + k, a.gn2 ? a.gn2 + k : NULL, s0, s1, d,
+                        FN(update)(f, stage, mv, dtT, a.cd + k, a.Bij + k, a.gn2 ? a.gn2 + k : NULL, s0, s1, d,
                                    Rw, Ru, Rv, frain ? frain + k : NULL, frain ? fsrc + k : NULL, rdt, n,
                                    co0, co1, wb, l0, ls, dl, f->caps ? (const T *)f->caps + k : NULL, &cl, &bd);
                         if (map)
@@ -286,10 +316,20 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                                 for (int t = e0; t < e1; t++) any = wb[t] > any ? wb[t] : any;
                                 wet[x] |= any > (T)0;
                             }
+                        if (track)
+                            for (int x = tx; x < tx1; x++) {
+                                const int e0 = (x - tx) * KP_TILE, e1 = e0 + KP_TILE < n ? e0 + KP_TILE : n;
+                                T any = (T)0;
+#pragma omp simd reduction(max : any)
+                                for (int t = e0; t < e1; t++) any = mv[t] > any ? mv[t] : any;
+                                mvt[x] |= any > (T)0;
+                            }
                     }
                     tx = tx1;
                 }
             }
+            if (track && last)
+                for (int x = 0; x < ntx; x++) f->still[(size_t)ty * ntx + x] = !mvt[x];
             /* Q* = Q^n holds after a copy, and until the tile is computed again */
             if (rk2)
                 for (int x = 0; x < ntx; x++) {
@@ -301,6 +341,7 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
         }
     }
     f->clip_vol = clip * f->dx * f->dy;
+    if (last) f->rest_hist = track;   /* (still[] describes this step where it was kept) */
     if (frain && f->clk->f->n_src > 0) {
         T *d[3];
         for (int m = 0; m < 3; m++) d[m] = stage == 0 && rk2 ? a.Q[1][m] : a.Q[0][m];

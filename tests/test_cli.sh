@@ -358,7 +358,7 @@ ok $? "--tune host_clock=maybe: exit $r, on|off named: $(cat "$tmp/err")"
 r=$?
 "$swgl" tune-keys > "$tmp/tk" 2>&1
 n=$(grep -c ' default ' "$tmp/tk")
-[ $r = 0 ] && [ "$n" = 23 ] && grep -q '^kp.group ' "$tmp/tk" && grep -q '^mpi.blocks ' "$tmp/tk" &&
+[ $r = 0 ] && [ "$n" = 24 ] && grep -q '^kp.group ' "$tmp/tk" && grep -q '^kp.rest ' "$tmp/tk" && grep -q '^mpi.blocks ' "$tmp/tk" &&
   [ "$(grep ' default ' "$tmp/th")" = "$(cat "$tmp/tk")" ]
 ok $? "--tune help (exit $r) lists the $n keys, as swgl tune-keys does"
 # a removed environment variable still set: the run goes on, with one warning naming it

@@ -260,12 +260,13 @@ ok $? "flt: swgl validate of a run that wrote .flt says how to get .asc (exit $r
 
 # 5. the paper's second early-exit rule (tune kp.rest, on by default): a lake at rest
 # (flat bed, 1 m) with a mound of water in a corner, free boundaries on two sides, flood
-# maps and gauges, RK2 and Euler, on the kernels (gpu-compute) and the passes (gpu): rest on
+# maps and gauges, RK2 and Euler, on the kernels (gpu-compute), the passes (gpu) and the fast
+# CPU solver (cpu): rest on
 # writes the same bytes as rest off (grids, maps, gauges, the same steps)
 lake="--case circular-dambreak --set domain.nx=64 --set domain.ny=48 --set domain.dx=1 --set domain.dy=1
   --set run.t_end=6 --set run.output_times=3 --set boundary.east=free --set boundary.north=free
   --set output.gauge_interval=0.5"
-for be in gpu-compute gpu; do
+for be in gpu-compute gpu cpu; do
 for integ in rk2 euler; do
   for rest in on off; do
     # shellcheck disable=SC2086

@@ -14,6 +14,7 @@ static swgl_status create(const scheme_setup *s, const scheme_config *cfg, void 
     if (cfg->backend == BACKEND_CPU) kind = cfg->precision == PRECISION_DOUBLE ? KP_CPU_FAST_DOUBLE : KP_CPU_FAST;
     kp_problem p = kp->p;
     p.sw.threads = tuning_or_default(cfg->tune)->cpu_threads;
+    p.rest_off = !tuning_or_default(cfg->tune)->kp_rest;
     kp_cpu *c = kp_cpu_create(&p, kind);
     if (!c) return SWGL_ERR_ARG;   /* the message is set */
     *self = c;
