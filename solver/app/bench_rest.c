@@ -1,14 +1,20 @@
 /* bench_rest.c — `swgl bench rest`: what the second rule of Brodtkorb et al.'s early exit
  * (2011, 3.2.1: tiles where the fluxes balance the sources exactly, R = 0, skipped as dry
  * ones; tune kp.rest) saves.  A lake at rest on a flat bed, N x N cells of 1 m, 1 m deep,
- * walls, with K mounds of water (0.3 m higher within 3 m of a centre, one in each of K
- * square blocks): the waves they start are the tiles that move, the rest of the lake stays
- * at rest to the bit.  Each K is run with kp.rest on and off (kp.early_exit on, RK2 by
- * default): Mcells/s (cells x steps / wall), the share of tiles the last step computed with
- * the rule on, and the step's time on against off, which should follow that share.  A
- * last row puts the still lake on a slope of 1e-3 (bed 0.001 x, the surface level): how
- * many of its tiles still qualify (R = 0 to the bit needs the well-balanced sums to leave
- * no rounding, which a sloping bed does not promise).  A client of swgl.h, as bench kp. */
+ * walls, with K pools: in each of K square blocks a pool 40 m across, walled by a dry ridge
+ * 2 m high and 2 m thick, with a mound of water 0.3 m high within 3 m of its centre.  The
+ * water sloshes in the pools for as long as the run lasts, and the lake outside them stays
+ * at rest to the bit, so the share of tiles that move is fixed by K (the mounds of an open
+ * lake would spread their waves over it).  Each K is run with kp.rest on and off
+ * (kp.early_exit on, RK2 by default): Mcells/s (cells x steps / wall), the share of tiles
+ * the last step computed with the rule on, and the step's time on against off, which
+ * should follow that share.  Since that share does not change with time, each
+ * configuration's t_end is set by a first run of 5 s so that one run steps about --min-time
+ * seconds (a sim's set-up at 4096^2 takes seconds; a rule that repeats short runs would be
+ * all set-up).  A last row puts the still lake (no pools) on a slope of 1e-3 (bed 0.001 x,
+ * the surface level): how many of its tiles still qualify (R = 0 to the bit needs the
+ * well-balanced sums to leave no rounding, which a sloping bed does not promise).  A client
+ * of swgl.h, as bench kp. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +35,7 @@ typedef struct rest_job {
 static int rest_run(void *user, bench_sample *out)
 {
     rest_job *j = user;
-    char s[9][256];
+    char s[9][1024];
     snprintf(s[0], sizeof s[0], "domain.nx=%d", j->n);
     snprintf(s[1], sizeof s[1], "domain.ny=%d", j->n);
     snprintf(s[2], sizeof s[2], "domain.dx=1");
@@ -40,16 +46,20 @@ static int rest_run(void *user, bench_sample *out)
     if (j->slope) {
         snprintf(s[7], sizeof s[7], "domain.bed=0.001 * x");
         snprintf(s[8], sizeof s[8], "initial.depth=%.17g - 0.001 * x", 1.0 + 0.001 * j->n);
-    } else {
+    } else if (j->k == 0) {
         snprintf(s[7], sizeof s[7], "domain.bed=0");
-        if (j->k == 0) snprintf(s[8], sizeof s[8], "initial.depth=1");
-        else {
-            double p = j->n / sqrt((double)j->k);   /* the blocks' side, m */
-            snprintf(s[8], sizeof s[8],
-                     "initial.depth=(x - %.17g * floor(x / %.17g) - %.17g)^2 + (y - %.17g * floor(y / %.17g) - "
-                     "%.17g)^2 < 9 ? 1.3 : 1",
-                     p, p, p / 2, p, p, p / 2);
-        }
+        snprintf(s[8], sizeof s[8], "initial.depth=1");
+    } else {
+        /* the blocks' side p, m; a cell's distance from its block's centre along x and y: u,
+         * v; the ridge where max(|u|, |v|) is in [20, 22) */
+        double p = j->n / sqrt((double)j->k);
+        char u[96], v[96];
+        snprintf(u, sizeof u, "(x - %.17g * floor(x / %.17g) - %.17g)", p, p, p / 2);
+        snprintf(v, sizeof v, "(y - %.17g * floor(y / %.17g) - %.17g)", p, p, p / 2);
+        snprintf(s[7], sizeof s[7], "domain.bed=max(abs%s, abs%s) >= 20 && max(abs%s, abs%s) < 22 ? 2 : 0", u, v, u, v);
+        snprintf(s[8], sizeof s[8],
+                 "initial.depth=max(abs%s, abs%s) >= 20 && max(abs%s, abs%s) < 22 ? 0 : %s^2 + %s^2 < 9 ? 1.3 : 1", u, v,
+                 u, v, u, v);
     }
     const char *sets[10] = {s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], NULL};
     swgl_sim_desc d = {.case_name = "circular-dambreak", .set = sets, .backend = j->backend,
@@ -83,15 +93,14 @@ static int parse_list(const char *s, int *v, int max, int lo, int hi)
 
 int bench_rest(int argc, char **argv)
 {
-    int n = 1024, mounds[16] = {0, 1, 16, 256, 4096}, nm = 5, device = -1;
-    double t_end = 2.0, min_s = 1.0;
+    int n = 1024, mounds[16] = {0, 16, 256, 1024, 4096}, nm = 5, device = -1;
+    double t_probe = 5.0, t_max = 20000.0, min_s = 1.0;
     const char *backend = "gpu-compute", *integ = "rk2";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
         if (strcmp(a, "--size") == 0 && more && atoi(argv[i + 1]) >= 16 && atoi(argv[i + 1]) <= 16384) n = atoi(argv[++i]);
-        else if (strcmp(a, "--mounds") == 0 && more && (nm = parse_list(argv[i + 1], mounds, 16, 0, 1 << 20)) > 0) i++;
-        else if (strcmp(a, "--t-end") == 0 && more && atof(argv[i + 1]) > 0) t_end = atof(argv[++i]);
+        else if (strcmp(a, "--pools") == 0 && more && (nm = parse_list(argv[i + 1], mounds, 16, 0, 1 << 20)) > 0) i++;
         else if (strcmp(a, "--min-time") == 0 && more && bench_parse_min_time(argv[i + 1]) > 0)
             min_s = bench_parse_min_time(argv[++i]);
         else if (strcmp(a, "--device") == 0 && more) device = atoi(argv[++i]);
@@ -101,20 +110,21 @@ int bench_rest(int argc, char **argv)
                  (!strcmp(argv[i + 1], "gpu") || !strcmp(argv[i + 1], "gpu-compute") || !strcmp(argv[i + 1], "cpu")))
             backend = argv[++i];
         else {
-            printf("usage: swgl bench rest [--size N] [--mounds K,K,...] [--t-end T] [--integrator rk2|euler]\n"
+            printf("usage: swgl bench rest [--size N] [--pools K,K,...] [--integrator rk2|euler]\n"
                    "                       [--backend gpu-compute|gpu|cpu] [--min-time S] [--device N]\n"
                    "  the second rule of early exit (tiles at rest skipped, tune kp.rest) on and off: a lake\n"
-                   "  at rest on a flat bed, N x N cells of 1 m (default 1024), 1 m deep, walls, with K mounds\n"
-                   "  of water (default 0,1,16,256,4096; 0.3 m higher within 3 m of a centre, one in each\n"
-                   "  of K square blocks), run to T s (default 2), and the still lake on a slope of 1e-3.\n"
-                   "  Mcells/s = cells x steps / wall, the median of 3 measurements of at least S s of\n"
-                   "  stepping (--min-time, default 1); 'tiles' the share the last step computed with the\n"
-                   "  rule on; 'on/off' the step's time with the rule on over off.\n");
+                   "  at rest on a flat bed, N x N cells of 1 m (default 1024), 1 m deep, walls, with K pools\n"
+                   "  (default 0,16,256,1024,4096; one in each of K square blocks, 40 m across, walled by a\n"
+                   "  dry ridge, a mound of 0.3 m at its centre: the water sloshes there, the lake outside\n"
+                   "  stays at rest), and the still lake on a slope of 1e-3.  Each configuration runs to a\n"
+                   "  t_end set by a first run of 5 s so that a run steps about S s (--min-time, default 1);\n"
+                   "  Mcells/s = cells x steps / wall, the median of 3 runs; 'tiles' the share the last step\n"
+                   "  computed with the rule on; 'on/off' the step's time with the rule on over off.\n");
             return strcmp(a, "--help") == 0 ? 0 : 2;
         }
     }
     if (nm <= 0) {
-        fprintf(stderr, "swgl bench rest: --mounds: expected counts from 0 separated by commas\n");
+        fprintf(stderr, "swgl bench rest: --pools: expected counts from 0 separated by commas\n");
         return 2;
     }
     int gpu = strcmp(backend, "cpu") != 0;
@@ -123,30 +133,45 @@ int bench_rest(int argc, char **argv)
     dev.compute = strcmp(backend, "gpu-compute") == 0;
     if (gpu && bench_gpu_setup(device, dev.compute, &dev)) return 1;
     printf("swgl bench rest — early exit's second rule (tiles at rest skipped, tune kp.rest): a lake at rest, %d^2 "
-           "cells of 1 m, 1 m deep, K mounds of 0.3 m, kp %s to %g s, early exit on, on %s\n", n, integ, t_end, backend);
+           "cells of 1 m, 1 m deep, with K walled pools 40 m across where water sloshes, kp %s, early exit on, on %s\n",
+           n, integ, backend);
     if (gpu) bench_gpu_print(&dev, 0);
     else printf("CPU: %s, fast solver with up to %d threads\n", swgl_cpu_model(), bench_cpu_threads());
-    printf("Mcells/s (cells x steps / wall), each the %s of stepping; tiles: the share of tiles the last step "
-           "computed with the rule on; on/off: the step's time with the rule on over off; spread = (max - min) / "
-           "median, the row's largest\n\n", bench_rule(min_s));
-    printf("%-22s %6s | %10s %10s | %7s %7s | %6s\n", "lake", "steps", "rest off", "rest on", "tiles", "on/off", "spread");
+    printf("Mcells/s (cells x steps / wall), the median of 3 runs of about %g s of stepping each (t_end set by a "
+           "first run of %g s; steps: the rule on's run); tiles: the share of tiles the last step computed with the rule "
+           "on; on/off: the step's time with the rule on over off; spread = (max - min) / median, the row's largest\n\n",
+           min_s, t_probe);
+    printf("%-22s %7s %7s | %10s %10s | %7s %7s | %6s\n", "lake", "t_end", "steps", "rest off", "rest on", "tiles",
+           "on/off", "spread");
     int rc = 0;
     for (int r = 0; r <= nm; r++) {
         int slope = r == nm;
         bench_figure f[2];
         double tiles = -1;
         long steps = 0;
+        double tend[2] = {0, 0};
         for (int on = 0; on < 2; on++) {
-            rest_job j = {n, slope ? 0 : mounds[r], slope, t_end, backend, integ, on ? "kp.rest=on" : "kp.rest=off", -1,
+            rest_job j = {n, slope ? 0 : mounds[r], slope, t_probe, backend, integ, on ? "kp.rest=on" : "kp.rest=off", -1,
                           device};
             memset(&f[on], 0, sizeof f[on]);
-            rc |= bench_measure(rest_run, &j, min_s, &f[on]);
+            /* the probe (also the warm-up): its seconds a step set this configuration's t_end */
+            bench_sample pr;
+            memset(&pr, 0, sizeof pr);
+            if (rest_run(&j, &pr) != 0 || !(pr.wall > 0) || pr.steps <= 0) {
+                rc = 1;
+                continue;
+            }
+            double per_step = pr.wall / (double)pr.steps;
+            double dt_mean = t_probe / (double)(pr.run_steps > 0 ? pr.run_steps : pr.steps);
+            j.t_end = fmin(fmax(t_probe, 1.2 * min_s / per_step * dt_mean), t_max);
+            tend[on] = j.t_end;
+            rc |= bench_measure_warmed(rest_run, &j, min_s * 0.5, &f[on]);
             if (on) tiles = j.tiles;
             steps = f[on].steps;
         }
         char what[32], b[4][24];
         if (slope) snprintf(what, sizeof what, "still, slope 1e-3");
-        else snprintf(what, sizeof what, "%d mound%s", mounds[r], mounds[r] == 1 ? "" : "s");
+        else snprintf(what, sizeof what, "%d pool%s", mounds[r], mounds[r] == 1 ? "" : "s");
         double cells = (double)n * n, m0 = cells * bench_median(&f[0], 0) / 1e6, m1 = cells * bench_median(&f[1], 0) / 1e6;
         snprintf(b[0], 24, f[0].ok ? "%.1f" : "-", m0);
         snprintf(b[1], 24, f[1].ok ? "%.1f" : "-", m1);
@@ -155,7 +180,7 @@ int bench_rest(int argc, char **argv)
         double spread = fmax(f[0].ok ? bench_spread(&f[0], 0) : -1, f[1].ok ? bench_spread(&f[1], 0) : -1);
         char sp[24];
         bench_fmt_spread(sp, sizeof sp, spread);
-        printf("%-22s %6ld | %10s %10s | %7s %7s | %6s\n", what, steps, b[0], b[1], b[2], b[3], sp);
+        printf("%-22s %7.0f %7ld | %10s %10s | %7s %7s | %6s\n", what, tend[1], steps, b[0], b[1], b[2], b[3], sp);
         fflush(stdout);
     }
     return rc;

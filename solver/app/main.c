@@ -18,7 +18,7 @@ static const char *usage =
     "  swgl bench gpgpu|roe|kp|sediment|real|rest [options]  timing tables (see 'swgl bench NAME\n"
     "                                     --help'); real: a modeller's run (open boundaries, maps, gauges)\n"
     "                                     against the benchmark's shape; rest: kp's early exit for tiles\n"
-    "                                     at rest (a lake with K mounds), on and off\n"
+    "                                     at rest (a lake with K pools), on and off\n"
     "  mpirun -n P swgl run ...           the grid split into P blocks, one MPI rank each, the same\n"
     "                                     results as one rank (docs/mpi.md); mpirun -n P swgl bench\n"
     "                                     scaling: strong and weak scaling over the P ranks\n"
