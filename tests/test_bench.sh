@@ -135,8 +135,24 @@ r=$?
 [ $r = 2 ] && grep -q -- "--sizes: expected sizes from 8" "$tmp/bad.log"
 ok $? "bench real --sizes 4: refused by name (exit $r)"
 
+# bench rest (issue 28): the rule for tiles at rest on and off, on the fast CPU solver (no
+# GL needed): a row per lake with both figures; the still lake computes no tile with the
+# rule, the pools some (their share at most 1); a bad --pools refused
+"$swgl" bench rest --size 64 --pools 0,4 --backend cpu --t-end 1 --min-time 0.01 --max-runs 1 > "$tmp/rest.log" 2>&1
+r=$?
+[ $r = 0 ] && awk '$2 == "pools" || $2 == "pool" || $1 == "still," { n++; c = $2 == "pools" || $2 == "pool" ? 5 : 6
+                     if (!($(c + 1) > 0) || !($(c + 2) > 0)) bad = 1
+                     if ($1 == "0" && $(c + 4) != "0.0000") bad = 1
+                     if ($1 == "4" && !($(c + 4) > 0 && $(c + 4) <= 1)) bad = 1 }
+                   END { exit !(n == 3 && !bad) }' "$tmp/rest.log"
+ok $? "bench rest: rows for the still lake, 4 pools and the slope, both rules' figures, the still lake's tiles 0 (exit $r)"
+"$swgl" bench rest --pools x > "$tmp/bad.log" 2>&1
+r=$?
+[ $r = 2 ] && grep -q -- "--pools" "$tmp/bad.log"
+ok $? "bench rest --pools x: refused with the usage (exit $r)"
+
 # --min-time: a number > 0, else the usage and exit 2
-for b in roe kp sediment scaling real; do
+for b in roe kp sediment scaling real rest; do
   "$swgl" bench $b --min-time 0 > "$tmp/bad.log" 2>&1
   r=$?
   [ $r = 2 ] && grep -q -- "--min-time" "$tmp/bad.log"
