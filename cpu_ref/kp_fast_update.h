@@ -308,22 +308,19 @@ static int FN(apply)(struct kp_fast *f, int stage, double dt)
                         FN(update)(f, stage, mv, dtT, a.cd + k, a.Bij + k, a.gn2 ? a.gn2 + k : NULL, s0, s1, d,
                                    Rw, Ru, Rv, frain ? frain + k : NULL, frain ? fsrc + k : NULL, rdt, n,
                                    co0, co1, wb, l0, ls, dl, f->caps ? (const T *)f->caps + k : NULL, &cl, &bd);
-                        if (map)
+                        /* each tile's flags from the row: wet (the map), changed or moving (track) */
+                        for (int pass = 0; pass < 2; pass++) {
+                            const T *row = pass ? mv : wb;
+                            unsigned char *flag = pass ? mvt : wet;
+                            if (!(pass ? track : map)) continue;
                             for (int x = tx; x < tx1; x++) {
                                 const int e0 = (x - tx) * KP_TILE, e1 = e0 + KP_TILE < n ? e0 + KP_TILE : n;
                                 T any = (T)0;
 #pragma omp simd reduction(max : any)
-                                for (int t = e0; t < e1; t++) any = wb[t] > any ? wb[t] : any;
-                                wet[x] |= any > (T)0;
+                                for (int t = e0; t < e1; t++) any = row[t] > any ? row[t] : any;
+                                flag[x] |= any > (T)0;
                             }
-                        if (track)
-                            for (int x = tx; x < tx1; x++) {
-                                const int e0 = (x - tx) * KP_TILE, e1 = e0 + KP_TILE < n ? e0 + KP_TILE : n;
-                                T any = (T)0;
-#pragma omp simd reduction(max : any)
-                                for (int t = e0; t < e1; t++) any = mv[t] > any ? mv[t] : any;
-                                mvt[x] |= any > (T)0;
-                            }
+                        }
                     }
                     tx = tx1;
                 }
