@@ -119,16 +119,17 @@ KP_INLINE void FN(update_k)(const struct kp_fast *f, const int stage, const int 
          * w - b (the high word alone, kp_fast_face.h), says so: a tile the map skips is one
          * the reconstruction would find dry, so early exit keeps the same bits */
         wb[t] = act && (!dry || !(w - b <= eps)) ? one : z;
-        /* non-active cells keep Q^n's values (in Q* too: no read of the destination) */
-        dw[t] = act ? w : w0[t];
-        du[t] = act ? qu : u0[t];
-        dv[t] = act ? qv : v0[t];
+        /* (before the stores: Euler's and RK2's stage 1 write over s0 in place) */
         if (track) {
             const int chg = FN(differ)(w, w0[t]) | FN(differ)(qu, u0[t]) | FN(differ)(qv, v0[t]) |
                             (comp ? FN(differ)(wl, l0[t]) : 0);
             const int mov = (Rw[t] != z) | (Ru[t] != z) | (Rv[t] != z) | (qu != z) | (qv != z);
             mv[t] = act && (chg | mov) ? one : z;
         }
+        /* non-active cells keep Q^n's values (in Q* too: no read of the destination) */
+        dw[t] = act ? w : w0[t];
+        du[t] = act ? qu : u0[t];
+        dv[t] = act ? qv : v0[t];
         if (comp) dl[t] = act ? wl : l0[t];
     }
     *clip += cl;

@@ -12,7 +12,8 @@
 // map also says whether the tile was still through the last step (.y = 1): no cell of it
 // changed to the bit (Q^n against Q^{n-1}, u_prev, and RK2's Q* of that step, u_qstar), and
 // every active cell has R = 0 exactly (u_R: the last evaluation's, which for a skipped tile
-// is what computing it would give) and hu = hv = 0, and .z = the least cfl r of its cells in
+// is what computing it would give) and hu = hv = +0.0 (the bits: the integration still runs
+// on a tile skipped here, with the fill's R = +0), and .z = the least cfl r of its cells in
 // u_R: what the fill writes into the tile when it is skipped at rest (kp_tiles_vs.glsl; the
 // min reduction then finds the same bound).  A tile whose 5 x 5 neighbourhood was all dry in
 // the last map (u_wet_prev) is not looked at (.y = 0): it is skipped by the dry rule or has a
@@ -75,7 +76,10 @@ SWGL_MAIN
                 real4 s = KP_LOAD(u_state, c), p = KP_LOAD(u_prev, c), R = KP_LOAD(u_R, c);
                 rmin = min(rmin, float(R.w));
                 if (s.w < -0.5) continue;
-                st = !kp_bits_differ(s, p) && all(equal(R.xyz, real3(0.0))) && s.y == 0.0 && s.z == 0.0;
+                // (hu, hv +0.0 to the bit: the fill's R = +0 leaves a -0.0 momentum +0.0, as a
+                // computed R of -0.0 would not; the kernels and the CPU skip the update instead)
+                st = !kp_bits_differ(s, p) && all(equal(R.xyz, real3(0.0))) && floatBitsToUint(s.y) == 0u &&
+                     floatBitsToUint(s.z) == 0u;
 #ifdef KP_RK2
                 st = st && !kp_bits_differ(KP_LOAD(u_qstar, c), p);
 #endif

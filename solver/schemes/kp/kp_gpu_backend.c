@@ -81,13 +81,14 @@ static void be_describe(const void *self, char *name, size_t len)
                  !g->kstep ? "" : g->rk2 ? ", clock in the integration, stage 1 flux and integration fused"
                                           : ", clock in the integration",
                  g->devb ? ", boundary faces summed on the GPU" : "", ee[g->ee_mode],
-                 !g->kstep                   ? ""
-                 : g->rest_ok && !g->bvary ? ": tile lists, dry and resting tiles skipped"
-                                             : ": tile lists, dry tiles skipped");
+                 !g->kstep                          ? ""
+                 : g->ee_mode == KP_EARLY_EXIT_OFF ? ": tile lists"
+                 : g->rest_ok && !g->bvary         ? ": tile lists, dry and resting tiles skipped"
+                                                    : ": tile lists, dry tiles skipped");
     else
         snprintf(name, len, "%s (%s, %s, flux cell, early exit %s (depth%s))", g->compute ? "gpu-compute" : "gpu",
                  g->dbl ? "double" : "float", g->renderer, ee[g->ee_mode],
-                 g->rest_frag ? ": dry and resting tiles skipped" : "");
+                 g->rest_frag && g->ee_mode != KP_EARLY_EXIT_OFF ? ": dry and resting tiles skipped" : "");
 }
 
 static const char *be_precision(const void *self) { return ((const kp_gpu *)self)->dbl ? "double" : "single"; }

@@ -265,11 +265,13 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     g->tstamp++;
     int all = !g->step_ee;
     if (g->rest && !all) {   /* the tiles at rest left off this step's list: their bounds */
+        int rsec = kpg_section_begin(g, KP_PASS_FLUX, 0);   /* (part of early exit's cost, for auto) */
         gpu_pass_begin(&p, g->p_krest);
         gpu_pass_int(&p, "u_par", g->tpar);
         gpu_pass_uint(&p, "u_stamp", g->tstamp);
         gpu_pass_buffer(&p, 0, g->tiles);
         st = gpu_pass_dispatch_indirect(&p, g->tiles, KT_RCMD((size_t)g->tnx * g->tny, g->tpar), KT_RG, 1);
+        kpg_section_end(g, rsec);
         if (st != SWGL_OK) return st;
     }
     /* the flood maps in the last kernel (kp_gpu_maps_start), at the time after the step */
