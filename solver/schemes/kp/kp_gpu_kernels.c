@@ -5,9 +5,11 @@
  * as kernels over lists of tiles (kp_tiles.glsl; kp_flux_cs, kp_integrate_cs): stage 0's
  * flux with the bound's min by atomicMin, the clock inside stage 0's integration, RK2's
  * stage 1 flux and integration fused: two dispatches a step (Euler) or three (RK2), each
- * of the tiles on the list only, and no reduction pass.  Also the kernels' shape (work
- * group, cells an invocation, rows shared, staging; the environment) and the tiles'
- * buffer. */
+ * of the tiles on the list only, and no reduction pass; with the rule for tiles at rest
+ * (tune kp.rest, kp_tiles.glsl "The second rule") a small kernel first (kp_rest_cs.glsl)
+ * puts the kept bounds of the tiles skipped at rest into the step's min.  Also the kernels'
+ * shape (work group, cells an invocation, rows shared, staging; the environment) and the
+ * tiles' buffer. */
 #include "kp_gpu_internal.h"
 
 #include <stdio.h>
