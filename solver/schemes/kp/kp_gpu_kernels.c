@@ -266,20 +266,22 @@ swgl_status kpg_step_kernels(kp_gpu *g, const gpu_clock_args *a)
     g->last_ee = g->step_ee;
     g->tstamp++;
     int all = !g->step_ee;
+    /* (the rest kernel timed with stage 0's flux: part of early exit's cost, for auto) */
+    int sec = kpg_section_begin(g, KP_PASS_FLUX, 1);
     if (g->rest && !all) {   /* the tiles at rest left off this step's list: their bounds */
-        int rsec = kpg_section_begin(g, KP_PASS_FLUX, 0);   /* (part of early exit's cost, for auto) */
         gpu_pass_begin(&p, g->p_krest);
         gpu_pass_int(&p, "u_par", g->tpar);
         gpu_pass_uint(&p, "u_stamp", g->tstamp);
         gpu_pass_buffer(&p, 0, g->tiles);
         st = gpu_pass_dispatch_indirect(&p, g->tiles, KT_RCMD((size_t)g->tnx * g->tny, g->tpar), KT_RG, 1);
-        kpg_section_end(g, rsec);
-        if (st != SWGL_OK) return st;
+        if (st != SWGL_OK) {
+            kpg_section_end(g, sec);
+            return st;
+        }
     }
     /* the flood maps in the last kernel (kp_gpu_maps_start), at the time after the step */
     int maps = g->p_klast_maps != NULL && gpu_maps_on(&g->maps);
     double t_known = a->t;
-    int sec = kpg_section_begin(g, KP_PASS_FLUX, 1);
     gpu_pass_begin(&p, g->p_kflux);
     BIND(g, &p, "u_state", g->state[g->cur], 0);
     BIND(g, &p, "u_bed", g->bed, 0);
