@@ -120,6 +120,8 @@ printf 'host_clock' > "$out/tune/no-equals"
 printf 'kp.flux=cell' > "$out/tune/removed"
 printf 'cpu.isa=avx512,cpu.threads=2,clock_gauges=off' > "$out/tune/cpu"
 printf 'cpu.isa=avx,clock_gauges=2' > "$out/tune/cpu-bad"
+printf 'kp.rest=off,kp.early_exit=on' > "$out/tune/rest"
+printf 'kp.rest=dry' > "$out/tune/rest-bad"
 
 echo "seeds.sh: $(ls "$out/scenario" | wc -l) scenario, $(ls "$out/expr" | wc -l) expression, $(ls "$out/asc" | wc -l) .asc," \
   "$(ls "$out/hydrograph" | wc -l) hydrograph, $(ls "$out/mesh" | wc -l) mesh, $(ls "$out/points" | wc -l) points, $(ls "$out/tune" | wc -l) tune seeds in $out"
