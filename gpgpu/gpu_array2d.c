@@ -164,6 +164,7 @@ void gpu_elems_to_doubles(gpu_format fmt, const void *t, size_t n, double *buf, 
     const float *f = t;
     const double *d = t;
     int dbl = fmt == GPU_RGBA32UI, nv = dbl ? 2 : 4;
+#pragma omp parallel for schedule(static) if (n >= GPU_XFER_MAPPED_MIN)
     for (size_t k = 0; k < n; k++)
         for (int c = 0; c < nv; c++)
             buf[(size_t)stride * k + (size_t)offset + (size_t)c] = dbl ? d[nv * k + (size_t)c] : f[nv * k + (size_t)c];
@@ -174,6 +175,7 @@ void gpu_elems_from_doubles(gpu_format fmt, void *t, size_t n, const double *buf
     float *f = t;
     double *d = t;
     int dbl = fmt == GPU_RGBA32UI, nv = dbl ? 2 : 4;
+#pragma omp parallel for schedule(static) if (n >= GPU_XFER_MAPPED_MIN)
     for (size_t k = 0; k < n; k++)
         for (int c = 0; c < nv; c++) {
             double v = buf[(size_t)stride * k + (size_t)offset + (size_t)c];
@@ -182,10 +184,124 @@ void gpu_elems_from_doubles(gpu_format fmt, void *t, size_t n, const double *buf
         }
 }
 
+/* ---- whole arrays through the layer's pixel buffers ---------------------------------- */
+
+/* [0] the way up (GL_PIXEL_UNPACK_BUFFER, written by the host), [1] the way down (pack,
+ * read by the host), each grown to the largest array mapped; the mapped size */
+static struct {
+    GLuint buf[2];
+    size_t cap[2];
+    int w, h;
+    gpu_format fmt;
+} g_xfer;
+
+void gpu_internal_transfer_release(void)
+{
+    for (int k = 0; k < 2; k++)
+        if (g_xfer.buf[k]) glDeleteBuffers(1, &g_xfer.buf[k]);
+    memset(&g_xfer, 0, sizeof g_xfer);
+}
+
+/* binds buffer k to target, grown to bytes */
+static void xfer_bind(int k, GLenum target, size_t bytes)
+{
+    if (!g_xfer.buf[k]) glGenBuffers(1, &g_xfer.buf[k]);
+    glBindBuffer(target, g_xfer.buf[k]);
+    if (g_xfer.cap[k] < bytes) {
+        glBufferData(target, (GLsizeiptr)bytes, NULL, k ? GL_STREAM_READ : GL_STREAM_DRAW);
+        g_xfer.cap[k] = bytes;
+    }
+}
+
+void *gpu_array2d_upload_map(const gpu_array2d *a, swgl_status *stp)
+{
+    size_t bytes = (size_t)a->width * (size_t)a->height * 16;
+    glGetError();
+    xfer_bind(0, GL_PIXEL_UNPACK_BUFFER, bytes);
+    void *p = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes,
+                               GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    swgl_status st = gpu_check_gl("upload (glMapBufferRange)");
+    if (!p || st != SWGL_OK) {
+        *stp = swgl_fail(st != SWGL_OK ? st : SWGL_ERR_GL, "upload of '%s' (%dx%d): the pixel buffer could not be mapped",
+                         a->label, a->width, a->height);
+        return NULL;
+    }
+    g_xfer.w = a->width;
+    g_xfer.h = a->height;
+    g_xfer.fmt = a->format;
+    return p;
+}
+
+swgl_status gpu_array2d_upload_unmap(gpu_array2d *const *to, int n)
+{
+    glGetError();
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, g_xfer.buf[0]);
+    GLboolean kept = glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
+    swgl_status st = SWGL_OK;
+    for (int k = 0; k < n && st == SWGL_OK; k++) {
+        const gpu_array2d *a = to[k];
+        if (a->width != g_xfer.w || a->height != g_xfer.h || a->format != g_xfer.fmt) {
+            st = swgl_fail(SWGL_ERR_ARG, "upload of '%s' (%dx%d): the texels mapped are of a %dx%d array", a->label,
+                           a->width, a->height, g_xfer.w, g_xfer.h);
+            break;
+        }
+        glBindTexture(GL_TEXTURE_2D, a->tex);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, a->width, a->height, pixel_format(a->format), pixel_type(a->format),
+                        (const void *)0);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    if (st != SWGL_OK) return st;
+    if (!kept) return swgl_fail(SWGL_ERR_GL, "upload: the pixel buffer's texels were lost while mapped (glUnmapBuffer)");
+    return gpu_check_gl("upload (glTexSubImage2D from the pixel buffer)");
+}
+
+const void *gpu_array2d_download_map(const gpu_array2d *a, swgl_status *stp)
+{
+    size_t bytes = (size_t)a->width * (size_t)a->height * 16;
+    glGetError();
+    xfer_bind(1, GL_PIXEL_PACK_BUFFER, bytes);
+    gpu_internal_read(a, 0, 0, a->width, a->height, (void *)0);
+    void *p = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    swgl_status st = gpu_check_gl("download (glGetTexImage into the pixel buffer, glMapBufferRange)");
+    if (!p || st != SWGL_OK) {
+        *stp = swgl_fail(st != SWGL_OK ? st : SWGL_ERR_GL,
+                         "download of '%s' (%dx%d): the pixel buffer could not be mapped", a->label, a->width, a->height);
+        return NULL;
+    }
+    return p;
+}
+
+swgl_status gpu_array2d_download_unmap(void)
+{
+    glGetError();
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, g_xfer.buf[1]);
+    glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    return gpu_check_gl("download (glUnmapBuffer)");
+}
+
 swgl_status gpu_array2d_rect_doubles(gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,
                                      int offset)
 {
     size_t n = w > 0 && h > 0 ? (size_t)w * (size_t)h : 0;
+    if (x == 0 && y == 0 && w == a->width && h == a->height && n >= GPU_XFER_MAPPED_MIN) {   /* in place */
+        swgl_status st = SWGL_OK;
+        if (set) {
+            void *t = gpu_array2d_upload_map(a, &st);
+            if (!t) return st;
+            gpu_elems_from_doubles(a->format, t, n, buf, stride, offset);
+            return gpu_array2d_upload_unmap(&a, 1);
+        }
+        const void *t = gpu_array2d_download_map(a, &st);
+        if (!t) return st;
+        gpu_elems_to_doubles(a->format, t, n, buf, stride, offset);
+        return gpu_array2d_download_unmap();
+    }
     void *t = malloc(16 * n + 1);   /* 16 bytes an element either way */
     if (!t) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for '%s'", a->label);
     swgl_status st = SWGL_OK;

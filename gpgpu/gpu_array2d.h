@@ -42,6 +42,22 @@ swgl_status gpu_array2d_rect_doubles(gpu_array2d *a, int set, int x, int y, int 
  * (widen) or from it (narrow). */
 void gpu_elems_to_doubles(gpu_format f, const void *t, size_t n, double *buf, int stride, int offset);
 void gpu_elems_from_doubles(gpu_format f, void *t, size_t n, const double *buf, int stride, int offset);
+/* Whole arrays at the bus's speed, through two pixel buffers the layer keeps (grown to the
+ * largest array; released with the context), read or written in place: no copy in host
+ * memory and none of the driver's own.
+ *   upload_map: the texels of a (w * h elements of 16 bytes, as upload's data) to fill;
+ *   NULL with *st (and the message) set when the GL cannot map them.  upload_unmap: those texels into
+ *   the n arrays to[] (each of a's size and format), in the order of the GPU's work.
+ *   download_map: a's texels, read only, once the GPU has written them; NULL with *st set
+ *   on failure.  download_unmap: done with them.
+ * One map of each kind at a time. */
+void *gpu_array2d_upload_map(const gpu_array2d *a, swgl_status *st);
+swgl_status gpu_array2d_upload_unmap(gpu_array2d *const *to, int n);
+const void *gpu_array2d_download_map(const gpu_array2d *a, swgl_status *st);
+/* Transfers of this many elements or more go through the pixel buffers and convert on
+ * every core (rect_doubles of a whole array, the schemes' states and maps). */
+#define GPU_XFER_MAPPED_MIN ((size_t)1 << 16)
+swgl_status gpu_array2d_download_unmap(void);
 /* Fills every element with one value (4 floats or 4 uint32). */
 swgl_status gpu_array2d_fill(gpu_array2d *a, const void *value);
 

@@ -47,6 +47,8 @@ int gpu_internal_buffer_storage(void);
 unsigned gpu_internal_vao(void);
 unsigned gpu_internal_vertex_shader(void);
 void gpu_internal_release(void);
+/* the pixel buffers of whole-array transfers (gpu_array2d.c), released with the rest */
+void gpu_internal_transfer_release(void);
 /* A compute program linked from the concatenated source parts (gpu_compute.c); 0 with the
  * message set (naming the pass, the line and the driver's log) on failure. */
 unsigned gpu_internal_compute_program(const char *name, const char *const *parts, int nparts, swgl_status *st);

@@ -91,6 +91,7 @@ void gpu_internal_release(void)
     if (g_vs) glDeleteShader(g_vs);
     if (g_vao) glDeleteVertexArrays(1, &g_vao);
     g_vs = g_vao = 0;
+    gpu_internal_transfer_release();
 }
 
 /* Compiles the vertex shader of a program drawn with its own vertices: "#version 330

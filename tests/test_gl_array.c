@@ -1,5 +1,6 @@
 /* test_gl_array.c — gpu_array2d: upload/download round trips are bit-exact (whole
- * array and sub-rectangles, float and uint formats), sizes are checked against
+ * array and sub-rectangles, float and uint formats; the whole arrays mapped in place
+ * through the layer's pixel buffers too), sizes are checked against
  * GL_MAX_TEXTURE_SIZE with a clear error, and 1000 create/destroy cycles leak no
  * texture or framebuffer. */
 #include <string.h>
@@ -67,6 +68,84 @@ static void round_trip_uint(void)
     gpu_array2d_destroy(a);
 }
 
+/* The whole-array transfers in place (gpu_array2d_upload_map ... download_unmap): the
+ * texels written into the mapped buffer reach both arrays bit for bit, in either format;
+ * the mapped download gives them back; an array of another size is refused with its name;
+ * a larger array after a smaller one grows the buffers; rect_doubles of a whole array (the
+ * mapped path from GPU_XFER_MAPPED_MIN elements) matches the element-by-element widening. */
+static void mapped(void)
+{
+    for (int f = 0; f < 2; f++) {
+        const int W = f ? 300 : 37, H = f ? 260 : 11;   /* (the second past GPU_XFER_MAPPED_MIN) */
+        gpu_format fmt = f ? GPU_RGBA32F : GPU_RGBA32UI;
+        gpu_array2d *a = NULL, *b = NULL, *other = NULL;
+        gpu_array2d_desc d = {W, H, fmt, "mapped"}, od = {W + 1, H, fmt, "other size"};
+        CHECK(gpu_array2d_create(&d, &a) == SWGL_OK && gpu_array2d_create(&d, &b) == SWGL_OK &&
+                  gpu_array2d_create(&od, &other) == SWGL_OK,
+              "create: %s", swgl_last_error());
+        size_t n = (size_t)4 * W * H;
+        uint32_t *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
+        uint64_t seed = 7 + (uint64_t)f;
+        for (size_t i = 0; i < n; i++) {
+            float x = test_rand_float(&seed) * 1e3f;
+            uint32_t u;
+            memcpy(&u, &x, 4);
+            want[i] = f ? u : (uint32_t)test_rand_u64(&seed);
+        }
+        swgl_status st = SWGL_OK;
+        uint32_t *t = gpu_array2d_upload_map(a, &st);
+        CHECK(t != NULL && st == SWGL_OK, "upload_map %s: %s", f ? "float" : "uint", swgl_last_error());
+        if (t) memcpy(t, want, n * sizeof *want);
+        gpu_array2d *to[2] = {a, b};
+        CHECK(t && gpu_array2d_upload_unmap(to, 2) == SWGL_OK, "upload_unmap into two arrays: %s", swgl_last_error());
+        for (int k = 0; k < 2; k++) {
+            memset(got, 0xee, n * sizeof *got);
+            CHECK(gpu_array2d_download(to[k], got) == SWGL_OK, "download: %s", swgl_last_error());
+            CHECK(memcmp(want, got, n * sizeof *got) == 0,
+                  "%s %dx%d: the mapped texels reach array %d bit for bit (tolerance 0: no conversion)",
+                  f ? "RGBA32F" : "RGBA32UI", W, H, k);
+        }
+        const uint32_t *r = gpu_array2d_download_map(b, &st);
+        CHECK(r != NULL && memcmp(r, want, n * sizeof *want) == 0, "download_map gives the texels back bit for bit");
+        CHECK(gpu_array2d_download_unmap() == SWGL_OK, "download_unmap: %s", swgl_last_error());
+        /* the texels mapped for a, uploaded into an array of another size: refused, named */
+        t = gpu_array2d_upload_map(a, &st);
+        st = t ? gpu_array2d_upload_unmap(&other, 1) : st;
+        CHECK(st == SWGL_ERR_ARG && strstr(swgl_last_error(), "other size"),
+              "uploading the mapped texels of a %dx%d array into a %dx%d one is refused: %s", W, H, W + 1, H,
+              swgl_last_error());
+        if (f) {   /* rect_doubles of the whole array: the mapped path, the same widening */
+            double *dv = malloc(n * sizeof *dv);
+            CHECK(gpu_array2d_rect_doubles(b, 0, 0, 0, W, H, dv, 4, 0) == SWGL_OK, "rect_doubles: %s",
+                  swgl_last_error());
+            size_t bad = 0;
+            for (size_t i = 0; i < n; i++) {
+                float x;
+                memcpy(&x, &want[i], 4);
+                bad += dv[i] != (double)x;
+            }
+            CHECK(bad == 0, "rect_doubles of a whole %dx%d array reads every value exactly (%zu wrong)", W, H, bad);
+            for (size_t i = 0; i < n; i++) dv[i] = -0.5 * dv[i];
+            CHECK(gpu_array2d_rect_doubles(b, 1, 0, 0, W, H, dv, 4, 0) == SWGL_OK &&
+                      gpu_array2d_download(b, got) == SWGL_OK,
+                  "rect_doubles set: %s", swgl_last_error());
+            bad = 0;
+            for (size_t i = 0; i < n; i++) {
+                float x;
+                memcpy(&x, &got[i], 4);
+                bad += x != (float)dv[i];
+            }
+            CHECK(bad == 0, "rect_doubles writes a whole array as (float) of each double (%zu wrong)", bad);
+            free(dv);
+        }
+        free(want);
+        free(got);
+        gpu_array2d_destroy(a);
+        gpu_array2d_destroy(b);
+        gpu_array2d_destroy(other);
+    }
+}
+
 int main(void)
 {
     gpu_context *ctx = test_gl_context();
@@ -75,6 +154,7 @@ int main(void)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         round_trip(sizes[i][0], sizes[i][1], 1234 + i);
     round_trip_uint();
+    mapped();
 
     /* too large: a clear error naming the limit */
     gpu_array2d *a = NULL;
