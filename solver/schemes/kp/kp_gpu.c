@@ -203,27 +203,57 @@ static swgl_status clip_views(kp_gpu *g)
     return st;
 }
 
+/* texel k of the bed (B_E, B_N, B_ij, code), with B_ij kept in g->bij */
+static void bed_texel(kp_gpu *g, const kp_problem *p, size_t k, double *v)
+{
+    int i = (int)(k % (size_t)g->tw), j = (int)(k / (size_t)g->tw);
+    double BE, BW, BN, BS, Bij;
+    kp_cell_bed(p, i, j, &BE, &BW, &BN, &BS, &Bij);
+    v[0] = BE;
+    v[1] = BN;
+    v[2] = Bij;
+    v[3] = g->code[k];
+    g->bij[k] = Bij;
+}
+
+/* the bed and (a texture of) Manning's g n^2: in float, the texels in place on every core
+ * (gpu_array2d.h); in double through a buffer of doubles */
 static swgl_status upload_constants(kp_gpu *g, const kp_problem *p)
 {
-    size_t n = grid_size(g->nx, g->ny);
-    double *b = calloc(4 * n, sizeof(double));
-    if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (int j = 0; j < g->th; j++)
-        for (int i = 0; i < g->tw; i++) {
-            size_t k = grid_at(g->nx, i, j);
-            double BE, BW, BN, BS, Bij;
-            kp_cell_bed(p, i, j, &BE, &BW, &BN, &BS, &Bij);
-            b[4 * k] = BE;
-            b[4 * k + 1] = BN;
-            b[4 * k + 2] = Bij;
-            b[4 * k + 3] = g->code[k];
-            g->bij[k] = Bij;
+    long n = (long)grid_size(g->nx, g->ny);
+    swgl_status st = SWGL_OK;
+    int man = g->manning == MAN_TEXTURE;
+    if (!g->dbl) {
+        gpu_array2d *bed = gpu_mrt_member(g->bed, 0);
+        float *t = gpu_array2d_upload_map(bed, &st);
+        if (!t) return st;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < n; k++) {
+            double v[4];
+            bed_texel(g, p, (size_t)k, v);
+            for (int c = 0; c < 4; c++) t[4 * k + c] = (float)v[c];
         }
-    swgl_status st = kpg_arr_upload(g, g->bed, b);
-    if (st == SWGL_OK && g->manning == MAN_TEXTURE) {
-        memset(b, 0, 4 * n * sizeof(double));
-        for (size_t k = 0; k < n; k++)
-            if (g->code[k] == CELL_ACTIVE) b[4 * k] = p->sw.g * p->manning[k] * p->manning[k];
+        if ((st = gpu_array2d_upload_unmap(&bed, 1)) != SWGL_OK || !man) return st;
+        gpu_array2d *mt = gpu_mrt_member(g->man, 0);
+        if (!(t = gpu_array2d_upload_map(mt, &st))) return st;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < n; k++) {
+            t[4 * k] = (float)(g->code[k] == CELL_ACTIVE ? p->sw.g * p->manning[k] * p->manning[k] : 0.0);
+            t[4 * k + 1] = t[4 * k + 2] = t[4 * k + 3] = 0.0f;
+        }
+        return gpu_array2d_upload_unmap(&mt, 1);
+    }
+    double *b = malloc(4 * (size_t)n * sizeof(double));
+    if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < n; k++) bed_texel(g, p, (size_t)k, b + 4 * k);
+    st = kpg_arr_upload(g, g->bed, b);
+    if (st == SWGL_OK && man) {
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < n; k++) {
+            b[4 * k] = g->code[k] == CELL_ACTIVE ? p->sw.g * p->manning[k] * p->manning[k] : 0.0;
+            b[4 * k + 1] = b[4 * k + 2] = b[4 * k + 3] = 0.0;
+        }
         st = kpg_arr_upload(g, g->man, b);
     }
     free(b);
@@ -394,59 +424,78 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
 
 /* ---- state --------------------------------------------------------------------------- */
 
+/* Texel k of the state (w, hu, hv, l; a ghost's B_ij, segment, 0, code) from the depth and
+ * discharges of cell k */
+static void state_texel(const kp_gpu *g, size_t k, const double *h, const double *qx, const double *qy, double *v)
+{
+    if (g->code[k] != CELL_ACTIVE) {
+        v[0] = g->bij[k];
+        if (g->forcing) {   /* a ghost's .y: its segment, -1 for none (kp_recon.glsl kp_bv) */
+            size_t r;
+            int i = (int)(k % (size_t)g->tw), j = (int)(k / (size_t)g->tw);
+            v[1] = swe_ring_of(g->forc, g->nx, g->ny, g->M, i, j, &r);
+        } else
+            v[1] = 0.0;
+        v[2] = 0.0;
+        v[3] = -1.0 - g->code[k];
+        return;
+    }
+    /* as on the CPU: w = B_ij + h; a dry cell has no momentum.  In float the surface is
+     * w + l over the float bed the passes hold, l its low word (cpu_ref/kp_fast_update.h
+     * split: the pair an update's TwoSum would give), so that a depth read back and set
+     * again is the same state, and a depth of 0 is w = B_ij, l = 0; h < 0 reads as 0 as
+     * on the CPU, but in float a deficit within h_dry, which the integration carries
+     * (kp_integrate_fn.glsl), is kept; dry is decided on the depth with its low word, in
+     * the passes' precision, as the integration decides it (a NaN stays: the wet map
+     * counts it) */
+    double hd = h[k] > 0.0 || isnan(h[k]) || (!g->dbl && h[k] >= -g->eps) ? h[k] : 0.0;
+    double w, l = 0.0, x;
+    if (g->dbl) {
+        w = g->bij[k] + hd;
+        x = w - g->bij[k];
+    } else {
+        float bf = (float)g->bij[k];
+        double wd = (double)bf + hd;
+        float hi = (float)wd, lo = (float)(wd - (double)hi), sm = hi + lo;
+        float lf = lo - (sm - hi);
+        w = sm;
+        l = lf;
+        x = (sm - bf) + lf;
+        if (isnan(hd)) w = wd, l = 0.0;
+    }
+    int wet = !(x <= (g->dbl ? g->eps : (double)(float)g->eps));
+    v[0] = w;
+    v[1] = wet ? qx[k] : 0.0;
+    v[2] = wet ? qy[k] : 0.0;
+    v[3] = l;
+}
+
 swgl_status kp_gpu_set_state(kp_gpu *g, const double *h, const double *qx, const double *qy)
 {
-    size_t n = grid_size(g->nx, g->ny);
-    double *s = malloc(4 * n * sizeof(double));
-    if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (size_t k = 0; k < n; k++) {
-        if (g->code[k] != CELL_ACTIVE) {
-            s[4 * k] = g->bij[k];
-            if (g->forcing) {   /* a ghost's .y: its segment, -1 for none (kp_recon.glsl kp_bv) */
-                size_t r;
-                int i = (int)(k % (size_t)g->tw), j = (int)(k / (size_t)g->tw);
-                s[4 * k + 1] = swe_ring_of(g->forc, g->nx, g->ny, g->M, i, j, &r);
-            } else
-                s[4 * k + 1] = 0.0;
-            s[4 * k + 2] = 0.0;
-            s[4 * k + 3] = -1.0 - g->code[k];
-            continue;
-        }
-        /* as on the CPU: w = B_ij + h; a dry cell has no momentum.  In float the surface is
-         * w + l over the float bed the passes hold, l its low word (cpu_ref/kp_fast_update.h
-         * split: the pair an update's TwoSum would give), so that a depth read back and set
-         * again is the same state, and a depth of 0 is w = B_ij, l = 0; h < 0 reads as 0 as
-         * on the CPU, but in float a deficit within h_dry, which the integration carries
-         * (kp_integrate_fn.glsl), is kept; dry is decided on the depth with its low word, in
-         * the passes' precision, as the integration decides it (a NaN stays: the wet map
-         * counts it) */
-        double hd = h[k] > 0.0 || isnan(h[k]) || (!g->dbl && h[k] >= -g->eps) ? h[k] : 0.0;
-        double w, l = 0.0, x;
-        if (g->dbl) {
-            w = g->bij[k] + hd;
-            x = w - g->bij[k];
-        } else {
-            float bf = (float)g->bij[k];
-            double wd = (double)bf + hd;
-            float hi = (float)wd, lo = (float)(wd - (double)hi), sm = hi + lo;
-            float lf = lo - (sm - hi);
-            w = sm;
-            l = lf;
-            x = (sm - bf) + lf;
-            if (isnan(hd)) w = wd, l = 0.0;
-        }
-        int wet = !(x <= (g->dbl ? g->eps : (double)(float)g->eps));
-        s[4 * k] = w;
-        s[4 * k + 1] = wet ? qx[k] : 0.0;
-        s[4 * k + 2] = wet ? qy[k] : 0.0;
-        s[4 * k + 3] = l;
-    }
+    long n = (long)grid_size(g->nx, g->ny);
     g->cur = 0;
     g->tiles_stale = 1;
     g->rest_hist = 0;
     /* float keeps w in float: the rain comes in pulses (cpu_ref/swe.h swe_clock_rain) */
     if (g->forcing && !g->dbl) swe_clock_rain_quantum(&g->fclk, g->sw, FLT_EPSILON, h);
-    swgl_status st = kpg_arr_upload(g, g->state[0], s);
+    swgl_status st = SWGL_OK;
+    if (!g->dbl) {   /* the texels in place, every core (gpu_array2d.h), into both states */
+        gpu_array2d *to[2] = {gpu_mrt_member(g->state[0], 0), gpu_mrt_member(g->state[1], 0)};
+        float *t = gpu_array2d_upload_map(to[0], &st);
+        if (!t) return st;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < n; k++) {
+            double v[4];
+            state_texel(g, (size_t)k, h, qx, qy, v);
+            for (int c = 0; c < 4; c++) t[4 * k + c] = (float)v[c];
+        }
+        return gpu_array2d_upload_unmap(to, 2);
+    }
+    double *s = malloc(4 * (size_t)n * sizeof(double));
+    if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < n; k++) state_texel(g, (size_t)k, h, qx, qy, s + 4 * k);
+    st = kpg_arr_upload(g, g->state[0], s);
     if (st == SWGL_OK) st = kpg_arr_upload(g, g->state[1], s);
     free(s);
     return st;
@@ -458,13 +507,16 @@ swgl_status kp_gpu_get_state(kp_gpu *g, double *h, double *qx, double *qy)
     double *s = malloc(4 * n * sizeof(double));
     if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     swgl_status st = arr_download(g, g->state[g->cur], s);
-    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-        int a = g->code[k] == CELL_ACTIVE;
-        /* the depth the GPU's own w, l and B_ij hold, (w - B_ij) + l in double */
-        double bij = g->dbl ? g->bij[k] : (double)(float)g->bij[k];
-        h[k] = a ? (s[4 * k] - bij) + s[4 * k + 3] : 0.0;
-        qx[k] = a ? s[4 * k + 1] : 0.0;
-        qy[k] = a ? s[4 * k + 2] : 0.0;
+    if (st == SWGL_OK) {
+#pragma omp parallel for schedule(static)
+        for (size_t k = 0; k < n; k++) {
+            int a = g->code[k] == CELL_ACTIVE;
+            /* the depth the GPU's own w, l and B_ij hold, (w - B_ij) + l in double */
+            double bij = g->dbl ? g->bij[k] : (double)(float)g->bij[k];
+            h[k] = a ? (s[4 * k] - bij) + s[4 * k + 3] : 0.0;
+            qx[k] = a ? s[4 * k + 1] : 0.0;
+            qy[k] = a ? s[4 * k + 2] : 0.0;
+        }
     }
     free(s);
     return st;

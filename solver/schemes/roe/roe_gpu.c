@@ -88,21 +88,20 @@ void roe_gpu_destroy(roe_gpu *r)
  * doubles a texel, or (v, 0, 0, 0) in float */
 static swgl_status upload_field(roe_gpu *r, gpu_array2d *a, const double *v)
 {
-    size_t n = (size_t)r->tex_w * (size_t)r->tex_h;
+    long n = (long)r->tex_w * (long)r->tex_h;
+    swgl_status st = SWGL_OK;
+    void *t = gpu_array2d_upload_map(a, &st);   /* (the texels in place: gpu_array2d.h) */
+    if (!t) return st;
     if (r->dbl) {
-        double *b = calloc(2 * n, sizeof(double));
-        if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-        for (size_t k = 0; k < n; k++) b[2 * k] = v[k];
-        swgl_status st = gpu_array2d_upload(a, b);
-        free(b);
-        return st;
+        double *b = t;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < n; k++) b[2 * k] = v[k], b[2 * k + 1] = 0.0;
+    } else {
+        float *b = t;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < n; k++) b[4 * k] = (float)v[k], b[4 * k + 1] = b[4 * k + 2] = b[4 * k + 3] = 0.0f;
     }
-    float *b = calloc(4 * n, sizeof(float));
-    if (!b) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (size_t k = 0; k < n; k++) b[4 * k] = (float)v[k];
-    swgl_status st = gpu_array2d_upload(a, b);
-    free(b);
-    return st;
+    return gpu_array2d_upload_unmap(&a, 1);
 }
 
 /* Walls and free outlets only, no ghost with a value (whose segment values the passes would
@@ -289,34 +288,34 @@ int roe_gpu_is_double(const roe_gpu *r) { return r->dbl; }
 
 swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, const double *qy)
 {
-    size_t n = (size_t)r->tex_w * r->tex_h;
-    swgl_status st;
+    long n = (long)r->tex_w * r->tex_h;
+    swgl_status st = SWGL_OK;
     r->cur = 0;
+    /* (the texels in place, every core: gpu_array2d.h; the same texels into both arrays) */
     if (r->dbl) {   /* (h, qx) and (qy, code), two doubles a texel */
-        double *a = malloc(2 * n * sizeof(double)), *b = malloc(2 * n * sizeof(double));
-        if (!a || !b) {
-            free(a);
-            free(b);
-            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        for (int m = 0; m < 2 && st == SWGL_OK; m++) {
+            double *a = gpu_array2d_upload_map(gpu_mrt_member(r->state_d[0], m), &st);
+            if (!a) break;
+#pragma omp parallel for schedule(static)
+            for (long k = 0; k < n; k++) {
+                int act = r->code[k] == CELL_ACTIVE, wet = act && h[k] > r->h_dry;
+                if (m == 0) {
+                    a[2 * k] = act ? h[k] : ghost_h(r, k);
+                    a[2 * k + 1] = wet ? qx[k] : 0.0;
+                } else {
+                    a[2 * k] = wet ? qy[k] : 0.0;
+                    a[2 * k + 1] = (double)r->code[k];
+                }
+            }
+            gpu_array2d *to[2] = {gpu_mrt_member(r->state_d[0], m), gpu_mrt_member(r->state_d[1], m)};
+            st = gpu_array2d_upload_unmap(to, 2);
         }
-        for (size_t k = 0; k < n; k++) {
-            int act = r->code[k] == CELL_ACTIVE, wet = act && h[k] > r->h_dry;
-            a[2 * k] = act ? h[k] : ghost_h(r, k);
-            a[2 * k + 1] = wet ? qx[k] : 0.0;
-            b[2 * k] = wet ? qy[k] : 0.0;
-            b[2 * k + 1] = (double)r->code[k];
-        }
-        st = SWGL_OK;
-        for (int q = 0; q < 2 && st == SWGL_OK; q++)
-            if ((st = gpu_array2d_upload(gpu_mrt_member(r->state_d[q], 0), a)) == SWGL_OK)
-                st = gpu_array2d_upload(gpu_mrt_member(r->state_d[q], 1), b);
-        free(a);
-        free(b);
         return st;
     }
-    float *s = malloc(4 * n * sizeof(float));
-    if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    for (size_t k = 0; k < n; k++) {
+    float *s = gpu_array2d_upload_map(r->state[0], &st);
+    if (!s) return st;
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < n; k++) {
         /* as on the CPU: a dry cell (h <= h_dry) has no velocity, and the mass flux of its
          * edges relies on q = 0 there */
         int a = r->code[k] == CELL_ACTIVE, wet = a && h[k] > r->h_dry;
@@ -325,44 +324,40 @@ swgl_status roe_gpu_set_state(roe_gpu *r, const double *h, const double *qx, con
         s[4 * k + 2] = wet ? (float)qy[k] : 0.0f;
         s[4 * k + 3] = (float)r->code[k];
     }
-    st = gpu_array2d_upload(r->state[0], s);
-    if (st == SWGL_OK) st = gpu_array2d_upload(r->state[1], s);
-    free(s);
-    return st;
+    gpu_array2d *to[2] = {r->state[0], r->state[1]};
+    return gpu_array2d_upload_unmap(to, 2);
 }
 
 swgl_status roe_gpu_get_state(roe_gpu *r, double *h, double *qx, double *qy)
 {
-    size_t n = (size_t)r->tex_w * r->tex_h;
-    swgl_status st;
+    long n = (long)r->tex_w * r->tex_h;
+    swgl_status st = SWGL_OK;
     if (r->dbl) {
-        double *a = malloc(2 * n * sizeof(double)), *b = malloc(2 * n * sizeof(double));
-        if (!a || !b) {
-            free(a);
-            free(b);
-            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+        for (int m = 0; m < 2 && st == SWGL_OK; m++) {
+            const double *a = gpu_array2d_download_map(gpu_mrt_member(r->state_d[r->cur], m), &st);
+            if (!a) break;
+#pragma omp parallel for schedule(static)
+            for (long k = 0; k < n; k++) {
+                int act = r->code[k] == CELL_ACTIVE;   /* a ghost's h holds its segment */
+                if (m == 0) {
+                    h[k] = act ? a[2 * k] : 0.0;
+                    qx[k] = act ? a[2 * k + 1] : 0.0;
+                } else {
+                    qy[k] = act ? a[2 * k] : 0.0;
+                }
+            }
+            st = gpu_array2d_download_unmap();
         }
-        if ((st = gpu_array2d_download(gpu_mrt_member(r->state_d[r->cur], 0), a)) == SWGL_OK)
-            st = gpu_array2d_download(gpu_mrt_member(r->state_d[r->cur], 1), b);
-        for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-            int act = r->code[k] == CELL_ACTIVE;   /* a ghost's h holds its segment */
-            h[k] = act ? a[2 * k] : 0.0;
-            qx[k] = act ? a[2 * k + 1] : 0.0;
-            qy[k] = act ? b[2 * k] : 0.0;
-        }
-        free(a);
-        free(b);
         return st;
     }
-    float *s = malloc(4 * n * sizeof(float));
-    if (!s) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    st = gpu_array2d_download(r->state[r->cur], s);
-    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
+    const float *s = gpu_array2d_download_map(r->state[r->cur], &st);
+    if (!s) return st;
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < n; k++) {
         int act = r->code[k] == CELL_ACTIVE;   /* a ghost's h holds its segment */
         h[k] = act ? s[4 * k] : 0.0;
         qx[k] = act ? s[4 * k + 1] : 0.0;
         qy[k] = act ? s[4 * k + 2] : 0.0;
     }
-    free(s);
-    return st;
+    return gpu_array2d_download_unmap();
 }
