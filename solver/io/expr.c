@@ -16,6 +16,9 @@
  * x, y are measured from the grid's corner; X, Y are map coordinates, x + xll and y + yll
  * (expr_set_origin; 0 until set).
  * Comparisons and logical operators give 1 or 0; a value is true when it is nonzero.
+ * a^2 is a * a, the square correctly rounded (libm's pow is within 0.52 ulp of it, and
+ * takes several times as long: a 4096^2 grid's (x - 20)^2 + (y - 20)^2 spent most of its
+ * set-up there); other powers are pow's.
  * FUNC is one of sin cos tan exp log sqrt abs floor (one argument) or min max (two).
  *
  * The tree is an array of nodes referring to each other by index, built once.  The parser
@@ -476,7 +479,7 @@ double expr_eval(const expr *e, double x, double y)
         case OP_SUB: r = a - b; break;
         case OP_MUL: r = a * b; break;
         case OP_DIV: r = a / b; break;
-        case OP_POW: r = pow(a, b); break;
+        case OP_POW: r = b == 2.0 ? a * a : pow(a, b); break;
         case OP_LT: r = a < b; break;
         case OP_LE: r = a <= b; break;
         case OP_GT: r = a > b; break;

@@ -29,19 +29,29 @@ swgl_status sc_get_field(sc_build *b, const char *section, const char *key, doub
     sc_entry *e = sc_value(b->t, section, key);
     if (!e) {
         if (isnan(def)) return sc_missing(b, section, key, "a number, an .asc grid or an expression");
-        for (size_t k = 0; k < n; k++) (*out)[k] = def;
+        double *o = *out;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < (long)n; k++) o[k] = def;
         return SWGL_OK;
     }
     unsigned char *nd = calloc(n, 1);
     if (!nd) return sc_no_memory(b);
     swgl_status st = sc_field(e, &b->grid, *out, nd);
-    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-        if (!nd[k]) continue;
-        if (b->sc->active[k])
-            st = sc_entry_error(e, SWGL_ERR_INPUT, "NODATA at active cell (%zu, %zu) (i, j from "
-                                "the south-west)", k % (size_t)b->grid.nx, k / (size_t)b->grid.nx);
-        (*out)[k] = 0;
+    /* (every core; the first active cell with NODATA in row order named) */
+    long bad = (long)n;
+    double *o = *out;
+    const unsigned char *act = b->sc->active;
+    if (st == SWGL_OK) {
+#pragma omp parallel for schedule(static) reduction(min : bad)
+        for (long k = 0; k < (long)n; k++) {
+            if (!nd[k]) continue;
+            if (act[k] && k < bad) bad = k;
+            o[k] = 0;
+        }
     }
+    if (st == SWGL_OK && bad < (long)n)
+        st = sc_entry_error(e, SWGL_ERR_INPUT, "NODATA at active cell (%zu, %zu) (i, j from the south-west)",
+                            (size_t)bad % (size_t)b->grid.nx, (size_t)bad / (size_t)b->grid.nx);
     free(nd);
     return st;
 }
@@ -50,18 +60,21 @@ swgl_status sc_get_field(sc_build *b, const char *section, const char *key, doub
 swgl_status sc_check_field(sc_build *b, const char *section, const char *key, const double *v,
                            double lo, double hi, const char *expected)
 {
-    for (size_t k = 0; k < sc_ncells(b); k++) {
-        if (!b->sc->active[k] || (v[k] >= lo && v[k] <= hi)) continue;
-        sc_entry *e = sc_value(b->t, section, key);
-        int i = (int)(k % (size_t)b->grid.nx), j = (int)(k / (size_t)b->grid.nx);
-        double off = b->grid.offset;
-        if (e) return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s, found %g at cell (%d, %d), "
-                                     "x = %g, y = %g (m)", expected, v[k], i, j,
-                                     (i + off) * b->grid.dx, (j + off) * b->grid.dy);
-        return swgl_fail(SWGL_ERR_INPUT, "%s: [%s] %s: expected %s", b->t->file, section, key,
-                         expected);
-    }
-    return SWGL_OK;
+    /* (every core: the first cell out of range in row order) */
+    long n = (long)sc_ncells(b), bad = n;
+    const unsigned char *act = b->sc->active;
+#pragma omp parallel for schedule(static) reduction(min : bad)
+    for (long q = 0; q < n; q++)
+        if (act[q] && !(v[q] >= lo && v[q] <= hi) && q < bad) bad = q;
+    if (bad == n) return SWGL_OK;
+    size_t k = (size_t)bad;
+    sc_entry *e = sc_value(b->t, section, key);
+    int i = (int)(k % (size_t)b->grid.nx), j = (int)(k / (size_t)b->grid.nx);
+    double off = b->grid.offset;
+    if (e)
+        return sc_entry_error(e, SWGL_ERR_INPUT, "expected %s, found %g at cell (%d, %d), x = %g, y = %g (m)", expected,
+                              v[k], i, j, (i + off) * b->grid.dx, (j + off) * b->grid.dy);
+    return swgl_fail(SWGL_ERR_INPUT, "%s: [%s] %s: expected %s", b->t->file, section, key, expected);
 }
 
 /* domain.mask and the NODATA cells of the grid: sc->active. */
@@ -70,7 +83,10 @@ swgl_status sc_read_mask(sc_build *b)
     size_t n = sc_ncells(b);
     scenario *sc = b->sc;
     if (!(sc->active = malloc(n))) return sc_no_memory(b);
-    for (size_t k = 0; k < n; k++) sc->active[k] = !(b->grid_nodata && b->grid_nodata[k]);
+    unsigned char *act = sc->active;
+    const unsigned char *gnd = b->grid_nodata;
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < (long)n; k++) act[k] = !(gnd && gnd[k]);
     sc_entry *e = sc_value(b->t, "domain", "mask");
     if (!e) return SWGL_OK;
     double *m = sc_new_field(b);
@@ -119,8 +135,11 @@ swgl_status sc_shallow_water_fields(sc_build *b)
     if (depth && (st = sc_check_field(b, "initial", "depth", sc->h, 0, INFINITY, "a depth >= 0")))
         return st;
     if ((st = sc_scheme_bed(b)) != SWGL_OK) return st;
-    for (size_t k = 0; k < sc_ncells(b); k++) {
-        if (eta) sc->h[k] = fmax(sc->h[k] - sc->bed[k], 0.0);
+    long n = (long)sc_ncells(b);
+    int from_eta = eta != NULL;
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < n; k++) {
+        if (from_eta) sc->h[k] = fmax(sc->h[k] - sc->bed[k], 0.0);
         if (!sc->active[k]) sc->h[k] = sc->qx[k] = sc->qy[k] = 0;
     }
     return SWGL_OK;

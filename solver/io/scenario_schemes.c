@@ -192,8 +192,11 @@ static swgl_status corner_bed(sc_build *b)
         swgl_status st = sc_field(e, &g, sc->bed_corner, NULL);
         if (st != SWGL_OK) return st;
     } else if (!e) {
-        for (size_t k = 0; k < nc; k++) sc->bed_corner[k] = sc->bed[0];
+        double b0 = sc->bed[0];
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < (long)nc; k++) sc->bed_corner[k] = b0;
     } else {
+#pragma omp parallel for schedule(static)
         for (int j = 0; j <= ny; j++)
             for (int i = 0; i <= nx; i++) {
                 double sum[2] = {0, 0};
@@ -227,6 +230,7 @@ static swgl_status corner_bed(sc_build *b)
             free(nd);
         }
     }
+#pragma omp parallel for schedule(static)
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             const double *c = sc->bed_corner + (size_t)j * (nx + 1) + i;

@@ -46,11 +46,16 @@ static swgl_status setup(const scenario *sc, scheme_setup *s)
      * tide's water in float without it, 1e-6 with it).  A change of vertical origin only:
      * h, the velocities and what is written are the same. */
     double bmin = INFINITY, bmax = -INFINITY;   /* over the active cells (NODATA elsewhere) */
-    for (size_t q = 0; q < (size_t)nx * ny; q++)
+    long nq = (long)nx * ny;
+#pragma omp parallel for schedule(static) reduction(min : bmin) reduction(max : bmax)
+    for (long q = 0; q < nq; q++)
         if (sc->active[q]) bmin = fmin(bmin, sc->bed[q]), bmax = fmax(bmax, sc->bed[q]);
     kp->datum = bmin <= bmax ? 0.5 * (bmin + bmax) : 0.0;
-    for (size_t k = 0; k < nc; k++) kp->Bc[k] = sc->bed_corner[k] - kp->datum;
+    /* (every core: the arrays' pages cleared where they are first written) */
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < (long)nc; k++) kp->Bc[k] = sc->bed_corner[k] - kp->datum;
     s->t_end = sc->t_end;
+#pragma omp parallel for schedule(static)
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             size_t k = grid_in(nx, i, j), q = (size_t)j * nx + i;

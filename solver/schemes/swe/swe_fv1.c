@@ -31,6 +31,8 @@ swgl_status swe_fv1_setup(const scenario *sc, scheme_setup *s, double kappa, int
         return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for a %dx%d grid", nx, ny);
     }
     s->t_end = sc->t_end;
+    /* (every core: the arrays' pages cleared where they are first written) */
+#pragma omp parallel for schedule(static)
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             size_t k = grid_in(nx, i, j), q = (size_t)j * nx + i;
