@@ -405,6 +405,36 @@ static void test_png(void)
                              "colour map", "m^2/s");
         CHECK(rc == 0, "colour map %d with shading: %s", m, swgl_last_error());
     }
+    {   /* a field with its ghost ring, read where it lies (png_write_field_at, rows nx + 2
+         * apart): the same pixels as its interior copied out, on a small grid (scale 4) and on a
+         * large one drawn every 3rd cell (5000 x 300) */
+        static const int sizes[2][3] = {{NX, NY, 4}, {5000, 300, 0}};
+        for (int c = 0; c < 2; c++) {
+            int gx = sizes[c][0], gy = sizes[c][1], W = gx + 2;
+            double *ring = malloc((size_t)W * (gy + 2) * sizeof(double)), *in = malloc((size_t)gx * gy * sizeof(double));
+            for (int j = 0; ring && in && j < gy + 2; j++)
+                for (int i = 0; i < W; i++) {
+                    double x = (i == 0 || j == 0 || i == W - 1 || j == gy + 1) ? 1e9 : sin(0.01 * i * j) + 0.01 * i;
+                    ring[(size_t)j * W + i] = x;
+                    if (i >= 1 && j >= 1 && i <= gx && j <= gy) in[(size_t)(j - 1) * gx + (i - 1)] = x;
+                }
+            int w1 = 0, h1 = 0, w2 = 0, h2 = 0;
+            rc = ring && in ? png_write_field(tmp_path("c1.png"), gx, gy, in, NULL, NULL, -1, 2, CMAP_DEPTH, sizes[c][2], "t", "m")
+                            : SWGL_ERR_NO_MEMORY;
+            swgl_status rc2 = rc == 0 ? png_write_field_at(tmp_path("c2.png"), gx, gy, ring + W + 1, (size_t)W, NULL, NULL, -1,
+                                                           2, CMAP_DEPTH, sizes[c][2], "t", "m")
+                                      : rc;
+            unsigned char *p1 = rc2 == 0 ? read_png(tmp_path("c1.png"), &w1, &h1) : NULL;
+            unsigned char *p2 = rc2 == 0 ? read_png(tmp_path("c2.png"), &w2, &h2) : NULL;
+            CHECK(p1 && p2 && w1 == w2 && h1 == h2 && memcmp(p1, p2, (size_t)3 * w1 * h1) == 0,
+                  "png_write_field_at of a %d x %d field with its ghost ring (stride %d): the interior's picture, "
+                  "pixel for pixel (%s)", gx, gy, W, rc2 == 0 ? "written" : swgl_last_error());
+            free(p1);
+            free(p2);
+            free(ring);
+            free(in);
+        }
+    }
     rc = png_write_field("/nonexistent/v.png", NX, NY, v, NULL, NULL, 0, 1, CMAP_VIRIDIS, 1, "", "");
     CHECK(rc != SWGL_OK && strstr(swgl_last_error(), "/nonexistent/v.png"), "%s", swgl_last_error());
 }
@@ -516,6 +546,80 @@ static void test_outdir(void)
     CHECK(o && !exists(dead_stage) && !exists(dead_old) && strcmp(read_text(f1), "third") == 0,
           "outdir_open removes a dead run's staging folder and puts the old folder back in place");
     outdir_abort(o);
+
+    /* writing in the background (outdir_write_async): 40 files of 1 MB, each its own bytes,
+     * queued past the writers, all in DIR after the commit; a grid as floats (grid_write_at,
+     * .flt) goes the same way, its header beside it */
+    o = outdir_open(d);
+    enum { NF = 40, FB = 1 << 20 };
+    int queued = 0;
+    for (int k = 0; o && k < NF; k++) {
+        unsigned char *b = malloc(FB);
+        if (b) memset(b, 'a' + k % 26, FB);
+        char name[32];
+        snprintf(name, sizeof name, "bg/f%02d.bin", k);
+        queued += b && outdir_write_async(o, name, b, FB) == SWGL_OK;
+    }
+    double gv[6] = {1, 2, 3, 4, 5, 6};
+    swgl_status gst = o ? grid_write(o, "g", GRID_FORMAT_FLT, 3, 2, 0, 0, 1, 1, gv, NULL) : SWGL_ERR_IO;
+    CHECK(queued == NF && gst == SWGL_OK, "40 files queued for the writers, and a .flt grid (%s)", swgl_last_error());
+    CHECK(o && outdir_flush(o) == SWGL_OK, "flush: every write in (%s)", swgl_last_error());
+    CHECK(o && outdir_commit(o) == SWGL_OK, "commit: %s", swgl_last_error());
+    int right = 0;
+    for (int k = 0; k < NF; k++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/bg/f%02d.bin", d, k);
+        FILE *f = fopen(path, "rb");
+        unsigned char *b = malloc(FB + 1);
+        size_t got = f && b ? fread(b, 1, FB + 1, f) : 0;
+        int same = got == FB;
+        for (size_t q = 0; same && q < FB; q++) same = b[q] == 'a' + k % 26;
+        right += same;
+        if (f) fclose(f);
+        free(b);
+    }
+    CHECK(right == NF, "the 40 files written in the background hold their bytes (%d of %d)", right, NF);
+    {
+        char path[700];
+        snprintf(path, sizeof path, "%s/g.flt", d);
+        FILE *f = fopen(path, "rb");
+        float fv[7];
+        size_t got = f ? fread(fv, sizeof(float), 7, f) : 0;
+        if (f) fclose(f);
+        snprintf(path, sizeof path, "%s/g.hdr", d);
+        CHECK(got == 6 && fv[0] == 4 && fv[2] == 6 && fv[3] == 1 && fv[5] == 3 && exists(path),
+              "g.flt in the background: 6 floats, the northern row first, with g.hdr (%zu)", got);
+    }
+    /* a write that fails (its name is a folder): flush names the file, the commit puts
+     * nothing in place (DIR as it was), the rest of the queue thrown away */
+    o = outdir_open(d);
+    if (o) {
+        write_text(outdir_path(o, "h.asc"), "fourth");
+        outdir_mkdirs(outdir_path(o, "adir"));
+        unsigned char *b = malloc(16);
+        CHECK(b && outdir_write_async(o, "adir", b, 16) == SWGL_OK, "a write queued (its failure comes later)");
+        swgl_status fst = outdir_flush(o);
+        CHECK(fst == SWGL_ERR_IO && strstr(swgl_last_error(), "adir") && strstr(swgl_last_error(), "write failed"),
+              "flush gives the failed write, naming its file: %s", swgl_last_error());
+        char gflt[700];
+        snprintf(gflt, sizeof gflt, "%s/g.flt", d);
+        CHECK(outdir_commit(o) == SWGL_ERR_IO && !exists(f1) && exists(gflt),
+              "the commit after a failed write puts nothing in place: DIR keeps the last run's files, not this "
+              "one's h.asc (%s)", swgl_last_error());
+    }
+    /* abort with writes queued: they are waited for (or thrown away), nothing is left */
+    o = outdir_open(d);
+    for (int k = 0; o && k < 8; k++) {
+        unsigned char *b = malloc(FB);
+        if (b) memset(b, 'z', FB);
+        char name[32];
+        snprintf(name, sizeof name, "late%d.bin", k);
+        if (b) outdir_write_async(o, name, b, FB);
+    }
+    outdir_abort(o);
+    char late[700];
+    snprintf(late, sizeof late, "%s/late0.bin", d);
+    CHECK(!exists(stage) && !exists(late), "abort with writes queued: no staging folder left, nothing of it in DIR");
 
     /* a folder swgl did not write is never replaced */
     char foreign[600];

@@ -462,6 +462,7 @@ static swgl_status finish(swgl_sim *sim)
         (st = sim->d->write_final(s, sim->f.f, sim->od, backend_name(sim->backend), sim->written, sizeof sim->written)) !=
             SWGL_OK ||
         (st = write_performance(outdir_path(sim->od, "performance.csv"), &sim->r, (double)s->nx * s->ny)) != SWGL_OK ||
+        (st = outdir_flush(sim->od)) != SWGL_OK ||   /* (the grids written in the background: in, or failed) */
         ((sim->write_s = cpu_seconds() - t_files), 0) ||
         (st = write_summary(sim, outdir_path(sim->od, "summary.json"))) != SWGL_OK) {
         s->t_end = t_end_saved;

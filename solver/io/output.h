@@ -23,6 +23,13 @@ const char *outdir_path(outdir *o, const char *name);   /* staged path of a file
 swgl_status outdir_commit(outdir *o);                    /* frees o */
 int outdir_mkdirs(const char *path);                     /* mkdir -p: 0, or -1 with errno */
 void outdir_abort(outdir *o);                            /* frees o; NULL is fine */
+/* Writing in the background: buf (malloc'd, bytes long; taken, and freed once written,
+ * also on failure) to the staged file name by the folder's writer threads, a file each
+ * (the caller waits while too much is queued); outdir_flush waits for every write and
+ * gives the first failure, naming its file; outdir_commit flushes first and commits
+ * nothing after a failure (output_dir.c). */
+swgl_status outdir_write_async(outdir *o, const char *name, void *buf, size_t bytes);
+swgl_status outdir_flush(outdir *o);
 /* Whether outdir_commit swaps the folders with one atomic exchange (renameat2
  * RENAME_EXCHANGE, the default: on) or, off, as where the file system has none: old aside,
  * new in, old removed (tests/test_output.c runs that path).  For the whole process. */
@@ -93,6 +100,11 @@ swgl_status png_write_field(const char *path, int nx, int ny, const double *v,
                             const unsigned char *mask, const double *relief, double vmin,
                             double vmax, enum colormap cmap, int scale, const char *title,
                             const char *units);
+/* The same with v's rows v_stride values apart (a field with its ghost ring: from its
+ * first interior cell, stride nx + 2), read where it lies. */
+swgl_status png_write_field_at(const char *path, int nx, int ny, const double *v, size_t v_stride,
+                               const unsigned char *mask, const double *relief, double vmin, double vmax,
+                               enum colormap cmap, int scale, const char *title, const char *units);
 
 /* summary.json: an ordered list of members written in one go. */
 typedef struct json_writer json_writer;

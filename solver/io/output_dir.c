@@ -15,7 +15,16 @@
  * summary.json), else outdir_open refuses it.  outdir_open also removes the staging and
  * old folders that runs killed before their end (SIGKILL, power loss) left beside DIR,
  * and puts an old folder back in DIR's place when a run died between the two renames of
- * the fallback. */
+ * the fallback.
+ *
+ * Writing in the background (issue 28: a run's grids written while it goes on stepping,
+ * and side by side at its end): outdir_write_async hands a filled buffer to the folder's
+ * writer threads (OUTDIR_WRITERS, started at the first one), which write it to its
+ * staged file, each its own file (a file system takes one write of a file at a time, and
+ * several files at once); the caller waits only while OUTDIR_PENDING_MAX bytes are queued.
+ * outdir_flush waits for them all and gives the first failure, naming the file;
+ * outdir_commit flushes before the swap (a failed write commits nothing), outdir_abort
+ * waits and throws the folder away. */
 #define _GNU_SOURCE 1   /* renameat2 */
 #include "output.h"
 
@@ -23,6 +32,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,12 +50,32 @@
 
 #define MARKER ".swgl-output"
 
+#define OUTDIR_WRITERS 4
+#define OUTDIR_PENDING_MAX ((size_t)768 << 20)
+
+/* a buffer to write to a staged file */
+typedef struct wjob {
+    struct wjob *next;
+    void *buf;
+    size_t bytes;
+    char path[PATH_MAX];
+} wjob;
+
 struct outdir {
     char dir[PATH_MAX];       /* DIR */
     char parent[PATH_MAX];    /* its parent folder */
     char name[NAME_MAX + 1];  /* its last component */
     char stage[PATH_MAX];     /* PARENT/.NAME.swgl-tmp-PID */
     char path[PATH_MAX];      /* outdir_path's answer */
+    /* the writers: the queue (head .. tail), the bytes queued or being written, the jobs
+     * being written, the first failure's message (failed) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t th[OUTDIR_WRITERS];
+    int threads, stop, busy, failed;
+    wjob *head, *tail;
+    size_t pending;
+    char why[PATH_MAX + 128];
 };
 
 /* mkdir -p: creates path and its parents; an existing folder is fine. */
@@ -157,6 +187,8 @@ outdir *outdir_open(const char *dir)
         swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", dir);
         return NULL;
     }
+    pthread_mutex_init(&o->mu, NULL);
+    pthread_cond_init(&o->cv, NULL);
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/') n--;
     if (n == 0 || n + 64 >= sizeof o->dir) {
@@ -235,6 +267,117 @@ const char *outdir_path(outdir *o, const char *name)
     return o->path;
 }
 
+/* ---- the writers ---------------------------------------------------------------------- */
+
+/* the job's buffer into its file: 0, or an errno */
+static int write_file(const wjob *j)
+{
+    int fd = open(j->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) return errno;
+    const char *b = j->buf;
+    size_t left = j->bytes;
+    int err = 0;
+    while (left > 0) {
+        ssize_t w = write(fd, b, left);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            err = w < 0 ? errno : EIO;
+            break;
+        }
+        b += w;
+        left -= (size_t)w;
+    }
+    if (close(fd) != 0 && !err) err = errno;
+    return err;
+}
+
+static void *writer(void *arg)
+{
+    outdir *o = arg;
+    pthread_mutex_lock(&o->mu);
+    for (;;) {
+        while (!o->head && !o->stop) pthread_cond_wait(&o->cv, &o->mu);
+        wjob *j = o->head;
+        if (!j) break;   /* (stop, and nothing left) */
+        o->head = j->next;
+        if (!o->head) o->tail = NULL;
+        o->busy++;
+        int skip = o->failed;   /* (after a failure the rest is thrown away) */
+        pthread_mutex_unlock(&o->mu);
+        int err = skip ? 0 : write_file(j);
+        pthread_mutex_lock(&o->mu);
+        if (err && !o->failed) {
+            o->failed = 1;
+            snprintf(o->why, sizeof o->why, "%s: write failed: %s", j->path, strerror(err));
+        }
+        o->busy--;
+        o->pending -= j->bytes;
+        pthread_cond_broadcast(&o->cv);
+        free(j->buf);
+        free(j);
+    }
+    pthread_mutex_unlock(&o->mu);
+    return NULL;
+}
+
+swgl_status outdir_write_async(outdir *o, const char *name, void *buf, size_t bytes)
+{
+    const char *path = buf ? outdir_path(o, name) : NULL;
+    wjob *j = path ? malloc(sizeof *j) : NULL;
+    if (!j) {
+        free(buf);
+        if (!buf) return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", name ? name : "(no name)");
+        return swgl_fail(SWGL_ERR_IO, "%s: bad name in the output folder", name ? name : "(no name)");
+    }
+    snprintf(j->path, sizeof j->path, "%s", path);
+    j->buf = buf;
+    j->bytes = bytes;
+    j->next = NULL;
+    pthread_mutex_lock(&o->mu);
+    if (o->threads == 0) {   /* the writers, at the first file (none started: written here) */
+        for (int k = 0; k < OUTDIR_WRITERS; k++)
+            if (pthread_create(&o->th[o->threads], NULL, writer, o) == 0) o->threads++;
+    }
+    if (o->threads == 0) {
+        pthread_mutex_unlock(&o->mu);
+        int err = write_file(j);
+        free(j->buf);
+        free(j);
+        return err ? swgl_fail(SWGL_ERR_IO, "%s: write failed: %s", path, strerror(err)) : SWGL_OK;
+    }
+    while (o->pending > 0 && o->pending + bytes > OUTDIR_PENDING_MAX) pthread_cond_wait(&o->cv, &o->mu);
+    if (o->tail) o->tail->next = j;
+    else o->head = j;
+    o->tail = j;
+    o->pending += bytes;
+    pthread_cond_signal(&o->cv);
+    pthread_mutex_unlock(&o->mu);
+    return SWGL_OK;
+}
+
+swgl_status outdir_flush(outdir *o)
+{
+    if (!o) return SWGL_OK;
+    pthread_mutex_lock(&o->mu);
+    while (o->head || o->busy) pthread_cond_wait(&o->cv, &o->mu);
+    int failed = o->failed;
+    pthread_mutex_unlock(&o->mu);
+    return failed ? swgl_fail(SWGL_ERR_IO, "%s", o->why) : SWGL_OK;
+}
+
+/* the writers done and gone (the queue written, or thrown away after a failure) */
+static void writers_stop(outdir *o)
+{
+    pthread_mutex_lock(&o->mu);
+    o->stop = 1;
+    pthread_cond_broadcast(&o->cv);
+    pthread_mutex_unlock(&o->mu);
+    for (int k = 0; k < o->threads; k++) pthread_join(o->th[k], NULL);
+    o->threads = 0;
+    pthread_mutex_destroy(&o->mu);
+    pthread_cond_destroy(&o->cv);
+}
+
 static int g_exchange = 1;   /* outdir_set_exchange */
 void outdir_set_exchange(int on) { g_exchange = on != 0; }
 
@@ -270,7 +413,9 @@ static swgl_status swap_in(const outdir *o)
 swgl_status outdir_commit(outdir *o)
 {
     if (!o) return swgl_fail(SWGL_ERR_ARG, "outdir_commit: no output folder");
-    swgl_status st = swap_in(o);
+    swgl_status st = outdir_flush(o);
+    writers_stop(o);
+    if (st == SWGL_OK) st = swap_in(o);
     remove_tree(o->stage);          /* after a failure: the new outputs; DIR is untouched */
     free(o);
     return st;
@@ -279,6 +424,10 @@ swgl_status outdir_commit(outdir *o)
 void outdir_abort(outdir *o)
 {
     if (!o) return;
+    pthread_mutex_lock(&o->mu);
+    o->failed = 1;   /* (what is queued is thrown away) */
+    pthread_mutex_unlock(&o->mu);
+    writers_stop(o);
     remove_tree(o->stage);
     free(o);
 }

@@ -110,11 +110,26 @@ swgl_status grid_write_at(outdir *od, const char *name, int format, int nx, int 
         snprintf(file, sizeof file, "%s.asc", name);
         return asc_write_at(outdir_path(od, file), nx, ny, xll, yll, dx, dy, g);
     }
-    char hdr[4096];
+    /* the header now; the floats converted on every core into a buffer the folder's writers
+     * write in the background (outdir_write_async) */
     snprintf(file, sizeof file, "%s.hdr", name);
-    snprintf(hdr, sizeof hdr, "%s", outdir_path(od, file));   /* (outdir_path's buffer is reused) */
+    const char *hdr = outdir_path(od, file);
+    swgl_status st = hdr ? write_hdr(hdr, nx, ny, xll, yll, dx, dy)
+                         : swgl_fail(SWGL_ERR_IO, "%s: bad name in the output folder", file);
+    if (st != SWGL_OK) return st;
+    float *v = malloc((size_t)nx * (size_t)ny * sizeof *v);
+    if (!v) return swgl_fail(SWGL_ERR_NO_MEMORY, "%s.flt: out of memory", name);
+#pragma omp parallel for schedule(static)
+    for (int r = 0; r < ny; r++) {
+        const int j = ny - 1 - r;   /* the first row the northern one */
+        float *row = v + (size_t)r * (size_t)nx;
+        for (int i = 0; i < nx; i++) {
+            const double x = grid_value_at(g, nx, i, j);
+            row[i] = isfinite(x) && grid_value_kept(g, nx, i, j, x) ? (float)x : FLT_NODATA;
+        }
+    }
     snprintf(file, sizeof file, "%s.flt", name);
-    return flt_write_at(outdir_path(od, file), hdr, nx, ny, xll, yll, dx, dy, g);
+    return outdir_write_async(od, file, v, (size_t)nx * (size_t)ny * sizeof *v);
 }
 
 swgl_status grid_write(outdir *od, const char *name, int format, int nx, int ny, double xll, double yll, double dx,

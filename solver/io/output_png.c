@@ -204,11 +204,16 @@ static double relief_at(const double *z, const unsigned char *mask, int nx, int 
 /* Slopes (cells as the unit of length) of the relief at every cell: 2*nx*ny values. */
 static double *relief_slopes(const double *z, const unsigned char *mask, int nx, int ny)
 {
-    double *s = malloc(2 * (size_t)nx * (size_t)ny * sizeof *s);
-    if (!s) return NULL;
-    double sum = 0;
-    size_t count = 0;
+    double *s = malloc(2 * (size_t)nx * (size_t)ny * sizeof *s), *rows = malloc((size_t)ny * sizeof *rows);
+    if (!s || !rows) {
+        free(s);
+        free(rows);
+        return NULL;
+    }
+    /* (a row a thread; the rows' sums of squares added in order: the same bits on any count) */
+#pragma omp parallel for schedule(static) if ((long)nx * ny >= 1 << 16)
     for (int j = 0; j < ny; j++) {
+        double row = 0;
         for (int i = 0; i < nx; i++) {
             size_t k = (size_t)j * (size_t)nx + (size_t)i;
             double c = relief_at(z, mask, nx, i, j, 0);
@@ -218,10 +223,14 @@ static double *relief_slopes(const double *z, const unsigned char *mask, int nx,
             double q = jn > js ? (relief_at(z, mask, nx, i, jn, c) - relief_at(z, mask, nx, i, js, c)) / (jn - js) : 0;
             s[2 * k] = p;
             s[2 * k + 1] = q;
-            sum += p * p + q * q;
-            count++;
+            row += p * p + q * q;
         }
+        rows[j] = row;
     }
+    double sum = 0;
+    for (int j = 0; j < ny; j++) sum += rows[j];
+    free(rows);
+    size_t count = (size_t)nx * (size_t)ny;
     double rms = count ? sqrt(sum / (double)count) : 0;
     double f = rms > 0 ? 0.7 / rms : 0;
     for (size_t k = 0; k < 2 * count; k++) s[k] *= f;
@@ -244,6 +253,8 @@ static void draw_field(image *im, int x0, int y0, int nx, int ny, int scale, con
                        double vmax, enum colormap cmap)
 {
     static const unsigned char grey[3] = {128, 128, 128};
+    /* (a row of cells a thread: the rows of pixels they fill are their own) */
+#pragma omp parallel for schedule(static) if ((long)nx * ny >= 1 << 16)
     for (int j = 0; j < ny; j++) {
         for (int i = 0; i < nx; i++) {
             size_t k = (size_t)j * (size_t)nx + (size_t)i;
@@ -301,6 +312,10 @@ static swgl_status write_png_file(const char *path, const image *im)
         return swgl_fail(SWGL_ERR_IO, "%s: libpng could not write the picture", path);
     }
     png_init_io(png, f);
+    /* zlib's fastest level: a 2048^2 picture in about a quarter of the default's time, some
+     * 10-20% larger (the pictures are for looking at; the numbers are in the grids) */
+    png_set_compression_level(png, 1);
+    png_set_filter(png, 0, PNG_FILTER_SUB);   /* (one filter, not the best of five a row) */
     png_set_IHDR(png, info, (png_uint_32)im->w, (png_uint_32)im->h, 8, PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
@@ -324,6 +339,13 @@ swgl_status png_write_field(const char *path, int nx, int ny, const double *v,
                             double vmax, enum colormap cmap, int scale, const char *title,
                             const char *units)
 {
+    return png_write_field_at(path, nx, ny, v, (size_t)nx, mask, relief, vmin, vmax, cmap, scale, title, units);
+}
+
+swgl_status png_write_field_at(const char *path, int nx, int ny, const double *v, size_t v_stride,
+                               const unsigned char *mask, const double *relief, double vmin, double vmax,
+                               enum colormap cmap, int scale, const char *title, const char *units)
+{
     static const unsigned char black[3] = {0, 0, 0};
     if (!path || nx < 1 || ny < 1 || !v)
         return swgl_fail(SWGL_ERR_ARG, "%s: png_write_field: bad arguments",
@@ -341,12 +363,14 @@ swgl_status png_write_field(const char *path, int nx, int ny, const double *v,
         if (!v2 || (relief && !r2) || (mask && !k2)) {
             st = swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path);
         } else {
+#pragma omp parallel for schedule(static)
             for (int j2 = 0; j2 < my; j2++)
                 for (int i2 = 0; i2 < mx; i2++) {
                     int i = i2 * step + step / 2, j = j2 * step + step / 2;
-                    size_t k = (size_t)(j < ny ? j : ny - 1) * (size_t)nx + (size_t)(i < nx ? i : nx - 1);
+                    size_t jc = (size_t)(j < ny ? j : ny - 1), ic = (size_t)(i < nx ? i : nx - 1);
+                    size_t k = jc * (size_t)nx + ic;
                     size_t q = (size_t)j2 * (size_t)mx + (size_t)i2;
-                    v2[q] = v[k];
+                    v2[q] = v[jc * v_stride + ic];
                     if (r2) r2[q] = relief[k];
                     if (k2) k2[q] = mask[k];
                 }
@@ -355,6 +379,15 @@ swgl_status png_write_field(const char *path, int nx, int ny, const double *v,
         free(v2);
         free(r2);
         free(k2);
+        return st;
+    }
+    if (v_stride != (size_t)nx) {   /* (a grid of at most PNG_AUTO_SIDE a side here) */
+        double *vc = malloc((size_t)nx * (size_t)ny * sizeof *vc);
+        if (!vc) return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path);
+        for (int j = 0; j < ny; j++) memcpy(vc + (size_t)j * nx, v + (size_t)j * v_stride, (size_t)nx * sizeof *vc);
+        swgl_status st =
+            png_write_field_at(path, nx, ny, vc, (size_t)nx, mask, relief, vmin, vmax, cmap, scale, title, units);
+        free(vc);
         return st;
     }
     if (scale <= 0) {   /* about 800 pixels wide, and no side past 20000 */

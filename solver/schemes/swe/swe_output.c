@@ -30,15 +30,17 @@ swgl_status swe_write_grids(const scheme_setup *s, double *const *f, outdir *od,
 
 static void h_range(const scheme_setup *s, const double *h, double *hmin, double *hmax)
 {
-    *hmin = INFINITY;
-    *hmax = 0;
+    double lo = INFINITY, hi = 0;
+#pragma omp parallel for schedule(static) reduction(min : lo) reduction(max : hi)
     for (int j = 0; j < s->ny; j++)
         for (int i = 0; i < s->nx; i++) {
             size_t k = grid_in(s->nx, i, j);
             if (s->code[k] != CELL_ACTIVE) continue;
-            *hmin = fmin(*hmin, h[k]);
-            *hmax = fmax(*hmax, h[k]);
+            lo = fmin(lo, h[k]);
+            hi = fmax(hi, h[k]);
         }
+    *hmin = lo;
+    *hmax = hi;
 }
 
 /* the row(s) whose centre is nearest the middle: one row for odd ny, the mean of two for even */
@@ -68,13 +70,12 @@ swgl_status swe_write_final(const scheme_setup *s, double *const *f, outdir *od,
     if (st != SWGL_OK) return st;
     double hmin, hmax;
     h_range(s, f[0], &hmin, &hmax);
-    double *h = grid_interior(f[0], s->nx, s->ny);
-    if (!h) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     char title[160];
     snprintf(title, sizeof title, "depth h, t = %g s (%s)", s->t_end, backend);
-    st = png_write_field(outdir_path(od, "depth.png"), s->nx, s->ny, h, sc->active, sc->bed, 0, hmax > 0 ? hmax : 1,
-                         CMAP_DEPTH, 0, title, "m");
-    free(h);
+    /* (the depth where it lies, with its ghost ring: no copy) */
+    st = png_write_field_at(outdir_path(od, "depth.png"), s->nx, s->ny, &f[0][grid_in(s->nx, 0, 0)],
+                            (size_t)grid_stride(s->nx), sc->active, sc->bed, 0, hmax > 0 ? hmax : 1, CMAP_DEPTH, 0,
+                            title, "m");
     const char *e = grid_format_ext(sc->grids, s->nx, s->ny);
     snprintf(written, len, "h.%s qx.%s qy.%s eta.%s%s, depth.png, cut_y.csv", e, e, e, e,
              e[0] == 'f' ? " (with their .hdr)" : "");
@@ -88,15 +89,11 @@ swgl_status swe_write_frame(const scheme_setup *s, double *const *f, outdir *od,
     h_range(s, s->init[0], &h0min, &h0max);
     h_range(s, f[0], &hmin, &hmax);
     double top = h0max > 0 ? h0max : hmax > 0 ? hmax : 1;   /* the initial depth's scale */
-    double *h = grid_interior(f[0], s->nx, s->ny);
-    if (!h) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     char title[160], file[96];
     snprintf(title, sizeof title, "depth h, t = %.6g s", t);
     snprintf(file, sizeof file, "depth%s.png", suffix);
-    swgl_status st = png_write_field(outdir_path(od, file), s->nx, s->ny, h, sc->active, sc->bed, 0, top, CMAP_DEPTH, 0,
-                                     title, "m");
-    free(h);
-    return st;
+    return png_write_field_at(outdir_path(od, file), s->nx, s->ny, &f[0][grid_in(s->nx, 0, 0)],
+                              (size_t)grid_stride(s->nx), sc->active, sc->bed, 0, top, CMAP_DEPTH, 0, title, "m");
 }
 
 static long active_cells(const scheme_setup *s)
