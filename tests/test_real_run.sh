@@ -17,7 +17,11 @@
 #   4. the grids as ESRI binary floats ([output] grids = flt): the same numbers as the
 #      ASCII grids (%.9g of the same doubles read as floats: within an ulp, 1.2e-7), the
 #      .hdr's keys, auto's choice by size, and a bad grids value refused by its key;
-#   5. the rest rule of early exit (tune kp.rest) writes the same bytes on and off.
+#   5. the rest rule of early exit (tune kp.rest) writes the same bytes on and off;
+#   6. the flood maps of a restarted run start from the restart's state at its time t0 on the
+#      GPU (they are made there, not uploaded from host maps): no time of the largest depth
+#      or arrival before t0, and where the depth only fell, the largest depth is the
+#      restart's at t0.
 swgl=$1
 tmp=$(mktemp -d)
 trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
@@ -285,5 +289,33 @@ for integ in rk2 euler; do
   ok $same "kp $integ on $be, rest rule on and off: the same grids, maps, gauges and steps ($(num "$a/summary.json" steps))"
 done
 done
+
+# 6. the maps of a restart start at t0 = 3 s from the restart's state: every active cell's
+# time of its largest depth and arrival is 3 or later (a start at 0 would leave 0 where the
+# depth fell), many are 3 exactly (where the water fell behind the bore), and there the
+# largest depth is the restart's depth at 3 s (h.asc of the run restarted from: to the
+# float rounding on the GPU, 1.2e-7; to the digit on the CPU, whose maps are in double)
+"$swgl" run $dam --backend cpu --quiet --set run.t_end=3 --set output.netcdf=true --out "$tmp/rs0" > "$tmp/rs0.log" 2>&1
+if [ -s "$tmp/rs0/run.nc" ]; then
+  for be in gpu-compute gpu cpu; do
+    "$swgl" run $dam --backend $be --quiet --set run.t_end=3.5 --restart "$tmp/rs0/run.nc" --out "$tmp/rs-$be" \
+      > "$tmp/rs-$be.log" 2>&1 || echo "run failed: $be $(tail -1 "$tmp/rs-$be.log")"
+    tol=1.2e-7; [ $be = cpu ] && tol=0
+    awk -v tol=$tol 'FNR == 1 { f++ } FNR <= 6 { next }
+         { for (i = 1; i <= NF; i++) v[f, FNR, i] = $i }
+         END { for (k in v) { split(k, q, SUBSEP); if (q[1] != 1) continue
+                 t = v[1, q[2], q[3]]; if (t == -9999) continue
+                 if (t < 3 - 1e-6) bad++
+                 if (t == 3) { at++; m = v[2, q[2], q[3]]; h = v[3, q[2], q[3]]; d = m - h; if (d < 0) d = -d
+                               if (d > tol * h) bad++ } }
+               for (k in v) { split(k, q, SUBSEP); if (q[1] == 4 && v[k] != -9999 && v[k] < 3 - 1e-6) bad++ }
+               print at + 0 > "/dev/stderr"; exit !(bad == 0 && at > 100) }' \
+      "$tmp/rs-$be/time_of_max_depth.asc" "$tmp/rs-$be/max_depth.asc" "$tmp/rs0/h.asc" "$tmp/rs-$be/arrival_time.asc" \
+      2> "$tmp/rs-$be.at"
+    ok $? "restart at t0 = 3 s on $be: the maps start at t0 from its state (times >= 3; $(cat "$tmp/rs-$be.at") cells at 3, their largest depth the restart's)"
+  done
+else
+  echo "skip  the maps of a restart: no run.nc to restart from (a build without netCDF)"
+fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

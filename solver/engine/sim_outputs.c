@@ -181,7 +181,7 @@ swgl_status sim_outputs_open(swgl_sim *sim)
         return st;
     if ((st = sim_observe_builtin(sim, SWGL_EVENT_OUTPUT, grids_observer)) != SWGL_OK) return st;
     if (sc->maps) {
-        if ((st = swe_maps_init(&sim->maps, s, s->init, sc->arrival_depth, sim->t0)) != SWGL_OK) return st;
+        swe_maps_prepare(&sim->maps, s, s->init, sc->arrival_depth, sim->t0);   /* (arrays: sim_outputs_maps) */
         sim->has_maps = 1;
     }
     return SWGL_OK;
@@ -190,8 +190,11 @@ swgl_status sim_outputs_open(swgl_sim *sim)
 swgl_status sim_outputs_maps(swgl_sim *sim)
 {
     if (!sim->has_maps) return SWGL_OK;
-    if (sim->in.be->device && sim->in.be->device->maps_start) return sim->in.be->device->maps_start(sim->in.self, &sim->maps);   /* kept by the GPU */
-    return sim_observe_builtin(sim, SWGL_EVENT_STEP, maps_observer);   /* from the state after each step */
+    /* kept by the GPU, from their start (no host arrays until they are read back) */
+    if (sim->in.be->device && sim->in.be->device->maps_start)
+        return sim->in.be->device->maps_start(sim->in.self, &sim->maps);
+    swgl_status st = swe_maps_make(&sim->maps);   /* from the state after each step */
+    return st == SWGL_OK ? sim_observe_builtin(sim, SWGL_EVENT_STEP, maps_observer) : st;
 }
 
 void sim_outputs_close(swgl_sim *sim)

@@ -137,9 +137,11 @@ typedef struct scheme_device_ops {
      * (NULL: never). */
     int (*host_clock)(const void *self);
     /* The flood maps (swe_maps.h) kept by the backend, from their state at the start
-     * (maps_start), updated after every step, read back at the end (maps_read); without
-     * them the run driver updates the maps from the state after each step. */
-    swgl_status (*maps_start)(void *self, const struct swe_maps *m);
+     * (maps_start: m's start, its arrays made only where the backend needs them,
+     * swe_maps_make), updated after every step, read back at the end (maps_read, which
+     * makes m's arrays); without them the run driver updates the maps from the state after
+     * each step. */
+    swgl_status (*maps_start)(void *self, struct swe_maps *m);
     swgl_status (*maps_read)(void *self, struct swe_maps *m);
     /* (the public API, swgl.h) where a state field lives on the device (its decoding as
      * swgl_device_field: value = tex[comp] + scale2 tex2[comp2] at the cell's texel, x0 =

@@ -151,11 +151,11 @@ swgl_status scheme_mpi_set_native(void *self, const double *f)
     return scheme_mpi_agree(m->inner.be->probe->set_native(m->inner.self, m->lf.f[0]));
 }
 
-swgl_status scheme_mpi_maps_start(void *self, const struct swe_maps *g)
+swgl_status scheme_mpi_maps_start(void *self, struct swe_maps *g)
 {
     mpi_inst *m = self;
     const int *win = m->blk[swgl_mpi_rank()] + 4;
-    swgl_status st = SWGL_OK;
+    swgl_status st = swe_maps_make(g);   /* (the run's, windowed below) */
     m->lm.nx = m->local.nx;
     m->lm.ny = m->local.ny;
     m->lm.arrival_depth = g->arrival_depth;

@@ -118,7 +118,7 @@ swgl_status scheme_mpi_get_state(void *self, double *const *f);
 swgl_status scheme_mpi_sample(void *self, const size_t *cells, int n, double *const *out);
 swgl_status scheme_mpi_get_native(void *self, double *f);
 swgl_status scheme_mpi_set_native(void *self, const double *f);
-swgl_status scheme_mpi_maps_start(void *self, const struct swe_maps *g);
+swgl_status scheme_mpi_maps_start(void *self, struct swe_maps *g);
 swgl_status scheme_mpi_maps_read(void *self, struct swe_maps *g);
 swgl_status scheme_mpi_account(void *self, swe_account *a);
 

@@ -124,7 +124,7 @@ int kp_gpu_host_clock(const kp_gpu *g);
 swgl_status kp_gpu_account(const kp_gpu *g, swe_account *a);
 
 /* The flood maps (swe_maps.h): kept on the GPU from m's state, a pass after every step. */
-swgl_status kp_gpu_maps_start(kp_gpu *g, const swe_maps *m);
+swgl_status kp_gpu_maps_start(kp_gpu *g, swe_maps *m);
 swgl_status kp_gpu_maps_read(kp_gpu *g, swe_maps *m);
 
 #endif

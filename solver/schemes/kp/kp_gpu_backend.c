@@ -164,7 +164,7 @@ static swgl_status be_sample_stop(void *self, int k, const size_t *cells, int n,
 }
 
 static void be_set_time(void *self, double t, double stop) { kp_gpu_set_time(self, t, stop); }
-static swgl_status be_maps_start(void *self, const swe_maps *m) { return kp_gpu_maps_start(self, m); }
+static swgl_status be_maps_start(void *self, swe_maps *m) { return kp_gpu_maps_start(self, m); }
 static swgl_status be_maps_read(void *self, swe_maps *m) { return kp_gpu_maps_read(self, m); }
 static int be_host_clock(const void *self) { return kp_gpu_host_clock(self); }
 static swgl_status be_account(void *self, swe_account *a)

@@ -201,7 +201,7 @@ swgl_status kpg_maps_pass(kp_gpu *g, double t, const gpu_array2d *clock, double 
  * to update them in place (SWE_MAPS_INLINE: no pass of their own; images after the
  * kernel's own: Euler's kp_integrate_cs writes the state and the clock, RK2's stage 1
  * kp_flux_cs the state). */
-swgl_status kp_gpu_maps_start(kp_gpu *g, const swe_maps *m)
+swgl_status kp_gpu_maps_start(kp_gpu *g, swe_maps *m)
 {
     swgl_status st = gpu_maps_start(&g->maps, g->tw, g->th, "kp_maps", g->defs, m);
     if (st != SWGL_OK || !g->kstep || g->p_klast_maps) return st;

@@ -61,7 +61,7 @@ int roe_gpu_host_clock(const roe_gpu *r);
 swgl_status roe_gpu_account(const roe_gpu *r, swe_account *a);
 
 /* The flood maps (swe_maps.h): kept on the GPU from m's state, a pass after every step. */
-swgl_status roe_gpu_maps_start(roe_gpu *r, const swe_maps *m);
+swgl_status roe_gpu_maps_start(roe_gpu *r, swe_maps *m);
 swgl_status roe_gpu_maps_read(roe_gpu *r, swe_maps *m);
 
 #endif

@@ -146,7 +146,7 @@ swgl_status rog_be_sample(void *self, const size_t *cells, int n, double *const 
 }
 
 void rog_be_set_time(void *self, double t, double stop) { roe_gpu_set_time(self, t, stop); }
-swgl_status rog_be_maps_start(void *self, const swe_maps *m) { return roe_gpu_maps_start(self, m); }
+swgl_status rog_be_maps_start(void *self, swe_maps *m) { return roe_gpu_maps_start(self, m); }
 swgl_status rog_be_maps_read(void *self, swe_maps *m) { return roe_gpu_maps_read(self, m); }
 int rog_be_host_clock(const void *self) { return roe_gpu_host_clock(self); }
 swgl_status rog_be_account(void *self, swe_account *a)

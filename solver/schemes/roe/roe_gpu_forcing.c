@@ -145,7 +145,7 @@ swgl_status rog_maps_pass(roe_gpu *r, double t, const gpu_array2d *clock, double
 /* The maps' arrays and pass; on the compute backend in float also the clock's update built
  * again to update them in place (SWE_MAPS_INLINE, images 1 and 2 after its output): the
  * step on the GPU's clock then has no maps pass. */
-swgl_status roe_gpu_maps_start(roe_gpu *r, const swe_maps *m)
+swgl_status roe_gpu_maps_start(roe_gpu *r, swe_maps *m)
 {
     swgl_status st = gpu_maps_start(&r->maps, r->tex_w, r->tex_h, "roe_maps", r->maps_defs, m);
     if (st != SWGL_OK || !r->compute || r->dbl || r->p_update_maps) return st;

@@ -121,7 +121,7 @@ void rog_be_finish(void *self);
 swgl_status rog_be_run_to(void *self, double t, double stop, int stop_index, double dt_floor, timeloop_span *sp);
 swgl_status rog_be_sample(void *self, const size_t *cells, int n, double *const *out);
 void rog_be_set_time(void *self, double t, double stop);
-swgl_status rog_be_maps_start(void *self, const swe_maps *m);
+swgl_status rog_be_maps_start(void *self, swe_maps *m);
 swgl_status rog_be_maps_read(void *self, swe_maps *m);
 int rog_be_host_clock(const void *self);
 swgl_status rog_be_account(void *self, swe_account *a);

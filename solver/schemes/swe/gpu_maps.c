@@ -14,37 +14,69 @@ void gpu_maps_destroy(gpu_maps *g)
     memset(g, 0, sizeof *g);
 }
 
-swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const char *defs, const swe_maps *m)
+/* cell k's start: m's arrays where it has them (a block's window over MPI ranks), else
+ * from its start state */
+static void start_cell(const swe_maps *m, size_t k, double *v)
 {
-    size_t n = (size_t)w * h;
+    if (!m->m[0]) {
+        swe_maps_start_cell(m, k, v);
+        return;
+    }
+    for (int c = 0; c < SWE_MAP_COUNT; c++) v[c] = m->m[c][k];
+}
+
+swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const char *defs, swe_maps *m)
+{
+    long n = (long)w * h;
     gpu_mrt_desc d = {w, h, 2, {GPU_RGBA32F, GPU_RGBA32F}, "flood maps"};
-    float *a = malloc(4 * n * sizeof(float)), *b = calloc(4 * n, sizeof(float));
-    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    swgl_status st = SWGL_OK;
     size_t dl = strlen(defs) + 64;
-    char *dd = st == SWGL_OK ? malloc(dl) : NULL;
-    if (st == SWGL_OK && !dd) st = swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
+    char *dd = malloc(dl);
+    if (!dd) return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
     /* the first MRT now; the second, the pass's target, when a pass first runs (gpu_maps_begin):
      * a run whose kernels update the maps in place never makes it (at 4096^2, 512 MB) */
-    if (st == SWGL_OK && !g->maps[0]) st = gpu_mrt_create(&d, &g->maps[0]);
+    if (!g->maps[0]) st = gpu_mrt_create(&d, &g->maps[0]);
     g->w = w;
     g->h = h;
     for (int k = 0; st == SWGL_OK && k < 2; k++) {
         snprintf(dd, dl, "%s%s", defs, k ? "#define SWE_MAPS_DT_ON_GPU 1\n" : "");
         if (!g->prog[k]) st = gpu_program_create(pass, dd, &g->prog[k]);
     }
-    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-        a[4 * k] = (float)m->m[SWE_MAP_MAX_H][k];
-        a[4 * k + 1] = (float)m->m[SWE_MAP_MAX_SPEED][k];
-        a[4 * k + 2] = (float)m->m[SWE_MAP_MAX_HAZARD][k];
-        a[4 * k + 3] = (float)m->m[SWE_MAP_ARRIVAL][k];
-        b[4 * k] = (float)m->m[SWE_MAP_T_MAX_H][k];
-    }
-    /* (only the maps the next update reads: a pass writes every texel of its target) */
-    if (st == SWGL_OK && (st = gpu_array2d_upload(gpu_mrt_member(g->maps[0], 0), a)) == SWGL_OK)
-        st = gpu_array2d_upload(gpu_mrt_member(g->maps[0], 1), b);
-    free(a);
-    free(b);
     free(dd);
+    /* (only the maps the next update reads: a pass writes every texel of its target) the
+     * texels in place, every core (gpu_array2d.h); the time of the largest depth is t0 or 0,
+     * all 0 from t0 = 0: a fill */
+    gpu_array2d *ma = st == SWGL_OK ? gpu_mrt_member(g->maps[0], 0) : NULL;
+    gpu_array2d *mb = ma ? gpu_mrt_member(g->maps[0], 1) : NULL;
+    float *a = ma ? gpu_array2d_upload_map(ma, &st) : NULL;
+    if (a) {
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < n; k++) {
+            double v[SWE_MAP_COUNT];
+            start_cell(m, (size_t)k, v);
+            a[4 * k] = (float)v[SWE_MAP_MAX_H];
+            a[4 * k + 1] = (float)v[SWE_MAP_MAX_SPEED];
+            a[4 * k + 2] = (float)v[SWE_MAP_MAX_HAZARD];
+            a[4 * k + 3] = (float)v[SWE_MAP_ARRIVAL];
+        }
+        st = gpu_array2d_upload_unmap(&ma, 1);
+    }
+    if (st == SWGL_OK && !m->m[0] && m->t0 == 0) {
+        static const float zero[4] = {0, 0, 0, 0};
+        st = gpu_array2d_fill(mb, zero);
+    } else if (st == SWGL_OK) {
+        float *b = gpu_array2d_upload_map(mb, &st);
+        if (b) {
+#pragma omp parallel for schedule(static)
+            for (long k = 0; k < n; k++) {
+                double v[SWE_MAP_COUNT];
+                start_cell(m, (size_t)k, v);
+                b[4 * k] = (float)v[SWE_MAP_T_MAX_H];
+                b[4 * k + 1] = b[4 * k + 2] = b[4 * k + 3] = 0.0f;
+            }
+            st = gpu_array2d_upload_unmap(&mb, 1);
+        }
+    }
     g->mi = 0;
     g->arrival = (float)m->arrival_depth;
     g->hdry = (float)m->h_dry;
@@ -93,21 +125,25 @@ swgl_status gpu_maps_end(gpu_maps *g, gpu_pass *p)
 swgl_status gpu_maps_read(gpu_maps *g, const unsigned char *code, swe_maps *m)
 {
     if (!g->maps[0]) return SWGL_OK;
-    const gpu_array2d *a0 = gpu_mrt_member(g->maps[g->mi], 0);
-    size_t n = (size_t)gpu_array2d_width(a0) * gpu_array2d_height(a0);
-    float *a = malloc(4 * n * sizeof(float)), *b = malloc(4 * n * sizeof(float));
-    swgl_status st = a && b ? SWGL_OK : swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory");
-    if (st == SWGL_OK && (st = gpu_array2d_download(a0, a)) == SWGL_OK)
-        st = gpu_array2d_download(gpu_mrt_member(g->maps[g->mi], 1), b);
-    for (size_t k = 0; st == SWGL_OK && k < n; k++) {
-        if (code[k] != CELL_ACTIVE) continue;
-        m->m[SWE_MAP_MAX_H][k] = a[4 * k];
-        m->m[SWE_MAP_MAX_SPEED][k] = a[4 * k + 1];
-        m->m[SWE_MAP_MAX_HAZARD][k] = a[4 * k + 2];
-        m->m[SWE_MAP_ARRIVAL][k] = a[4 * k + 3];
-        m->m[SWE_MAP_T_MAX_H][k] = b[4 * k];
+    swgl_status st = swe_maps_make(m);   /* (the start where a cell is not active) */
+    long n = (long)g->w * g->h;
+    /* the texels in place, every core (gpu_array2d.h) */
+    for (int q = 0; q < 2 && st == SWGL_OK; q++) {
+        const float *t = gpu_array2d_download_map(gpu_mrt_member(g->maps[g->mi], q), &st);
+        if (!t) break;
+#pragma omp parallel for schedule(static)
+        for (long k = 0; k < n; k++) {
+            if (code[k] != CELL_ACTIVE) continue;
+            if (q == 1) {
+                m->m[SWE_MAP_T_MAX_H][k] = t[4 * k];
+                continue;
+            }
+            m->m[SWE_MAP_MAX_H][k] = t[4 * k];
+            m->m[SWE_MAP_MAX_SPEED][k] = t[4 * k + 1];
+            m->m[SWE_MAP_MAX_HAZARD][k] = t[4 * k + 2];
+            m->m[SWE_MAP_ARRIVAL][k] = t[4 * k + 3];
+        }
+        st = gpu_array2d_download_unmap();
     }
-    free(a);
-    free(b);
     return st;
 }

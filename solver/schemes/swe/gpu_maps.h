@@ -22,7 +22,7 @@ typedef struct gpu_maps {
 
 /* Textures of w x h texels (the ghost-ring grid) from m, and the programs of the pass
  * `pass` with the scheme's defines. */
-swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const char *defs, const swe_maps *m);
+swgl_status gpu_maps_start(gpu_maps *g, int w, int h, const char *pass, const char *defs, swe_maps *m);
 /* Begins a maps pass (NULL when there are no maps: nothing to do): the previous maps and
  * the uniforms bound, the time t (host clock) or from the step's clock (clock not NULL:
  * gpu_clock.h, t_known the CPU's time, which the clock counts from); the caller binds the

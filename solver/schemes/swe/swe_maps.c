@@ -16,45 +16,61 @@ void swe_maps_free(swe_maps *m)
     memset(m, 0, sizeof *m);
 }
 
-swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth, double t0)
+void swe_maps_prepare(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth, double t0)
 {
     memset(m, 0, sizeof *m);
     m->nx = s->nx;
     m->ny = s->ny;
     m->arrival_depth = arrival_depth;
     m->h_dry = s->sc->h_dry;
-    size_t n = grid_size(s->nx, s->ny);
+    m->f0 = f;
+    m->code = s->code;
+    m->t0 = t0;
+}
+
+swgl_status swe_maps_make(swe_maps *m)
+{
+    if (m->m[0]) return SWGL_OK;
+    long n = (long)grid_size(m->nx, m->ny);
     for (int k = 0; k < SWE_MAP_COUNT; k++)
-        if (!(m->m[k] = calloc(n, sizeof(double)))) {
-            swe_maps_free(m);
+        if (!(m->m[k] = malloc((size_t)n * sizeof(double)))) {
+            for (int q = 0; q < SWE_MAP_COUNT; q++) free(m->m[q]), m->m[q] = NULL;
             return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the flood maps");
         }
-    for (size_t k = 0; k < n; k++) m->m[SWE_MAP_ARRIVAL][k] = -1.0;
-    swe_maps_update(m, s->code, f, t0);
+    /* (every core: the pages cleared where they are first written) */
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < n; k++) {
+        double v[SWE_MAP_COUNT];
+        swe_maps_start_cell(m, (size_t)k, v);
+        for (int c = 0; c < SWE_MAP_COUNT; c++) m->m[c][k] = v[c];
+    }
     return SWGL_OK;
 }
 
-/* The rule of shaders/swe/swe_maps.glsl, in double. */
+swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth, double t0)
+{
+    swe_maps_prepare(m, s, f, arrival_depth, t0);
+    return swe_maps_make(m);
+}
+
+/* The rule of shaders/swe/swe_maps.glsl, in double (swe_maps_cell). */
 void swe_maps_update(swe_maps *m, const unsigned char *code, double *const *f, double t)
 {
-    size_t n = grid_size(m->nx, m->ny);
-    double *mh = m->m[SWE_MAP_MAX_H], *ms = m->m[SWE_MAP_MAX_SPEED], *mt = m->m[SWE_MAP_T_MAX_H];
-    double *ma = m->m[SWE_MAP_ARRIVAL], *mz = m->m[SWE_MAP_MAX_HAZARD];
-    for (size_t k = 0; k < n; k++) {
+    long n = (long)grid_size(m->nx, m->ny);
+#pragma omp parallel for schedule(static) if (n >= 1 << 16)
+    for (long k = 0; k < n; k++) {
         if (code[k] != CELL_ACTIVE) continue;
-        double h = f[0][k], speed = h > m->h_dry ? sqrt(f[1][k] * f[1][k] + f[2][k] * f[2][k]) / h : 0.0;
-        double hazard = h * (speed + 0.5);
-        if (h > mh[k]) mh[k] = h, mt[k] = t;
-        if (speed > ms[k]) ms[k] = speed;
-        if (ma[k] < 0 && h > m->arrival_depth) ma[k] = t;
-        if (hazard > mz[k]) mz[k] = hazard;
+        double v[SWE_MAP_COUNT];
+        for (int c = 0; c < SWE_MAP_COUNT; c++) v[c] = m->m[c][k];
+        swe_maps_cell(v, f[0][k], f[1][k], f[2][k], m->h_dry, m->arrival_depth, t);
+        for (int c = 0; c < SWE_MAP_COUNT; c++) m->m[c][k] = v[c];
     }
 }
 
 swgl_status swe_maps_write(const swe_maps *m, const scheme_setup *s, outdir *od)
 {
     const scenario *sc = s->sc;
-    swgl_status st = SWGL_OK;
+    swgl_status st = m->m[0] ? SWGL_OK : swgl_fail(SWGL_ERR_ARG, "swe_maps_write: the maps were not read back");
     /* (each map from the ghost-ring array as it is: no copy; arrival's -1, never reached, NODATA) */
     for (int k = 0; st == SWGL_OK && k < SWE_MAP_COUNT; k++) {
         const grid_values g = {&m->m[k][grid_in(s->nx, 0, 0)], (size_t)grid_stride(s->nx), NULL, sc->active,
