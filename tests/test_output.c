@@ -2,6 +2,7 @@
  * read back, header variants, PNG pictures (read back through libpng), summary.json text,
  * and the staged output folder (commit, abort, a failed run leaving old files alone). */
 #include <png.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -590,17 +591,32 @@ static void test_outdir(void)
         CHECK(got == 6 && fv[0] == 4 && fv[2] == 6 && fv[3] == 1 && fv[5] == 3 && exists(path),
               "g.flt in the background: 6 floats, the northern row first, with g.hdr (%zu)", got);
     }
-    /* a write that fails (its name is a folder): flush names the file, the commit puts
-     * nothing in place (DIR as it was), the rest of the queue thrown away */
+    /* a file that cannot be made (its name is a folder): refused at once, named; a write
+     * that fails in the background (past the process's file size limit, RLIMIT_FSIZE, with
+     * SIGXFSZ ignored: EFBIG): flush names the file, the commit puts nothing in place (DIR keeps
+     * the last run's files, not this one's h.asc), the rest of the queue thrown away */
     o = outdir_open(d);
     if (o) {
         write_text(outdir_path(o, "h.asc"), "fourth");
         outdir_mkdirs(outdir_path(o, "adir"));
         unsigned char *b = malloc(16);
-        CHECK(b && outdir_write_async(o, "adir", b, 16) == SWGL_OK, "a write queued (its failure comes later)");
+        CHECK(outdir_write_async(o, "adir", b, 16) == SWGL_ERR_IO && strstr(swgl_last_error(), "adir") &&
+                  strstr(swgl_last_error(), "cannot create"),
+              "a file whose name is a folder: refused when it is opened, named: %s", swgl_last_error());
+        struct rlimit old_lim, lim;
+        getrlimit(RLIMIT_FSIZE, &old_lim);
+        lim = old_lim;
+        lim.rlim_cur = 1 << 20;
+        void (*old_sig)(int) = signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &lim);
+        unsigned char *big = calloc(2 << 20, 1);
+        swgl_status qst = outdir_write_async(o, "big.bin", big, 2 << 20);
         swgl_status fst = outdir_flush(o);
-        CHECK(fst == SWGL_ERR_IO && strstr(swgl_last_error(), "adir") && strstr(swgl_last_error(), "write failed"),
-              "flush gives the failed write, naming its file: %s", swgl_last_error());
+        setrlimit(RLIMIT_FSIZE, &old_lim);
+        signal(SIGXFSZ, old_sig);
+        CHECK(qst == SWGL_OK, "a write past the size limit is queued (its failure comes later)");
+        CHECK(fst == SWGL_ERR_IO && strstr(swgl_last_error(), "big.bin") && strstr(swgl_last_error(), "write failed"),
+              "flush gives the write that failed in the background, naming its file: %s", swgl_last_error());
         char gflt[700];
         snprintf(gflt, sizeof gflt, "%s/g.flt", d);
         CHECK(outdir_commit(o) == SWGL_ERR_IO && !exists(f1) && exists(gflt),

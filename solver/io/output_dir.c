@@ -18,12 +18,13 @@
  * the fallback.
  *
  * Writing in the background (issue 28: a run's grids written while it goes on stepping,
- * and side by side at its end): outdir_write_async hands a filled buffer to the folder's
- * writer threads (OUTDIR_WRITERS, started at the first one), which write it to its
- * staged file, each its own file (a file system takes one write of a file at a time, and
- * several files at once); the caller waits only while OUTDIR_PENDING_MAX bytes are queued.
- * outdir_flush waits for them all and gives the first failure, naming the file;
- * outdir_commit flushes before the swap (a failed write commits nothing), outdir_abort
+ * and side by side at its end): a file is opened (outdir_file_open), filled buffers of its
+ * parts are handed to the folder's writer threads (outdir_file_write; OUTDIR_WRITERS, started
+ * at the first part), which write each at its offset, and it is closed by whoever holds it
+ * last (outdir_file_close).  The caller waits only while OUTDIR_PENDING_MAX bytes are queued,
+ * and takes its buffers from outdir_buffer, which hands back written ones (their pages
+ * cleared once).  outdir_flush waits for them all and gives the first failure, naming the
+ * file; outdir_commit flushes before the swap (a failed write commits nothing), outdir_abort
  * waits and throws the folder away. */
 #define _GNU_SOURCE 1   /* renameat2 */
 #include "output.h"
@@ -51,15 +52,8 @@
 #define MARKER ".swgl-output"
 
 #define OUTDIR_WRITERS 4
-#define OUTDIR_PENDING_MAX ((size_t)768 << 20)
-
-/* a buffer to write to a staged file */
-typedef struct wjob {
-    struct wjob *next;
-    void *buf;
-    size_t bytes;
-    char path[PATH_MAX];
-} wjob;
+#define OUTDIR_PENDING_MAX ((size_t)256 << 20)
+#define OUTDIR_SPARE_MAX 4   /* buffers kept for reuse */
 
 struct outdir {
     char dir[PATH_MAX];       /* DIR */
@@ -73,9 +67,12 @@ struct outdir {
     pthread_cond_t cv;
     pthread_t th[OUTDIR_WRITERS];
     int threads, stop, busy, failed;
-    wjob *head, *tail;
+    struct wjob *head, *tail;
     size_t pending;
     char why[PATH_MAX + 128];
+    /* buffers written, kept for the next ones (outdir_buffer: their pages cleared once) */
+    struct wjob *spare;
+    int n_spare;
 };
 
 /* mkdir -p: creates path and its parents; an existing folder is fine. */
@@ -269,26 +266,53 @@ const char *outdir_path(outdir *o, const char *name)
 
 /* ---- the writers ---------------------------------------------------------------------- */
 
-/* the job's buffer into its file: 0, or an errno */
-static int write_file(const wjob *j)
+/* a file written in parts: open while the caller or a part holds it (refs) */
+struct outdir_file {
+    int fd, refs;
+    char path[PATH_MAX];
+};
+
+/* bytes of buf (a buffer of cap bytes) at offset of file f */
+typedef struct wjob {
+    struct wjob *next;
+    outdir_file *f;
+    size_t off, bytes, cap;
+    void *buf;
+} wjob;
+
+/* the job's bytes into its file: 0, or an errno */
+static int write_part(const wjob *j)
 {
-    int fd = open(j->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) return errno;
     const char *b = j->buf;
-    size_t left = j->bytes;
-    int err = 0;
+    size_t left = j->bytes, off = j->off;
     while (left > 0) {
-        ssize_t w = write(fd, b, left);
+        ssize_t w = pwrite(j->f->fd, b, left < ((size_t)1 << 20) ? left : ((size_t)1 << 20), (off_t)off);   /* (1 MB a call) */
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            err = w < 0 ? errno : EIO;
-            break;
-        }
+        if (w <= 0) return w < 0 ? errno : EIO;
         b += w;
+        off += (size_t)w;
         left -= (size_t)w;
     }
-    if (close(fd) != 0 && !err) err = errno;
-    return err;
+    return 0;
+}
+
+/* (o->mu held) a failure of file f, the first one named */
+static void fail_locked(outdir *o, const outdir_file *f, int err)
+{
+    if (o->failed) return;
+    o->failed = 1;
+    snprintf(o->why, sizeof o->why, "%s: write failed: %s", f->path, strerror(err));
+}
+
+/* (o->mu held) one holder of f less: the last closes it (the lock let go meanwhile) */
+static void release_locked(outdir *o, outdir_file *f)
+{
+    if (--f->refs > 0) return;
+    pthread_mutex_unlock(&o->mu);
+    int err = close(f->fd) != 0 ? errno : 0;
+    pthread_mutex_lock(&o->mu);
+    if (err) fail_locked(o, f, err);
+    free(f);
 }
 
 static void *writer(void *arg)
@@ -304,48 +328,84 @@ static void *writer(void *arg)
         o->busy++;
         int skip = o->failed;   /* (after a failure the rest is thrown away) */
         pthread_mutex_unlock(&o->mu);
-        int err = skip ? 0 : write_file(j);
+        int err = skip ? 0 : write_part(j);
         pthread_mutex_lock(&o->mu);
-        if (err && !o->failed) {
-            o->failed = 1;
-            snprintf(o->why, sizeof o->why, "%s: write failed: %s", j->path, strerror(err));
-        }
+        if (err) fail_locked(o, j->f, err);
+        release_locked(o, j->f);
         o->busy--;
         o->pending -= j->bytes;
+        if (o->n_spare < OUTDIR_SPARE_MAX && !o->stop) {   /* (kept for outdir_buffer) */
+            j->next = o->spare;
+            o->spare = j;
+            o->n_spare++;
+        } else {
+            free(j->buf);
+            free(j);
+        }
         pthread_cond_broadcast(&o->cv);
-        free(j->buf);
-        free(j);
     }
     pthread_mutex_unlock(&o->mu);
     return NULL;
 }
 
-swgl_status outdir_write_async(outdir *o, const char *name, void *buf, size_t bytes)
+void *outdir_buffer(outdir *o, size_t bytes)
 {
-    const char *path = buf ? outdir_path(o, name) : NULL;
-    wjob *j = path ? malloc(sizeof *j) : NULL;
+    pthread_mutex_lock(&o->mu);
+    wjob **p = &o->spare;
+    while (*p && (*p)->cap < bytes) p = &(*p)->next;
+    wjob *j = *p;
+    if (j) {
+        *p = j->next;
+        o->n_spare--;
+    }
+    pthread_mutex_unlock(&o->mu);
+    if (!j) return malloc(bytes ? bytes : 1);
+    void *b = j->buf;
+    free(j);
+    return b;
+}
+
+outdir_file *outdir_file_open(outdir *o, const char *name)
+{
+    const char *path = outdir_path(o, name);
+    outdir_file *f = path ? malloc(sizeof *f) : NULL;
+    if (!f) {
+        if (path) swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path);
+        else swgl_fail(SWGL_ERR_IO, "%s: bad name in the output folder", name ? name : "(no name)");
+        return NULL;
+    }
+    snprintf(f->path, sizeof f->path, "%s", path);
+    f->refs = 1;
+    if ((f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+        swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+swgl_status outdir_file_write(outdir *o, outdir_file *f, size_t offset, void *buf, size_t bytes)
+{
+    wjob *j = buf ? malloc(sizeof *j) : NULL;
     if (!j) {
         free(buf);
-        if (!buf) return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", name ? name : "(no name)");
-        return swgl_fail(SWGL_ERR_IO, "%s: bad name in the output folder", name ? name : "(no name)");
+        return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", f->path);
     }
-    snprintf(j->path, sizeof j->path, "%s", path);
-    j->buf = buf;
-    j->bytes = bytes;
-    j->next = NULL;
+    *j = (wjob){NULL, f, offset, bytes, bytes, buf};
     pthread_mutex_lock(&o->mu);
-    if (o->threads == 0) {   /* the writers, at the first file (none started: written here) */
+    if (o->threads == 0) {   /* the writers, at the first part (none started: written here) */
         for (int k = 0; k < OUTDIR_WRITERS; k++)
             if (pthread_create(&o->th[o->threads], NULL, writer, o) == 0) o->threads++;
     }
     if (o->threads == 0) {
         pthread_mutex_unlock(&o->mu);
-        int err = write_file(j);
+        int err = write_part(j);
         free(j->buf);
         free(j);
-        return err ? swgl_fail(SWGL_ERR_IO, "%s: write failed: %s", path, strerror(err)) : SWGL_OK;
+        return err ? swgl_fail(SWGL_ERR_IO, "%s: write failed: %s", f->path, strerror(err)) : SWGL_OK;
     }
     while (o->pending > 0 && o->pending + bytes > OUTDIR_PENDING_MAX) pthread_cond_wait(&o->cv, &o->mu);
+    f->refs++;
     if (o->tail) o->tail->next = j;
     else o->head = j;
     o->tail = j;
@@ -353,6 +413,26 @@ swgl_status outdir_write_async(outdir *o, const char *name, void *buf, size_t by
     pthread_cond_signal(&o->cv);
     pthread_mutex_unlock(&o->mu);
     return SWGL_OK;
+}
+
+void outdir_file_close(outdir *o, outdir_file *f)
+{
+    if (!f) return;
+    pthread_mutex_lock(&o->mu);
+    release_locked(o, f);
+    pthread_mutex_unlock(&o->mu);
+}
+
+swgl_status outdir_write_async(outdir *o, const char *name, void *buf, size_t bytes)
+{
+    outdir_file *f = outdir_file_open(o, name);
+    if (!f) {
+        free(buf);
+        return SWGL_ERR_IO;
+    }
+    swgl_status st = outdir_file_write(o, f, 0, buf, bytes);
+    outdir_file_close(o, f);
+    return st;
 }
 
 swgl_status outdir_flush(outdir *o)
@@ -374,6 +454,13 @@ static void writers_stop(outdir *o)
     pthread_mutex_unlock(&o->mu);
     for (int k = 0; k < o->threads; k++) pthread_join(o->th[k], NULL);
     o->threads = 0;
+    while (o->spare) {
+        wjob *j = o->spare;
+        o->spare = j->next;
+        free(j->buf);
+        free(j);
+    }
+    o->n_spare = 0;
     pthread_mutex_destroy(&o->mu);
     pthread_cond_destroy(&o->cv);
 }
