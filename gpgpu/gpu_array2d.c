@@ -202,15 +202,24 @@ void gpu_internal_transfer_release(void)
     memset(&g_xfer, 0, sizeof g_xfer);
 }
 
-/* binds buffer k to target, grown to bytes */
+/* binds buffer k to target, grown to bytes (its size kept only once the GL has it) */
 static void xfer_bind(int k, GLenum target, size_t bytes)
 {
     if (!g_xfer.buf[k]) glGenBuffers(1, &g_xfer.buf[k]);
     glBindBuffer(target, g_xfer.buf[k]);
     if (g_xfer.cap[k] < bytes) {
+        glGetError();
         glBufferData(target, (GLsizeiptr)bytes, NULL, k ? GL_STREAM_READ : GL_STREAM_DRAW);
-        g_xfer.cap[k] = bytes;
+        g_xfer.cap[k] = glGetError() == GL_NO_ERROR ? bytes : 0;
     }
+}
+
+/* a map that failed: the buffer let go if the GL mapped it all the same, unbound */
+static void *xfer_failed(GLenum target, void *p)
+{
+    if (p) glUnmapBuffer(target);
+    glBindBuffer(target, 0);
+    return NULL;
 }
 
 void *gpu_array2d_upload_map(const gpu_array2d *a, swgl_status *stp)
@@ -218,15 +227,16 @@ void *gpu_array2d_upload_map(const gpu_array2d *a, swgl_status *stp)
     size_t bytes = (size_t)a->width * (size_t)a->height * 16;
     glGetError();
     xfer_bind(0, GL_PIXEL_UNPACK_BUFFER, bytes);
-    void *p = glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes,
-                               GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    swgl_status st = gpu_check_gl("upload (glMapBufferRange)");
+    void *p = g_xfer.cap[0] >= bytes ? glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, (GLsizeiptr)bytes,
+                                                         GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT)
+                                     : NULL;
+    swgl_status st = gpu_check_gl("upload (glBufferData, glMapBufferRange)");
     if (!p || st != SWGL_OK) {
         *stp = swgl_fail(st != SWGL_OK ? st : SWGL_ERR_GL, "upload of '%s' (%dx%d): the pixel buffer could not be mapped",
                          a->label, a->width, a->height);
-        return NULL;
+        return xfer_failed(GL_PIXEL_UNPACK_BUFFER, p);
     }
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     g_xfer.w = a->width;
     g_xfer.h = a->height;
     g_xfer.fmt = a->format;
@@ -264,15 +274,18 @@ const void *gpu_array2d_download_map(const gpu_array2d *a, swgl_status *stp)
     size_t bytes = (size_t)a->width * (size_t)a->height * 16;
     glGetError();
     xfer_bind(1, GL_PIXEL_PACK_BUFFER, bytes);
-    gpu_internal_read(a, 0, 0, a->width, a->height, (void *)0);
-    void *p = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    void *p = NULL;
+    if (g_xfer.cap[1] >= bytes) {
+        gpu_internal_read(a, 0, 0, a->width, a->height, (void *)0);
+        p = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)bytes, GL_MAP_READ_BIT);
+    }
     swgl_status st = gpu_check_gl("download (glGetTexImage into the pixel buffer, glMapBufferRange)");
     if (!p || st != SWGL_OK) {
         *stp = swgl_fail(st != SWGL_OK ? st : SWGL_ERR_GL,
                          "download of '%s' (%dx%d): the pixel buffer could not be mapped", a->label, a->width, a->height);
-        return NULL;
+        return xfer_failed(GL_PIXEL_PACK_BUFFER, p);
     }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     return p;
 }
 
@@ -280,9 +293,12 @@ swgl_status gpu_array2d_download_unmap(void)
 {
     glGetError();
     glBindBuffer(GL_PIXEL_PACK_BUFFER, g_xfer.buf[1]);
-    glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+    GLboolean kept = glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    return gpu_check_gl("download (glUnmapBuffer)");
+    swgl_status st = gpu_check_gl("download (glUnmapBuffer)");
+    if (st == SWGL_OK && !kept)
+        st = swgl_fail(SWGL_ERR_GL, "download: the pixel buffer's texels were lost while mapped (glUnmapBuffer)");
+    return st;
 }
 
 swgl_status gpu_array2d_rect_doubles(gpu_array2d *a, int set, int x, int y, int w, int h, double *buf, int stride,

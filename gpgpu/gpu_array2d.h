@@ -54,10 +54,10 @@ void gpu_elems_from_doubles(gpu_format f, void *t, size_t n, const double *buf, 
 void *gpu_array2d_upload_map(const gpu_array2d *a, swgl_status *st);
 swgl_status gpu_array2d_upload_unmap(gpu_array2d *const *to, int n);
 const void *gpu_array2d_download_map(const gpu_array2d *a, swgl_status *st);
-/* Transfers of this many elements or more go through the pixel buffers and convert on
- * every core (rect_doubles of a whole array, the schemes' states and maps). */
+swgl_status gpu_array2d_download_unmap(void);   /* SWGL_ERR_GL where the GL lost the texels */
+/* rect_doubles of a whole array of this many elements or more goes through the pixel
+ * buffers, and the gpu_elems_ conversions of as many run on every core */
 #define GPU_XFER_MAPPED_MIN ((size_t)1 << 16)
-swgl_status gpu_array2d_download_unmap(void);
 /* Fills every element with one value (4 floats or 4 uint32). */
 swgl_status gpu_array2d_fill(gpu_array2d *a, const void *value);
 

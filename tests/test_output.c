@@ -561,6 +561,14 @@ static void test_outdir(void)
         snprintf(name, sizeof name, "bg/f%02d.bin", k);
         queued += b && outdir_write_async(o, name, b, FB) == SWGL_OK;
     }
+    /* a name written twice while its first parts may still be queued: the second file is a
+     * new one, only its bytes in DIR (the first's parts went to the file it unlinked) */
+    unsigned char *first = malloc(FB), *second = malloc(16);
+    if (first) memset(first, 'x', FB);
+    if (second) memset(second, 'y', 16);
+    CHECK(o && first && second && outdir_write_async(o, "twice.bin", first, FB) == SWGL_OK &&
+              outdir_write_async(o, "twice.bin", second, 16) == SWGL_OK,
+          "a name written twice: both queued");
     double gv[6] = {1, 2, 3, 4, 5, 6};
     swgl_status gst = o ? grid_write(o, "g", GRID_FORMAT_FLT, 3, 2, 0, 0, 1, 1, gv, NULL) : SWGL_ERR_IO;
     CHECK(queued == NF && gst == SWGL_OK, "40 files queued for the writers, and a .flt grid (%s)", swgl_last_error());
@@ -580,6 +588,15 @@ static void test_outdir(void)
         free(b);
     }
     CHECK(right == NF, "the 40 files written in the background hold their bytes (%d of %d)", right, NF);
+    {
+        char path[700];
+        snprintf(path, sizeof path, "%s/twice.bin", d);
+        FILE *f = fopen(path, "rb");
+        char b[32] = {0};
+        size_t got = f ? fread(b, 1, sizeof b, f) : 0;
+        if (f) fclose(f);
+        CHECK(got == 16 && b[0] == 'y' && b[15] == 'y', "twice.bin holds the second file's 16 bytes alone (%zu)", got);
+    }
     {
         char path[700];
         snprintf(path, sizeof path, "%s/g.flt", d);
@@ -617,6 +634,9 @@ static void test_outdir(void)
         CHECK(qst == SWGL_OK, "a write past the size limit is queued (its failure comes later)");
         CHECK(fst == SWGL_ERR_IO && strstr(swgl_last_error(), "big.bin") && strstr(swgl_last_error(), "write failed"),
               "flush gives the write that failed in the background, naming its file: %s", swgl_last_error());
+        unsigned char *more = malloc(16);
+        CHECK(outdir_write_async(o, "more.bin", more, 16) == SWGL_ERR_IO && strstr(swgl_last_error(), "big.bin"),
+              "after a failed write the next write fails at once, naming the first failure: %s", swgl_last_error());
         char gflt[700];
         snprintf(gflt, sizeof gflt, "%s/g.flt", d);
         CHECK(outdir_commit(o) == SWGL_ERR_IO && !exists(f1) && exists(gflt),

@@ -23,11 +23,12 @@ const char *outdir_path(outdir *o, const char *name);   /* staged path of a file
 swgl_status outdir_commit(outdir *o);                    /* frees o */
 int outdir_mkdirs(const char *path);                     /* mkdir -p: 0, or -1 with errno */
 void outdir_abort(outdir *o);                            /* frees o; NULL is fine */
-/* Writing in the background (output_dir.c): a file of the folder opened (created empty;
- * NULL with the message on failure), its parts written by the folder's writer threads
- * (outdir_file_write takes buf, malloc'd or from outdir_buffer, and frees or keeps it once
- * written, also on failure; the caller waits while too much is queued), then closed by the
- * caller (the file is shut once its last part is in).  outdir_write_async: a whole file in
+/* Writing in the background (output_dir.c): a file of the folder opened (created anew, a
+ * file of that name before it unlinked; NULL with the message on failure), its parts written
+ * by the folder's writer threads (outdir_file_write takes buf, malloc'd or from
+ * outdir_buffer, and frees or keeps it once written, also on failure; the caller waits while
+ * too much is queued; SWGL_ERR_IO, naming the file, once a write of the folder has failed),
+ * then closed by the caller (the file is shut once its last part is in).  outdir_write_async: a whole file in
  * one part.  outdir_flush waits for every part and gives the first failure, naming its
  * file; outdir_commit flushes first and commits nothing after a failure. */
 typedef struct outdir_file outdir_file;
@@ -39,7 +40,6 @@ swgl_status outdir_flush(outdir *o);
 /* A buffer of at least bytes for outdir_file_write: one written already where there is one
  * (its pages in memory), else malloc's; NULL when out of memory. */
 void *outdir_buffer(outdir *o, size_t bytes);
-swgl_status outdir_flush(outdir *o);
 /* Whether outdir_commit swaps the folders with one atomic exchange (renameat2
  * RENAME_EXCHANGE, the default: on) or, off, as where the file system has none: old aside,
  * new in, old removed (tests/test_output.c runs that path).  For the whole process. */

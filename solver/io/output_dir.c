@@ -53,7 +53,7 @@
 
 #define OUTDIR_WRITERS 4
 #define OUTDIR_PENDING_MAX ((size_t)256 << 20)
-#define OUTDIR_SPARE_MAX 4   /* buffers kept for reuse */
+#define OUTDIR_SPARE_MAX 2   /* buffers kept for reuse (until the commit) */
 
 struct outdir {
     char dir[PATH_MAX];       /* DIR */
@@ -184,8 +184,6 @@ outdir *outdir_open(const char *dir)
         swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", dir);
         return NULL;
     }
-    pthread_mutex_init(&o->mu, NULL);
-    pthread_cond_init(&o->cv, NULL);
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/') n--;
     if (n == 0 || n + 64 >= sizeof o->dir) {
@@ -245,6 +243,8 @@ outdir *outdir_open(const char *dir)
         free(o);
         return NULL;
     }
+    pthread_mutex_init(&o->mu, NULL);   /* (the writers') */
+    pthread_cond_init(&o->cv, NULL);
     return o;
 }
 
@@ -376,7 +376,13 @@ outdir_file *outdir_file_open(outdir *o, const char *name)
     }
     snprintf(f->path, sizeof f->path, "%s", path);
     f->refs = 1;
-    if ((f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+    /* (a new file: parts still queued for one of the same name go to that one, unlinked) */
+    if (unlink(path) != 0 && errno != ENOENT && errno != EISDIR) {
+        swgl_fail(SWGL_ERR_IO, "%s: cannot replace: %s", path, strerror(errno));
+        free(f);
+        return NULL;
+    }
+    if ((f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
         swgl_fail(SWGL_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
         free(f);
         return NULL;
@@ -393,6 +399,12 @@ swgl_status outdir_file_write(outdir *o, outdir_file *f, size_t offset, void *bu
     }
     *j = (wjob){NULL, f, offset, bytes, bytes, buf};
     pthread_mutex_lock(&o->mu);
+    if (o->failed) {   /* (a write failed already: the run fails now, not at its end) */
+        pthread_mutex_unlock(&o->mu);
+        free(j->buf);
+        free(j);
+        return swgl_fail(SWGL_ERR_IO, "%s", o->why);
+    }
     if (o->threads == 0) {   /* the writers, at the first part (none started: written here) */
         for (int k = 0; k < OUTDIR_WRITERS; k++)
             if (pthread_create(&o->th[o->threads], NULL, writer, o) == 0) o->threads++;

@@ -52,6 +52,21 @@ static swgl_status write_hdr(const char *path, int nx, int ny, double xll, doubl
     return SWGL_OK;
 }
 
+/* rows r0 .. r0 + rn - 1 of the file (the first the northern one) as floats into out, on
+ * every core: NODATA where a value is not finite or not kept */
+static void flt_rows(const grid_values *g, int nx, int ny, int r0, int rn, float *out)
+{
+#pragma omp parallel for schedule(static)
+    for (int r = 0; r < rn; r++) {
+        const int j = ny - 1 - (r0 + r);
+        float *row = out + (size_t)r * (size_t)nx;
+        for (int i = 0; i < nx; i++) {
+            const double x = grid_value_at(g, nx, i, j);
+            row[i] = isfinite(x) && grid_value_kept(g, nx, i, j, x) ? (float)x : FLT_NODATA;
+        }
+    }
+}
+
 /* The grid of grid_write_at (output.h) as floats into flt_path, its header into hdr_path:
  * rows of FLT_ROWS at a time converted on every core, written in order. */
 #define FLT_ROWS 64
@@ -72,15 +87,7 @@ static swgl_status flt_write_at(const char *flt_path, const char *hdr_path, int 
     int bad = 0;
     for (int r0 = 0; r0 < ny && !bad; r0 += FLT_ROWS) {
         const int rn = ny - r0 < FLT_ROWS ? ny - r0 : FLT_ROWS;
-#pragma omp parallel for schedule(static)
-        for (int r = 0; r < rn; r++) {
-            const int j = ny - 1 - (r0 + r);   /* the first row the northern one */
-            float *row = rows + (size_t)r * (size_t)nx;
-            for (int i = 0; i < nx; i++) {
-                const double x = grid_value_at(g, nx, i, j);
-                row[i] = isfinite(x) && grid_value_kept(g, nx, i, j, x) ? (float)x : FLT_NODATA;
-            }
-        }
+        flt_rows(g, nx, ny, r0, rn, rows);
         bad = fwrite(rows, sizeof *rows * (size_t)nx, (size_t)rn, f) != (size_t)rn;
     }
     free(rows);
@@ -132,15 +139,7 @@ swgl_status grid_write_at(outdir *od, const char *name, int format, int nx, int 
             st = swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", file);
             break;
         }
-#pragma omp parallel for schedule(static)
-        for (int r = 0; r < rn; r++) {
-            const int j = ny - 1 - (r0 + r);   /* the first row the northern one */
-            float *out = v + (size_t)r * (size_t)nx;
-            for (int i = 0; i < nx; i++) {
-                const double x = grid_value_at(g, nx, i, j);
-                out[i] = isfinite(x) && grid_value_kept(g, nx, i, j, x) ? (float)x : FLT_NODATA;
-            }
-        }
+        flt_rows(g, nx, ny, r0, rn, v);
         st = outdir_file_write(od, f, (size_t)r0 * row, v, (size_t)rn * row);
     }
     outdir_file_close(od, f);

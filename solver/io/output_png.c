@@ -381,7 +381,7 @@ swgl_status png_write_field_at(const char *path, int nx, int ny, const double *v
         free(k2);
         return st;
     }
-    if (v_stride != (size_t)nx) {   /* (a grid of at most PNG_AUTO_SIDE a side here) */
+    if (v_stride != (size_t)nx) {   /* (drawn cell by cell: the field's rows copied together first) */
         double *vc = malloc((size_t)nx * (size_t)ny * sizeof *vc);
         if (!vc) return swgl_fail(SWGL_ERR_NO_MEMORY, "%s: out of memory", path);
         for (int j = 0; j < ny; j++) memcpy(vc + (size_t)j * nx, v + (size_t)j * v_stride, (size_t)nx * sizeof *vc);

@@ -125,15 +125,20 @@ swgl_status gpu_maps_end(gpu_maps *g, gpu_pass *p)
 swgl_status gpu_maps_read(gpu_maps *g, const unsigned char *code, swe_maps *m)
 {
     if (!g->maps[0]) return SWGL_OK;
-    swgl_status st = swe_maps_make(m);   /* (the start where a cell is not active) */
+    swgl_status st = m->m[0] ? SWGL_OK : swe_maps_alloc(m);
     long n = (long)g->w * g->h;
-    /* the texels in place, every core (gpu_array2d.h) */
+    /* the texels in place, every core (gpu_array2d.h); a cell not active holds none (its
+     * start: swe_maps_start_cell) */
     for (int q = 0; q < 2 && st == SWGL_OK; q++) {
         const float *t = gpu_array2d_download_map(gpu_mrt_member(g->maps[g->mi], q), &st);
         if (!t) break;
 #pragma omp parallel for schedule(static)
         for (long k = 0; k < n; k++) {
-            if (code[k] != CELL_ACTIVE) continue;
+            if (code[k] != CELL_ACTIVE) {
+                if (q == 0)
+                    for (int c = 0; c < SWE_MAP_COUNT; c++) m->m[c][k] = c == SWE_MAP_ARRIVAL ? -1.0 : 0.0;
+                continue;
+            }
             if (q == 1) {
                 m->m[SWE_MAP_T_MAX_H][k] = t[4 * k];
                 continue;

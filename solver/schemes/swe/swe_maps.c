@@ -28,15 +28,23 @@ void swe_maps_prepare(swe_maps *m, const scheme_setup *s, double *const *f, doub
     m->t0 = t0;
 }
 
+swgl_status swe_maps_alloc(swe_maps *m)
+{
+    size_t n = grid_size(m->nx, m->ny);
+    for (int k = 0; k < SWE_MAP_COUNT; k++)
+        if (!(m->m[k] = malloc(n * sizeof(double)))) {
+            for (int q = 0; q < SWE_MAP_COUNT; q++) free(m->m[q]), m->m[q] = NULL;
+            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the flood maps");
+        }
+    return SWGL_OK;
+}
+
 swgl_status swe_maps_make(swe_maps *m)
 {
     if (m->m[0]) return SWGL_OK;
     long n = (long)grid_size(m->nx, m->ny);
-    for (int k = 0; k < SWE_MAP_COUNT; k++)
-        if (!(m->m[k] = malloc((size_t)n * sizeof(double)))) {
-            for (int q = 0; q < SWE_MAP_COUNT; q++) free(m->m[q]), m->m[q] = NULL;
-            return swgl_fail(SWGL_ERR_NO_MEMORY, "out of memory for the flood maps");
-        }
+    swgl_status st = swe_maps_alloc(m);
+    if (st != SWGL_OK) return st;
     /* (every core: the pages cleared where they are first written) */
 #pragma omp parallel for schedule(static)
     for (long k = 0; k < n; k++) {

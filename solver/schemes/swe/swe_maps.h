@@ -31,8 +31,10 @@ extern const char *const swe_map_names[SWE_MAP_COUNT];   /* "max_depth", ... (th
  * from it (swe_maps_start_cell), with no host arrays of the maps until it reads them back. */
 void swe_maps_prepare(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth, double t0);
 /* m's arrays, made from its start where there are none yet (every core; an active cell as
- * swe_maps_start_cell gives it, the others 0 with arrival -1). */
+ * swe_maps_start_cell gives it, the others 0 with arrival -1); swe_maps_alloc: the arrays
+ * only, their values the caller's to write (every cell). */
 swgl_status swe_maps_make(swe_maps *m);
+swgl_status swe_maps_alloc(swe_maps *m);
 /* prepare and make: the maps of the state f at the start t0. */
 swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, double arrival_depth, double t0);
 void swe_maps_free(swe_maps *m);

@@ -72,7 +72,8 @@ swgl_status swe_write_final(const scheme_setup *s, double *const *f, outdir *od,
     h_range(s, f[0], &hmin, &hmax);
     char title[160];
     snprintf(title, sizeof title, "depth h, t = %g s (%s)", s->t_end, backend);
-    /* (the depth where it lies, with its ghost ring: no copy) */
+    /* (the depth read where it lies, with its ghost ring: a grid past 2048 cells a side is
+     * drawn every so many cells from it, a smaller one's interior copied first) */
     st = png_write_field_at(outdir_path(od, "depth.png"), s->nx, s->ny, &f[0][grid_in(s->nx, 0, 0)],
                             (size_t)grid_stride(s->nx), sc->active, sc->bed, 0, hmax > 0 ? hmax : 1, CMAP_DEPTH, 0,
                             title, "m");
