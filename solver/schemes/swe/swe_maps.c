@@ -61,17 +61,19 @@ swgl_status swe_maps_init(swe_maps *m, const scheme_setup *s, double *const *f, 
     return swe_maps_make(m);
 }
 
-/* The rule of shaders/swe/swe_maps.glsl, in double (swe_maps_cell). */
+/* The rule of shaders/swe/swe_maps.glsl, in double (swe_maps_cell), after every step of a
+ * CPU backend: on the calling thread (the fast solvers choose their threads by the
+ * machine's load, cpu_ref/cpu_info.h), a map written only where it changed. */
 void swe_maps_update(swe_maps *m, const unsigned char *code, double *const *f, double t)
 {
-    long n = (long)grid_size(m->nx, m->ny);
-#pragma omp parallel for schedule(static) if (n >= 1 << 16)
-    for (long k = 0; k < n; k++) {
+    size_t n = grid_size(m->nx, m->ny);
+    for (size_t k = 0; k < n; k++) {
         if (code[k] != CELL_ACTIVE) continue;
-        double v[SWE_MAP_COUNT];
-        for (int c = 0; c < SWE_MAP_COUNT; c++) v[c] = m->m[c][k];
+        double v[SWE_MAP_COUNT], was[SWE_MAP_COUNT];
+        for (int c = 0; c < SWE_MAP_COUNT; c++) v[c] = was[c] = m->m[c][k];
         swe_maps_cell(v, f[0][k], f[1][k], f[2][k], m->h_dry, m->arrival_depth, t);
-        for (int c = 0; c < SWE_MAP_COUNT; c++) m->m[c][k] = v[c];
+        for (int c = 0; c < SWE_MAP_COUNT; c++)
+            if (v[c] != was[c]) m->m[c][k] = v[c];
     }
 }
 
