@@ -118,6 +118,19 @@ for v in abc 32x 32xq "32 x16" 32x16x; do
   ok $? "bench scaling --weak '$v': refused by name (exit $r)"
 done
 
+# kp's rest rule off in bench scaling unless tuned (issue 32: with it on, the case's still water
+# made a 4096^2 block step at 6e10 cells/s, five times an every-cell-working run, so the
+# one-rank figure did not measure the decomposition); said in the header
+"$swgl" bench scaling --strong 0 --weak 16 --steps 2 --schemes kp --backends cpu --min-time $T \
+  > "$tmp/rest.log" 2>&1
+r=$?
+"$swgl" bench scaling --strong 0 --weak 16 --steps 2 --schemes kp --backends cpu --min-time $T --tune kp.rest=on \
+  > "$tmp/rest_on.log" 2>&1
+r2=$?
+[ $r = 0 ] && [ $r2 = 0 ] && grep -q "kp's rest rule off" "$tmp/rest.log" && grep -q "kp's rest rule as tuned" "$tmp/rest_on.log" \
+  && grep -q "^kp, cpu" "$tmp/rest.log" && grep -q "^kp, cpu" "$tmp/rest_on.log"
+ok $? "bench scaling: kp's rest rule off unless tuned, said in the header (exit $r, $r2)"
+
 # bench real (issue 28): the real run's shape beside the bench's, per scheme; skipped where
 # the device has no compute passes (its default backend is gpu-compute)
 if grep -q '^compute: *yes' "$tmp/info"; then

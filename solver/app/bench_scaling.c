@@ -1,7 +1,7 @@
 /* bench_scaling.c — `mpirun -n P swgl bench scaling`: how a run over P ranks scales
  * (issue 14; docs/mpi.md, docs/performance.md "Over MPI ranks").  The radial dam break
  * (case circular-dambreak: a column of 2.5 m in still water of 0.5 m, so every cell is wet
- * and every block works alike), for each scheme and backend:
+ * and every block works alike, kp's rest rule off unless tuned), for each scheme and backend:
  *   strong:  a fixed N x N grid (--strong, default 8192) on one rank, then over the P;
  *   weak:    B x B cells a rank (--weak, default 4096; or W x H, --weak WxH, so that the
  *            border's length can change with the block's area kept): a block on one rank,
@@ -259,7 +259,9 @@ int bench_scaling(int argc, char **argv)
                        "  each (--min-time, default 1).  Every figure is the median of 3 such runs, a new sim each\n"
                        "  time, after the first run (its warm-up); 'spread' = (max - min) / median.  --host-clock: one\n"
                        "  rank also with the step read back every step, as the ranks step.  --hold K: every run\n"
-                       "  with [run] step_hold = K (1 to 64: the time step held for up to K steps, docs/mpi.md).\n");
+                       "  with [run] step_hold = K (1 to 64: the time step held for up to K steps, docs/mpi.md).\n"
+                       "  kp's rest rule is off unless --tune kp.rest=on|off is given (the case's still water would\n"
+                       "  be skipped, and a run's cost follow the wave, not the ranks).\n");
             return 2;
         }
     }
@@ -271,6 +273,13 @@ int bench_scaling(int argc, char **argv)
     }
     const int P = swgl_mpi_size(), rank0 = swgl_mpi_rank() == 0;
     int px = 1, py = 1;
+    /* kp's rest rule off unless tuned: the case's still water is at rest but for the column, so
+     * with the rule on the first steps skip most tiles, and a run's cost depends on how far the
+     * wave has gone (a 4096^2 block at 6e10 cells/s), not on the decomposition (issue 32) */
+    if (!strstr(g_tune, "kp.rest=")) {
+        size_t n = strlen(g_tune);
+        snprintf(g_tune + n, sizeof g_tune - n, "%skp.rest=off", n ? "\n" : "");
+    }
     /* the blocks of a square grid (the weak runs' grid is B px x B py, which splits the same) */
     if (weak > 0 && square_blocks(P, &px, &py)) {
         if (rank0) fprintf(stderr, "swgl bench scaling: --tune mpi.blocks: expected AxB with A B = %d ranks\n", P);
@@ -295,8 +304,8 @@ int bench_scaling(int argc, char **argv)
     if (rank0 && gpu_line && want_cs && swgl_copy_bandwidth(device >= 0, device, 1, &ceil_cs) != SWGL_OK) ceil_cs = 0;
     const int threads = bench_cpu_threads();   /* (every rank) */
     if (rank0) {
-        printf("swgl bench scaling — the radial dam break (every cell wet) over %d MPI rank%s (weak: %d x %d blocks)\n",
-               P, P == 1 ? "" : "s", px, py);
+        printf("swgl bench scaling — the radial dam break (every cell wet; kp's rest rule %s) over %d MPI rank%s (weak: "
+               "%d x %d blocks)\n", strstr(g_tune, "kp.rest=off") ? "off" : "as tuned", P, P == 1 ? "" : "s", px, py);
         if (gpu_line) {
             printf("GPU (rank 0): %s | %s | GL %s (each rank of a node its own GPU, in turn)\n", renderer, vendor,
                    version);
