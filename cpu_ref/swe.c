@@ -146,14 +146,24 @@ void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, cons
 
 int swe_forcing_any(const swe_forcing *f) { return f && (f->n_seg > 0 || f->rain || f->n_src > 0 || f->forced); }
 
+int swe_series_varies(const swe_series *v)
+{
+    for (int k = 1; v && k < v->n; k++)
+        if (v->v[k] != v->v[0]) return 1;
+    return 0;
+}
+
 int swe_forcing_faces_on_gpu(const swe_forcing *f)
 {
     if (!f || !f->n_seg || f->rain || f->n_src > 0 || f->forced || f->ring_count) return 0;
     for (int s = 0; s < f->n_seg; s++) {
         const swe_segment *g = &f->seg[s];
         if (g->code == CELL_FREE) continue;
-        if (g->code != CELL_LEVEL && g->code != CELL_DEPTH) return 0;
         if (!(g->series >= 0 && g->series < f->n_series && f->series[g->series].n >= 1)) return 0;
+        /* a discharge whose value holds: the step's mean is the value its faces take, so no
+         * cell beside them is drawn again (gpu_redraw.h) */
+        if (g->code == CELL_DISCHARGE && !swe_series_varies(&f->series[g->series])) continue;
+        if (g->code != CELL_LEVEL && g->code != CELL_DEPTH) return 0;
     }
     return 1;
 }
@@ -163,9 +173,7 @@ int swe_forcing_faces_vary(const swe_forcing *f)
     for (int s = 0; f && s < f->n_seg; s++) {
         const swe_segment *g = &f->seg[s];
         if (g->code == CELL_FREE || g->series < 0 || g->series >= f->n_series) continue;
-        const swe_series *v = &f->series[g->series];
-        for (int k = 1; k < v->n; k++)
-            if (v->v[k] != v->v[0]) return 1;
+        if (swe_series_varies(&f->series[g->series])) return 1;
     }
     return 0;
 }

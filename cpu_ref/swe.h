@@ -353,13 +353,17 @@ void swe_clock_rain_quantum(swe_clock *c, const swe_problem *p, double eps, cons
 
 /* Whether the problem has open boundary faces, rain or sources (0: nothing to account). */
 int swe_forcing_any(const swe_forcing *f);
-/* Whether f is boundary faces only, each open (free) or a level or depth (a number or a
- * series), with no rain, no source and not a block of a run over MPI ranks: data a GPU step
- * can hold without the host's clock (no cell is drawn again; a series' value at a stage's
- * time is computed on the GPU from the GPU's clock: solver/schemes/swe/gpu_bvals.h), so the
- * GPU backends keep such runs on their kernels. */
+/* Whether v takes more than one value */
+int swe_series_varies(const swe_series *v);
+/* Whether f is boundary faces only, each open (free), a level or depth (a number or a
+ * series) or a discharge that holds its value (a number, or a series of one value), with
+ * no rain, no source and not a block of a run over MPI ranks: data a GPU step can hold
+ * without the host's clock (no cell is drawn again; a series' value at a stage's time is
+ * computed on the GPU from the GPU's clock: solver/schemes/swe/gpu_bvals.h), so the GPU
+ * backends keep such runs on their kernels.  A discharge hydrograph is not: the cells
+ * beside its faces are drawn again with the step's mean (gpu_redraw.h). */
 int swe_forcing_faces_on_gpu(const swe_forcing *f);
-/* Whether a level or depth segment of f takes more than one value over the run */
+/* Whether a segment of f (not free) takes more than one value over the run */
 int swe_forcing_faces_vary(const swe_forcing *f);
 /* SWGL_ERR_ARG (with the message) where a cell has more than SWE_SOURCES_PER_CELL sources. */
 swgl_status swe_sources_check(const swe_forcing *f);

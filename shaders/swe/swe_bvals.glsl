@@ -5,7 +5,8 @@
 // the segment's series read as every backend reads it (gpgpu/base/swgl_series.h):
 //     f(t) = v_0 (t <= t_0),  v_k + (t - t_k) (v_{k+1} - v_k) / (t_{k+1} - t_k)
 //            (t_k < t <= t_{k+1}),  v_{n-1} (t >= t_{n-1}),
-// with the value already the one the faces take (a level less the datum).  The table
+// with the value already the one the faces take (a level less the datum, a steady
+// discharge over its segment's length).  The table
 // u_table holds, for segment s, n_s + 1 texels from index s u_stride: (n_s, vmax_s, 0, 0),
 // then (t_k - t_ref, v_k, 0, 0); index q is texel (q % u_w, q / u_w).  The time:
 //     t - t_ref = u_t + the u_k most recent steps of the clock u_clock

@@ -338,10 +338,10 @@ swgl_status kp_gpu_create_tuned(const kp_problem *p, int dbl, const swgl_tuning 
     g->forc = p->sw.forcing;
     g->sw = &p->sw;
     g->forcing = swe_forcing_any(g->forc);
-    /* open, level and depth boundaries (numbers or series) stay on the kernels, their faces'
-     * volumes summed there (swe_forcing_faces_on_gpu, kpg_ring_acc; a series' values by a
-     * pass on the GPU's clock, gpu_bvals.h); other boundary data, rain and sources run the
-     * host clock on the passes */
+    /* open, level and depth boundaries (numbers or series) and a steady discharge stay on
+     * the kernels, their faces' volumes summed there (swe_forcing_faces_on_gpu, kpg_ring_acc;
+     * a series' values by a pass on the GPU's clock, gpu_bvals.h); other boundary data (a
+     * discharge hydrograph), rain and sources run the host clock on the passes */
     g->devb = g->compute && !g->dbl && g->forcing && swe_forcing_faces_on_gpu(g->forc) &&
               g->tune.kp_fused != TUNE_KP_FUSED_OFF;
     g->fused = g->compute && !g->dbl && (!g->forcing || g->devb) && g->tune.kp_fused != TUNE_KP_FUSED_OFF;

@@ -57,7 +57,8 @@ struct roe_gpu {
      * volume rates come back per step (roe_ring.glsl); redraw: cells the update draws
      * again with a rise (gpu_redraw.h: sources, discharge hydrographs; ROE_CELL_ADD) */
     int forcing, M, redraw;
-    /* devb: the boundary data is open, level or depth faces only (swe_forcing_faces_on_gpu):
+    /* devb: the boundary data is open, level or depth faces, or a discharge that holds its
+     * value, only (swe_forcing_faces_on_gpu):
      * the step stays on the fused kernel and the clock, the values go up once or, where a
      * level or depth is a series (bvary), are computed on the GPU at each step's time on
      * its clock (bv, gpu_bvals.h), and the ring pass under SWE_RING_ACC sums each boundary

@@ -40,7 +40,8 @@ swgl_status gpu_bvals_create(gpu_bvals *b, const swe_forcing *f, const char *def
 }
 
 /* The table relative to t_ref: texel s stride = (n, vmax), then (t_k - t_ref, v_k) with v_k
- * the faces' value (swe_forcing_at: a level less the datum) */
+ * the faces' value (swe_forcing_at: a level less the datum, a discharge over the segment's
+ * length) */
 static swgl_status make_table(gpu_bvals *b, double t_ref)
 {
     const swe_forcing *f = b->f;
@@ -54,6 +55,7 @@ static swgl_status make_table(gpu_bvals *b, double t_ref)
         for (int k = 0; k < n; k++) {
             double val = v ? v->v[k] : 0.0;
             if (g->code == CELL_LEVEL) val -= f->datum;
+            if (g->code == CELL_DISCHARGE) val = g->length > 0.0 ? val / g->length : 0.0;   /* (a held one) */
             p[4 * (1 + k)] = (float)(v ? v->t[k] - t_ref : 0.0);
             p[4 * (1 + k) + 1] = (float)val;
         }

@@ -9,7 +9,7 @@ int gpu_redraw_any(const swe_forcing *f)
     int any = f->n_src > 0;
     for (int s = 0; s < f->n_seg; s++) {
         const swe_segment *g = &f->seg[s];
-        any |= g->code == CELL_DISCHARGE && g->series >= 0 && f->series[g->series].n > 1;
+        any |= g->code == CELL_DISCHARGE && g->series >= 0 && swe_series_varies(&f->series[g->series]);
     }
     return any;
 }
