@@ -162,7 +162,8 @@ int swe_forcing_faces_on_gpu(const swe_forcing *f)
         if (!(g->series >= 0 && g->series < f->n_series && f->series[g->series].n >= 1)) return 0;
         /* a discharge whose value holds: the step's mean is the value its faces take, so no
          * cell beside them is drawn again (gpu_redraw.h) */
-        if (g->code == CELL_DISCHARGE && !swe_series_varies(&f->series[g->series])) continue;
+        if (g->code == CELL_DISCHARGE && !swe_series_varies(&f->series[g->series]) && f->series[g->series].v[0] >= 0)
+            continue;   /* (an inflow: the kernels book no clip of a face's outflow) */
         if (g->code != CELL_LEVEL && g->code != CELL_DEPTH) return 0;
     }
     return 1;
@@ -261,20 +262,31 @@ void swe_clock_set_time(swe_clock *c, double t, double stop)
     c->stop = stop;
 }
 
+/* What the update adds beside a discharge segment's faces (swe.h "over a step"): the step's
+ * mean less the value the faces took; none where the series holds one value (its mean is
+ * that value, though a sum of pieces may round it an ulp away: gpu_redraw.h draws no cell
+ * for it, swe_forcing_faces_on_gpu keeps it on the GPU's clock) */
+static double seg_fix(const swe_clock *c, int s)
+{
+    const swe_segment *g = &c->f->seg[s];
+    if (g->code != CELL_DISCHARGE || !(g->series >= 0 && g->series < c->f->n_series) ||
+        !swe_series_varies(&c->f->series[g->series]))
+        return 0.0;
+    return c->seg_mean[s] - c->seg_val[s];
+}
+
 void swe_clock_stage(swe_clock *c, int stage)
 {
     if (stage == 0) swe_forcing_at(c->f, c->t, c->seg_val, &c->rain_factor, c->src_q);
     else swe_forcing_at(c->f, c->t + c->dt0, c->seg_val, NULL, NULL);   /* the step's means stay */
-    for (int s = 0; s < (c->f ? c->f->n_seg : 0); s++)
-        c->seg_fix[s] = c->f->seg[s].code == CELL_DISCHARGE ? c->seg_mean[s] - c->seg_val[s] : 0.0;
+    for (int s = 0; s < (c->f ? c->f->n_seg : 0); s++) c->seg_fix[s] = seg_fix(c, s);
 }
 
 void swe_clock_step(swe_clock *c, double dt)
 {
     if (!c->f) return;
     swe_forcing_mean(c->f, c->t, dt, c->seg_mean, &c->rain_mean, c->src_q);
-    for (int s = 0; s < c->f->n_seg; s++)
-        c->seg_fix[s] = c->f->seg[s].code == CELL_DISCHARGE ? c->seg_mean[s] - c->seg_val[s] : 0.0;
+    for (int s = 0; s < c->f->n_seg; s++) c->seg_fix[s] = seg_fix(c, s);
 }
 
 int swe_clock_inflow(swe_clock *c, double w_dt)

@@ -18,6 +18,7 @@
  * run's wall time in the halo exchange (the slowest rank's), the speed-up and the
  * efficiency (strong: speed-up / P; weak: one rank's time over the P ranks' for the same
  * cells a rank), against the default one-rank run. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +214,34 @@ static void progress(const char *what, const scase *c, const bench_figure *f)
     else fprintf(stderr, "bench scaling, measured: %s %dx%d, %s: no figure\n", what, c->nx, c->ny, cols);
 }
 
+/* The value of the last item KEY=VALUE in the tune items t (separated by ',' or newlines,
+ * spaces around key and value ignored: as the library reads them, the last one wins) into
+ * v; 0 where no item sets key */
+static int tune_last(const char *t, const char *key, char *v, size_t len)
+{
+    int found = 0;
+    const size_t kl = strlen(key);
+    for (const char *p = t; *p;) {
+        size_t n = strcspn(p, ",\n");
+        const char *e = p + n;
+        while (p < e && isspace((unsigned char)*p)) p++;
+        if ((size_t)(e - p) > kl && strncmp(p, key, kl) == 0) {
+            const char *q = p + kl;
+            while (q < e && isspace((unsigned char)*q)) q++;
+            if (q < e && *q == '=') {
+                q++;
+                while (q < e && isspace((unsigned char)*q)) q++;
+                const char *r = e;
+                while (r > q && isspace((unsigned char)r[-1])) r--;
+                snprintf(v, len, "%.*s", (int)(r - q), q);
+                found = 1;
+            }
+        }
+        p = *e ? e + 1 : e;
+    }
+    return found;
+}
+
 int bench_scaling(int argc, char **argv)
 {
     int strong = 8192, weak = 4096, weak_h = 4096, steps = 20, device = -1, host_col = 0;
@@ -276,9 +305,15 @@ int bench_scaling(int argc, char **argv)
     /* kp's rest rule off unless tuned: the case's still water is at rest but for the column, so
      * with the rule on the first steps skip most tiles, and a run's cost depends on how far the
      * wave has gone (a 4096^2 block at 6e10 cells/s), not on the decomposition (issue 32) */
-    if (!strstr(g_tune, "kp.rest=")) {
+    char rest[64];
+    if (!tune_last(g_tune, "kp.rest", rest, sizeof rest)) {
         size_t n = strlen(g_tune);
+        if (n + 16 >= sizeof g_tune) {
+            if (swgl_mpi_rank() == 0) fprintf(stderr, "swgl bench scaling: --tune: too long to add kp.rest=off\n");
+            return 2;
+        }
         snprintf(g_tune + n, sizeof g_tune - n, "%skp.rest=off", n ? "\n" : "");
+        snprintf(rest, sizeof rest, "off");
     }
     /* the blocks of a square grid (the weak runs' grid is B px x B py, which splits the same) */
     if (weak > 0 && square_blocks(P, &px, &py)) {
@@ -305,7 +340,7 @@ int bench_scaling(int argc, char **argv)
     const int threads = bench_cpu_threads();   /* (every rank) */
     if (rank0) {
         printf("swgl bench scaling — the radial dam break (every cell wet; kp's rest rule %s) over %d MPI rank%s (weak: "
-               "%d x %d blocks)\n", strstr(g_tune, "kp.rest=off") ? "off" : "as tuned", P, P == 1 ? "" : "s", px, py);
+               "%d x %d blocks)\n", rest, P, P == 1 ? "" : "s", px, py);
         if (gpu_line) {
             printf("GPU (rank 0): %s | %s | GL %s (each rank of a node its own GPU, in turn)\n", renderer, vendor,
                    version);
