@@ -193,18 +193,24 @@ swgl_status swe_clock_init(swe_clock *c, const swe_problem *p)
     c->ring_rate = calloc(4 * (size_t)c->M, sizeof(double));
     c->seg_mean = calloc((size_t)(f ? f->n_seg : 0) + 1, sizeof(double));
     c->seg_fix = calloc((size_t)(f ? f->n_seg : 0) + 1, sizeof(double));
+    c->seg_hydro = calloc((size_t)(f ? f->n_seg : 0) + 1, 1);
     c->fix_cell = calloc(4 * (size_t)c->M, sizeof(size_t));
     c->fix_add = calloc(4 * (size_t)c->M, sizeof(double));
     c->fix_rate = calloc(4 * (size_t)c->M, sizeof(double));
     c->fix_ring = calloc(4 * (size_t)c->M, sizeof(size_t));
     c->ring_cell = calloc(4 * (size_t)c->M, sizeof(size_t));
-    if (!c->seg_val || !c->src_q || !c->ring_rate || !c->seg_mean || !c->seg_fix || !c->fix_cell || !c->fix_add ||
+    if (!c->seg_val || !c->src_q || !c->ring_rate || !c->seg_mean || !c->seg_fix || !c->seg_hydro || !c->fix_cell || !c->fix_add ||
         !c->fix_rate || !c->fix_ring || !c->ring_cell || swe_account_init(&c->acc, f) != SWGL_OK) {
         swe_clock_free(c);
         return swgl_fail(SWGL_ERR_NO_MEMORY, "swe: out of memory for the boundary data");
     }
     c->dx = p->dx;
     c->dy = p->dy;
+    for (int s = 0; s < (f ? f->n_seg : 0); s++) {
+        const swe_segment *g = &f->seg[s];
+        c->seg_hydro[s] = g->code == CELL_DISCHARGE && g->series >= 0 && g->series < f->n_series &&
+                          swe_series_varies(&f->series[g->series]);
+    }
     for (size_t r = 0; r < 4 * (size_t)c->M; r++) c->ring_cell[r] = SIZE_MAX;
     for (int side = 0; side < 4; side++)   /* the active cell beside each ring face */
         for (int m = 0; m < (side < 2 ? p->ny : p->nx); m++) {
@@ -248,6 +254,7 @@ void swe_clock_free(swe_clock *c)
     free(c->seg_mean);
     free(c->seg_fix);
     free(c->fix_cell);
+    free(c->seg_hydro);
     free(c->fix_add);
     free(c->fix_rate);
     free(c->fix_ring);
@@ -266,14 +273,7 @@ void swe_clock_set_time(swe_clock *c, double t, double stop)
  * mean less the value the faces took; none where the series holds one value (its mean is
  * that value, though a sum of pieces may round it an ulp away: gpu_redraw.h draws no cell
  * for it, swe_forcing_faces_on_gpu keeps it on the GPU's clock) */
-static double seg_fix(const swe_clock *c, int s)
-{
-    const swe_segment *g = &c->f->seg[s];
-    if (g->code != CELL_DISCHARGE || !(g->series >= 0 && g->series < c->f->n_series) ||
-        !swe_series_varies(&c->f->series[g->series]))
-        return 0.0;
-    return c->seg_mean[s] - c->seg_val[s];
-}
+static double seg_fix(const swe_clock *c, int s) { return c->seg_hydro[s] ? c->seg_mean[s] - c->seg_val[s] : 0.0; }
 
 void swe_clock_stage(swe_clock *c, int stage)
 {

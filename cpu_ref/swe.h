@@ -299,7 +299,8 @@ typedef struct swe_clock {
     int M;                      /* max(nx, ny) */
     double t, dt0, stop;        /* stop: the time loop's next stop (+inf: none given) */
     double *seg_val, rain_factor, *src_q;
-    double *seg_mean, *seg_fix;  /* the step's means; discharge: mean - seg_val, else 0 */
+    double *seg_mean, *seg_fix;  /* the step's means; a discharge hydrograph: mean - seg_val, else 0 */
+    unsigned char *seg_hydro;    /* per segment: a discharge whose series varies (seg_fix's) */
     int n_fix;                   /* swe_clock_inflow's faces (4 M entries each): */
     size_t *fix_cell, *fix_ring; /* the active cell, the ring face */
     double *fix_add, *fix_rate;  /* the rise (m), the volume rate (m^3/s) */

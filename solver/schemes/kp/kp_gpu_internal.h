@@ -114,9 +114,10 @@ struct kp_gpu {
      * discharge hydrographs; KP_CELL_ADD) */
     int forcing, M, redraw;
     /* devb: the boundary data is open, level or depth faces, or a discharge that holds its
-     * value, only, with no rain or source (swe_forcing_faces_on_gpu): the step stays on the kernels (g->fused), the
-     * values go up once or, where a level or depth is a series (bvary), are computed on the
-     * GPU at each stage's time on its clock (bv, gpu_bvals.h), and the ring pass under
+     * value, only, with no rain or source (swe_forcing_faces_on_gpu): the step stays on the
+     * kernels (g->fused), the values go up once or, where a level or depth is a series
+     * (bvary), are computed on the GPU at each stage's time on its clock (bv, gpu_bvals.h),
+     * and the ring pass under
      * SWE_RING_ACC sums each boundary face's volumes on the GPU after each stage (racc[ri],
      * M x 4: (in, out) as float pairs; swe_ring_acc.glsl), read back only when the
      * accounts are asked for */
